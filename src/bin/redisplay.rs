@@ -1,0 +1,106 @@
+//! The native CLI: `redisplay [--seed N] [--time UNIX_MS] [FILE]`.
+//!
+//! Reads commands from FILE (or stdin), one per line with redis-cli quoting, skips blank lines
+//! and lines whose first non-blank character is `#`, runs them as one client of a fresh
+//! engine, and prints each reply exactly as `redis-cli --no-raw` prints it. The clock follows
+//! the wall clock, like a server's, unless `--time` pins its start; `--seed` fixes the RNG.
+//! With `--time`, the clock only moves when a script says so (`CLOCK ADVANCE`).
+
+use std::io::{BufRead, Read, Write};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use redisplay::{EngineOptions, Session};
+
+const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [FILE]
+  Runs redis-cli style command lines (from FILE or stdin) against a fresh redisplay engine
+  and prints the replies as `redis-cli --no-raw` would. Lines starting with # are comments.
+  --seed N        seed the engine's random number generator (default: random)
+  --time UNIX_MS  start the virtual clock here and keep it still (default: follow the wall clock)
+";
+
+fn wall_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+fn main() {
+    let mut seed: Option<u64> = None;
+    let mut time: Option<i64> = None;
+    let mut file: Option<String> = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--seed" => match args.next().and_then(|v| v.parse().ok()) {
+                Some(v) => seed = Some(v),
+                None => fail("--seed needs an unsigned integer"),
+            },
+            "--time" => match args.next().and_then(|v| v.parse().ok()) {
+                Some(v) if v >= 0 => time = Some(v),
+                _ => fail("--time needs a Unix time in milliseconds"),
+            },
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                return;
+            }
+            _ if a.starts_with("--") => fail(&format!("unknown option {a}")),
+            _ => file = Some(a),
+        }
+    }
+    let seed = seed.unwrap_or_else(|| {
+        let mut b = [0u8; 8];
+        getrandom::fill(&mut b).map(|_| u64::from_le_bytes(b)).unwrap_or(0)
+    });
+    let follow_wall_clock = time.is_none();
+    let start_ms = time.unwrap_or_else(wall_ms);
+    let mut session = Session::new(EngineOptions { seed, start_ms });
+
+    let mut input: Box<dyn BufRead> = match &file {
+        Some(path) => match std::fs::File::open(path) {
+            Ok(f) => Box::new(std::io::BufReader::new(f)),
+            Err(e) => fail(&format!("cannot open {path}: {e}")),
+        },
+        None => Box::new(std::io::BufReader::new(std::io::stdin())),
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => fail(&format!("read error: {e}")),
+        }
+        while matches!(line.last(), Some(b'\n') | Some(b'\r')) {
+            line.pop();
+        }
+        let trimmed: &[u8] = {
+            let start = line.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(line.len());
+            &line[start..]
+        };
+        if trimmed.is_empty() || trimmed[0] == b'#' {
+            continue;
+        }
+        if follow_wall_clock {
+            let now = wall_ms();
+            if now > session.engine.now_ms() {
+                session.engine.advance_to(now, u64::MAX);
+            }
+        }
+        let result = session.run_line(&line);
+        let _ = out.write_all(&result.text);
+        if result.quit {
+            break;
+        }
+    }
+    let _ = out.flush();
+    // Drain stdin so a writer piping into us never sees EPIPE.
+    if file.is_none() {
+        let _ = std::io::stdin().read_to_end(&mut Vec::new());
+    }
+}
+
+fn fail(msg: &str) -> ! {
+    eprintln!("redisplay: {msg}");
+    eprint!("{USAGE}");
+    std::process::exit(2);
+}

@@ -1,0 +1,416 @@
+//! A redis-cli session: models redis-cli.c `repl()` and `cliSendCommand()` for one line —
+//! splitting (tokenize.rs), the repeat prefix (`3 INCR x`), the client-side commands (`help`,
+//! `quit`/`exit`, `clear`, `:set`, `restart`, `connect`), prompt tracking for SELECT and
+//! MULTI/EXEC/DISCARD/RESET, and the choice between TTY formatting and the verbatim output
+//! redis-cli uses for INFO and friends (`cliFormatReplyRaw`).
+//!
+//! The native CLI and the page's console both run lines through `Session::run_line`, so they
+//! print exactly the same bytes. Differences from redis-cli: there is no connection (`connect`
+//! explains that), a repeat count above `MAX_REPEAT` is refused with a message instead of
+//! running for hours, and the `(N.NNs)` timing line is never printed (time is virtual).
+
+use crate::command::table::{doc_field, table, Command};
+use crate::engine::{ClientId, Engine, EngineOptions};
+use crate::reply::Reply;
+use crate::tokenize::split_args;
+
+/// The largest repeat prefix the playground runs.
+pub const MAX_REPEAT: i64 = 100_000;
+
+/// What one line produced.
+#[derive(Debug, Clone, Default)]
+pub struct LineOutput {
+    /// Exactly what redis-cli would print (no prompt).
+    pub text: Vec<u8>,
+    /// The reply of the last command sent, if any.
+    pub reply: Option<Reply>,
+    /// `quit`/`exit`: redis-cli would exit here.
+    pub quit: bool,
+    /// `clear`: the console should clear the screen.
+    pub clear: bool,
+}
+
+/// One redis-cli connected to an engine: the console's state between lines.
+pub struct Session {
+    pub engine: Engine,
+    pub client: ClientId,
+    dbnum: i64,
+    in_multi: bool,
+    pre_multi_dbnum: i64,
+}
+
+impl Session {
+    pub fn new(opts: EngineOptions) -> Session {
+        let mut engine = Engine::new(opts);
+        let client = engine.connect();
+        Session { engine, client, dbnum: 0, in_multi: false, pre_multi_dbnum: 0 }
+    }
+
+    /// Back to a fresh engine (same seed and start time) and a fresh prompt.
+    pub fn reset(&mut self) {
+        self.engine.reset();
+        self.dbnum = 0;
+        self.in_multi = false;
+        self.pre_multi_dbnum = 0;
+    }
+
+    /// redis-cli.c `cliRefreshPrompt()`.
+    pub fn prompt(&self) -> String {
+        let mut p = String::from("127.0.0.1:6379");
+        if self.dbnum != 0 {
+            p.push_str(&format!("[{}]", self.dbnum));
+        }
+        if self.in_multi {
+            p.push_str("(TX)");
+        }
+        p.push_str("> ");
+        p
+    }
+
+    /// Runs one line as redis-cli's REPL would and returns what it prints.
+    pub fn run_line(&mut self, line: &[u8]) -> LineOutput {
+        let mut out = LineOutput::default();
+        let Some(argv) = split_args(line) else {
+            out.text.extend_from_slice(b"Invalid argument(s)\n");
+            return out;
+        };
+        if argv.is_empty() {
+            return out;
+        }
+        let mut argv = argv;
+        let mut repeat = 1i64;
+        if argv.len() > 1 {
+            if let Some(n) = strtol_whole(&argv[0]) {
+                if n <= 0 {
+                    out.text.extend_from_slice(b"Invalid redis-cli repeat command option value.\n");
+                    return out;
+                }
+                if n > MAX_REPEAT {
+                    out.text.extend_from_slice(
+                        format!("(redisplay) a repeat count above {MAX_REPEAT} is refused in the playground.\n").as_bytes(),
+                    );
+                    return out;
+                }
+                repeat = n;
+                argv.remove(0);
+            }
+        }
+        let first = argv[0].to_ascii_lowercase();
+        if first == b"quit" || first == b"exit" {
+            out.quit = true;
+            return out;
+        }
+        if first.first() == Some(&b':') {
+            out.text.extend(set_preference(&argv));
+            return out;
+        }
+        if first == b"restart" {
+            out.text.extend_from_slice(b"Use 'restart' only in Lua debugging mode.");
+            return out;
+        }
+        if argv.len() == 3 && first == b"connect" {
+            out.text.extend_from_slice(b"(redisplay) the playground's engine runs in this page; there is no server to connect to.\n");
+            return out;
+        }
+        if argv.len() == 1 && first == b"clear" {
+            out.clear = true;
+            out.text.extend_from_slice(b"\x1b[H\x1b[2J");
+            return out;
+        }
+        for _ in 0..repeat {
+            self.send_command(&argv, &mut out);
+        }
+        out
+    }
+
+    /// redis-cli.c `cliSendCommand()` for one command.
+    fn send_command(&mut self, argv: &[Vec<u8>], out: &mut LineOutput) {
+        let command = argv[0].to_ascii_lowercase();
+        if command == b"help" || command == b"?" {
+            out.text.extend(help(&argv[1..]));
+            return;
+        }
+        let reply = self.engine.execute(self.client, argv);
+        let argc = argv.len();
+        let arg1 = argv.get(1).map(|a| a.to_ascii_lowercase()).unwrap_or_default();
+        let verbatim = command == b"info"
+            || command == b"lolwut"
+            || (argc >= 2 && command == b"debug" && arg1 == b"htstats")
+            || (argc >= 2 && command == b"debug" && arg1 == b"htstats-key")
+            || (argc >= 2 && command == b"memory" && (arg1 == b"malloc-stats" || arg1 == b"doctor"))
+            || (argc == 2 && command == b"cluster" && (arg1 == b"nodes" || arg1 == b"info"))
+            || (argc >= 2 && command == b"client" && (arg1 == b"list" || arg1 == b"info"))
+            || (argc == 3 && command == b"latency" && arg1 == b"graph")
+            || (argc == 2 && command == b"latency" && arg1 == b"doctor");
+        if verbatim {
+            out.text.extend(format_raw(&reply));
+        } else {
+            out.text.extend(reply.to_cli());
+        }
+        let is_err = reply.is_error();
+        if command == b"select" && argc == 2 && !is_err {
+            self.dbnum = atoi(&argv[1]);
+        } else if command == b"multi" && argc == 1 && !is_err {
+            self.in_multi = true;
+            self.pre_multi_dbnum = self.dbnum;
+        } else if command == b"exec" && argc == 1 && self.in_multi {
+            self.in_multi = false;
+            if is_err || matches!(reply, Reply::Nil | Reply::NilArray) {
+                self.dbnum = self.pre_multi_dbnum;
+            }
+        } else if command == b"discard" && argc == 1 && !is_err {
+            self.in_multi = false;
+            self.dbnum = self.pre_multi_dbnum;
+        } else if command == b"reset" && argc == 1 && !is_err {
+            self.in_multi = false;
+            self.dbnum = 0;
+        }
+        out.reply = Some(reply);
+    }
+}
+
+/// C `strtol(s, &end, 10)` requiring `*end == '\0'`: `Some(value)` when the whole argument is
+/// a number (leading whitespace and a sign allowed; the empty string counts, as 0), with
+/// overflow reported as 0 (redis-cli treats ERANGE as invalid) and truncation to C `int`.
+fn strtol_whole(s: &[u8]) -> Option<i64> {
+    let s = crate::command::c_str(s);
+    let mut i = 0;
+    while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+        i += 1;
+    }
+    let neg = match s.get(i) {
+        Some(b'-') => {
+            i += 1;
+            true
+        }
+        Some(b'+') => {
+            i += 1;
+            false
+        }
+        _ => false,
+    };
+    let digits = &s[i..];
+    if digits.is_empty() {
+        // No conversion: end points at the start, which is the terminator only for "".
+        return if s.is_empty() { Some(0) } else { None };
+    }
+    let mut v: i64 = 0;
+    let mut overflow = false;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        match v.checked_mul(10).and_then(|v| v.checked_add((d - b'0') as i64)) {
+            Some(n) => v = n,
+            None => overflow = true,
+        }
+    }
+    if overflow {
+        return Some(0);
+    }
+    let v = if neg { -v } else { v };
+    Some(v as i32 as i64)
+}
+
+/// C `atoi`: leading digits after optional whitespace and sign; 0 when none.
+fn atoi(s: &[u8]) -> i64 {
+    let s = crate::command::c_str(s);
+    let mut i = 0;
+    while i < s.len() && s[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    let neg = s.get(i) == Some(&b'-');
+    if matches!(s.get(i), Some(b'-') | Some(b'+')) {
+        i += 1;
+    }
+    let mut v: i64 = 0;
+    while i < s.len() && s[i].is_ascii_digit() {
+        v = v.wrapping_mul(10).wrapping_add((s[i] - b'0') as i64);
+        i += 1;
+    }
+    (if neg { -v } else { v }) as i32 as i64
+}
+
+/// redis-cli.c `cliSetPreferences()`: `:set hints|nohints` are accepted silently.
+fn set_preference(argv: &[Vec<u8>]) -> Vec<u8> {
+    let name = String::from_utf8_lossy(&argv[0]).into_owned();
+    if name.eq_ignore_ascii_case(":set") && argv.len() >= 2 {
+        let pref = argv[1].to_ascii_lowercase();
+        if pref == b"hints" || pref == b"nohints" {
+            return vec![];
+        }
+        return format!("unknown redis-cli preference '{}'\n", String::from_utf8_lossy(&argv[1])).into_bytes();
+    }
+    format!("unknown redis-cli internal command '{name}'\n").into_bytes()
+}
+
+/// redis-cli.c `cliFormatReplyRaw()`: what INFO and friends print, with no added newline.
+pub fn format_raw(r: &Reply) -> Vec<u8> {
+    let mut out = Vec::new();
+    match r {
+        Reply::Nil | Reply::NilArray => {}
+        Reply::Error(e) => {
+            out.extend_from_slice(e);
+            out.push(b'\n');
+        }
+        Reply::Status(s) => out.extend_from_slice(s.as_bytes()),
+        Reply::Bulk(b) => out.extend_from_slice(b),
+        Reply::Integer(n) => out.extend_from_slice(n.to_string().as_bytes()),
+        Reply::Double(d) => out.extend_from_slice(crate::util::fmt_double(*d).as_bytes()),
+        Reply::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b'\n');
+                }
+                out.extend(format_raw(item));
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// help — redis-cli.c `cliOutputHelp()` over the entries it builds from COMMAND DOCS
+// ---------------------------------------------------------------------------------------------
+
+const BANNER: &str = "redis-cli 7.0.15
+To get help about Redis commands type:
+      \"help @<group>\" to get a list of commands in <group>
+      \"help <command>\" for help on <command>
+      \"help <tab>\" to get a list of possible help topics
+      \"quit\" to exit
+
+To set redis-cli preferences:
+      \":set hints\" enable online hints
+      \":set nohints\" disable online hints
+Set your preferences in ~/.redisclirc
+";
+
+fn help(args: &[Vec<u8>]) -> Vec<u8> {
+    if args.is_empty() {
+        return BANNER.as_bytes().to_vec();
+    }
+    let mut entries: Vec<&Command> = Vec::new();
+    for c in &table().commands {
+        entries.push(c);
+        entries.extend(c.subcommands.iter());
+    }
+    let mut out = b"\r\n".to_vec();
+    let group = args[0].strip_prefix(b"@").map(|g| g.to_ascii_lowercase());
+    for cmd in entries {
+        let words: Vec<&str> = cmd.name.split('|').collect();
+        let matched = match &group {
+            Some(g) => cmd.group.as_bytes() == g.as_slice(),
+            None => words.len() >= args.len() && args.iter().zip(&words).all(|(a, w)| a.eq_ignore_ascii_case(w.as_bytes())),
+        };
+        if !matched {
+            continue;
+        }
+        let title = words.join(" ").to_ascii_uppercase();
+        out.extend(format!("  \x1b[1m{title}\x1b[0m \x1b[90m{}\x1b[0m\r\n", command_params(cmd)).as_bytes());
+        out.extend(format!("  \x1b[33msummary:\x1b[0m {}\r\n", cmd.summary).as_bytes());
+        out.extend(format!("  \x1b[33msince:\x1b[0m {}\r\n", cmd.since).as_bytes());
+        if group.is_none() {
+            out.extend(format!("  \x1b[33mgroup:\x1b[0m {}\r\n", cmd.group).as_bytes());
+        }
+        out.extend_from_slice(b"\r\n");
+    }
+    out
+}
+
+/// The argument synopsis redis-cli builds from a command's documented arguments.
+fn command_params(cmd: &Command) -> String {
+    match doc_field(&cmd.docs, "arguments") {
+        Some(Reply::Array(args)) => concat_args(args, " "),
+        _ => String::new(),
+    }
+}
+
+fn concat_args(args: &[Reply], sep: &str) -> String {
+    args.iter().map(add_argument).collect::<Vec<_>>().join(sep)
+}
+
+fn text_of(r: Option<&Reply>) -> String {
+    match r {
+        Some(Reply::Bulk(b)) => String::from_utf8_lossy(b).into_owned(),
+        Some(Reply::Status(s)) => s.clone(),
+        _ => String::new(),
+    }
+}
+
+/// redis-cli.c `cliAddArgument()`: `[TOKEN name]`, `a|b` for oneof, `name [name ...]`.
+fn add_argument(arg: &Reply) -> String {
+    let name = text_of(doc_field(arg, "name"));
+    let kind = text_of(doc_field(arg, "type"));
+    let token = text_of(doc_field(arg, "token"));
+    let flags: Vec<String> = match doc_field(arg, "flags") {
+        Some(Reply::Array(f)) => f.iter().map(|x| text_of(Some(x))).collect(),
+        _ => vec![],
+    };
+    let optional = flags.iter().any(|f| f == "optional");
+    let multiple = flags.iter().any(|f| f == "multiple");
+    let children = match doc_field(arg, "arguments") {
+        Some(Reply::Array(a)) => a.as_slice(),
+        _ => &[],
+    };
+    let repeat = match kind.as_str() {
+        "oneof" => concat_args(children, "|"),
+        "block" => concat_args(children, " "),
+        "pure-token" => String::new(),
+        _ => name,
+    };
+    let mut token_part = token;
+    if !token_part.is_empty() && kind != "pure-token" {
+        token_part.push(' ');
+    }
+    let mut s = String::new();
+    if optional {
+        s.push('[');
+    }
+    s.push_str(&token_part);
+    s.push_str(&repeat);
+    if multiple {
+        s.push_str(&format!(" [{repeat} ...]"));
+    }
+    if optional {
+        s.push(']');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(s: &mut Session, line: &str) -> String {
+        String::from_utf8(s.run_line(line.as_bytes()).text).unwrap()
+    }
+
+    #[test]
+    fn prompt_follows_select_and_multi() {
+        let mut s = Session::new(EngineOptions::default());
+        assert_eq!(s.prompt(), "127.0.0.1:6379> ");
+        run(&mut s, "select 2");
+        assert_eq!(s.prompt(), "127.0.0.1:6379[2]> ");
+        run(&mut s, "select 99");
+        assert_eq!(s.prompt(), "127.0.0.1:6379[2]> ");
+        run(&mut s, "select 0");
+        assert_eq!(s.prompt(), "127.0.0.1:6379> ");
+    }
+
+    #[test]
+    fn repeat_prefix_and_invalid_lines() {
+        let mut s = Session::new(EngineOptions::default());
+        assert_eq!(run(&mut s, "3 incr n"), "(integer) 1\n(integer) 2\n(integer) 3\n");
+        assert_eq!(run(&mut s, "0 ping"), "Invalid redis-cli repeat command option value.\n");
+        assert_eq!(run(&mut s, "\"unbalanced"), "Invalid argument(s)\n");
+        assert_eq!(run(&mut s, "   "), "");
+        assert!(s.run_line(b"quit").quit);
+    }
+
+    #[test]
+    fn help_renders_documented_arguments() {
+        let text = String::from_utf8(help(&[b"set".to_vec()])).unwrap();
+        assert!(text.contains("key value [NX|XX] [GET] [EX seconds|PX milliseconds|EXAT unix-time-seconds|PXAT unix-time-milliseconds|KEEPTTL]"), "{text}");
+    }
+}

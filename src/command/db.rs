@@ -1,0 +1,433 @@
+//! db.c commands: SELECT, SWAPDB, DBSIZE, FLUSHDB, FLUSHALL, DEL, UNLINK, EXISTS, TYPE, KEYS,
+//! SCAN, RANDOMKEY, RENAME, RENAMENX, COPY, MOVE, TOUCH.
+//!
+//! Each follows its db.c function's order of checks, so the same bad input gets the same
+//! error. Differences: SCAN's cursor walks our insertion-ordered keyspace from the end (which
+//! keeps SCAN's guarantee — every key present for the whole scan is returned at least once —
+//! under deletes and inserts) instead of Redis's reverse-binary bucket cursor, so cursor
+//! values differ; KEYS/SCAN list keys in our order, not the hash order of a real server
+//! (which is random per process).
+
+use crate::command::table::Call;
+use crate::command::{c_str, is_opt, parse_i32, parse_i64, syntax_error, NO_SUCH_KEY, OUT_OF_RANGE_DB, SAME_OBJECT};
+use crate::engine::{lookup, Engine};
+use crate::events::ExpiredBy;
+use crate::reply::Reply;
+use crate::util::glob_match;
+
+/// db.c `selectDb()` bounds.
+fn db_index(e: &Engine, id: i64) -> Option<usize> {
+    if id < 0 || id as usize >= e.dbnum() {
+        None
+    } else {
+        Some(id as usize)
+    }
+}
+
+pub fn select(e: &mut Engine, c: &Call) -> Reply {
+    let id = match parse_i32(c.arg(1)) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    match db_index(e, id) {
+        Some(db) => {
+            if let Some(client) = e.clients.get_mut(&c.client) {
+                client.db = db;
+            }
+            Reply::ok()
+        }
+        None => Reply::err(OUT_OF_RANGE_DB),
+    }
+}
+
+pub fn swapdb(e: &mut Engine, c: &Call) -> Reply {
+    let Ok(a) = parse_i32(c.arg(1)) else {
+        return Reply::err("ERR invalid first DB index");
+    };
+    let Ok(b) = parse_i32(c.arg(2)) else {
+        return Reply::err("ERR invalid second DB index");
+    };
+    let (Some(a), Some(b)) = (db_index(e, a), db_index(e, b)) else {
+        return Reply::err(OUT_OF_RANGE_DB);
+    };
+    if a != b {
+        e.dbs.swap(a, b);
+        e.dirty(1);
+    }
+    Reply::ok()
+}
+
+pub fn dbsize(e: &mut Engine, c: &Call) -> Reply {
+    Reply::Integer(e.dbs[c.db].len() as i64)
+}
+
+/// db.c `getFlushCommandFlags()`: optional ASYNC|SYNC.
+fn flush_flags(c: &Call) -> Result<(), Reply> {
+    if c.argc() > 2 {
+        return Err(syntax_error());
+    }
+    if c.argc() == 2 && !is_opt(c.arg(1), "sync") && !is_opt(c.arg(1), "async") {
+        return Err(syntax_error());
+    }
+    Ok(())
+}
+
+pub fn flushdb(e: &mut Engine, c: &Call) -> Reply {
+    if let Err(r) = flush_flags(c) {
+        return r;
+    }
+    let n = e.dbs[c.db].len() as u64;
+    e.dbs[c.db].clear();
+    e.dirty(n);
+    Reply::ok()
+}
+
+pub fn flushall(e: &mut Engine, c: &Call) -> Reply {
+    if let Err(r) = flush_flags(c) {
+        return r;
+    }
+    let mut n = 0;
+    for db in e.dbs.iter_mut() {
+        n += db.len() as u64;
+        db.clear();
+    }
+    e.dirty(n + 1);
+    Reply::ok()
+}
+
+/// db.c `delGenericCommand()`: expire first (a dead key doesn't count), then delete.
+fn del_generic(e: &mut Engine, c: &Call) -> Reply {
+    let mut deleted = 0;
+    for key in &c.argv[1..] {
+        e.expire_if_needed(c.db, key);
+        if e.dbs[c.db].delete(key) {
+            e.notify("del", c.db, key);
+            e.dirty(1);
+            deleted += 1;
+        }
+    }
+    Reply::Integer(deleted)
+}
+
+pub fn del(e: &mut Engine, c: &Call) -> Reply {
+    del_generic(e, c)
+}
+
+pub fn unlink(e: &mut Engine, c: &Call) -> Reply {
+    del_generic(e, c)
+}
+
+pub fn exists(e: &mut Engine, c: &Call) -> Reply {
+    let mut n = 0;
+    for key in &c.argv[1..] {
+        if e.lookup(c.db, key, lookup::NOTOUCH).is_some() {
+            n += 1;
+        }
+    }
+    Reply::Integer(n)
+}
+
+pub fn type_(e: &mut Engine, c: &Call) -> Reply {
+    let t = e.lookup(c.db, c.arg(1), lookup::NOTOUCH).map(|o| o.value.type_name()).unwrap_or("none");
+    Reply::Status(t.into())
+}
+
+/// db.c `keysCommand()`: logically-expired keys are skipped but not deleted.
+pub fn keys(e: &mut Engine, c: &Call) -> Reply {
+    let pattern = c.arg(1);
+    let all = pattern == b"*";
+    let now = e.now_ms();
+    let db = &e.dbs[c.db];
+    let mut out = Vec::new();
+    for key in db.dict.keys() {
+        if (all || glob_match(pattern, key, false)) && !db.is_expired(key, now) {
+            out.push(Reply::bulk(key));
+        }
+    }
+    Reply::Array(out)
+}
+
+/// db.c `parseScanCursorOrReply()`: C `strtoul` over the whole string (so `+5`, `007` and
+/// even `-1` are accepted, the last as ULONG_MAX), no leading space, no overflow.
+pub fn parse_scan_cursor(arg: &[u8]) -> Result<u64, Reply> {
+    let invalid = || Reply::err("ERR invalid cursor");
+    let s = c_str(arg);
+    if s.len() != arg.len() && !s.is_empty() {
+        return Err(invalid());
+    }
+    if s.first().is_some_and(|c| c.is_ascii_whitespace() || *c == 0x0b) {
+        return Err(invalid());
+    }
+    let (neg, digits) = match s.first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if digits.is_empty() {
+        // No digits: strtoul consumed nothing; only an empty string ends right there.
+        return if s.is_empty() { Ok(0) } else { Err(invalid()) };
+    }
+    let mut v: u64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return Err(invalid());
+        }
+        v = v.checked_mul(10).and_then(|v| v.checked_add((d - b'0') as u64)).ok_or_else(invalid)?;
+    }
+    Ok(if neg { v.wrapping_neg() } else { v })
+}
+
+/// SCAN options as db.c `scanGenericCommand()` parses them.
+pub struct ScanOptions<'a> {
+    pub count: usize,
+    pub pattern: Option<&'a [u8]>,
+    pub type_name: Option<&'a [u8]>,
+}
+
+pub fn parse_scan_options<'a>(c: &'a Call, start: usize, allow_type: bool) -> Result<ScanOptions<'a>, Reply> {
+    let mut opts = ScanOptions { count: 10, pattern: None, type_name: None };
+    let mut i = start;
+    while i < c.argc() {
+        let remaining = c.argc() - i;
+        if is_opt(c.arg(i), "count") && remaining >= 2 {
+            let n = parse_i64(c.arg(i + 1))?;
+            if n < 1 {
+                return Err(syntax_error());
+            }
+            opts.count = n.min(1 << 40) as usize;
+            i += 2;
+        } else if is_opt(c.arg(i), "match") && remaining >= 2 {
+            let p = c.arg(i + 1);
+            opts.pattern = if p == b"*" { None } else { Some(p) };
+            i += 2;
+        } else if allow_type && is_opt(c.arg(i), "type") && remaining >= 2 {
+            opts.type_name = Some(c.arg(i + 1));
+            i += 2;
+        } else {
+            return Err(syntax_error());
+        }
+    }
+    Ok(opts)
+}
+
+pub fn scan(e: &mut Engine, c: &Call) -> Reply {
+    let cursor = match parse_scan_cursor(c.arg(1)) {
+        Ok(v) => v,
+        Err(r) => return r,
+    };
+    let opts = match parse_scan_options(c, 2, true) {
+        Ok(o) => o,
+        Err(r) => return r,
+    };
+    // Walk positions from the end of the keyspace: `cursor` is how many positions remain.
+    let len = e.dbs[c.db].len() as u64;
+    let mut pos = if cursor == 0 { len } else { cursor.min(len) };
+    let mut batch = Vec::new();
+    while pos > 0 && batch.len() < opts.count {
+        pos -= 1;
+        if let Some((k, _)) = e.dbs[c.db].dict.get_index(pos as usize) {
+            batch.push(k.clone());
+        }
+    }
+    let mut keys = Vec::new();
+    for key in batch {
+        if let Some(p) = opts.pattern {
+            if !glob_match(p, &key, false) {
+                continue;
+            }
+        }
+        if let Some(t) = opts.type_name {
+            let actual = e.lookup(c.db, &key, lookup::NOTOUCH).map(|o| o.value.type_name()).unwrap_or("none");
+            if !c_str(t).eq_ignore_ascii_case(actual.as_bytes()) {
+                continue;
+            }
+        }
+        if e.expire_if_needed(c.db, &key) {
+            continue;
+        }
+        keys.push(Reply::Bulk(key));
+    }
+    Reply::Array(vec![Reply::bulk(pos.to_string()), Reply::Array(keys)])
+}
+
+/// db.c `dbRandomKey()`: pick uniformly; an expired pick is deleted and we try again, except
+/// that when every key is volatile we give up after 100 tries and return the dead one.
+pub fn randomkey(e: &mut Engine, c: &Call) -> Reply {
+    let mut tries = 100;
+    loop {
+        let db = &e.dbs[c.db];
+        let n = db.len();
+        if n == 0 {
+            return Reply::Nil;
+        }
+        let all_volatile = db.expires.len() == n;
+        let i = e.random_index(n);
+        let Some((key, _)) = e.dbs[c.db].dict.get_index(i) else {
+            return Reply::Nil;
+        };
+        let key = key.clone();
+        if e.dbs[c.db].is_expired(&key, e.now_ms()) {
+            if all_volatile {
+                tries -= 1;
+                if tries == 0 {
+                    return Reply::Bulk(key);
+                }
+            }
+            e.delete_expired_key(c.db, &key, ExpiredBy::Lazy);
+            continue;
+        }
+        return Reply::Bulk(key);
+    }
+}
+
+/// db.c `renameGenericCommand()`.
+fn rename_generic(e: &mut Engine, c: &Call, nx: bool) -> Reply {
+    let (src, dst) = (c.arg(1), c.arg(2));
+    if e.lookup_write(c.db, src).is_none() {
+        return Reply::err(NO_SUCH_KEY);
+    }
+    if src == dst {
+        return if nx { Reply::Integer(0) } else { Reply::ok() };
+    }
+    let dst_exists = e.lookup_write(c.db, dst).is_some();
+    if dst_exists {
+        if nx {
+            return Reply::Integer(0);
+        }
+        e.dbs[c.db].delete(dst);
+    }
+    let Some((obj, ttl)) = e.dbs[c.db].take(src) else {
+        return Reply::err(NO_SUCH_KEY);
+    };
+    e.dbs[c.db].insert(dst.to_vec(), obj);
+    if let Some(when) = ttl {
+        e.dbs[c.db].set_expire(dst, when);
+    }
+    e.notify("rename_from", c.db, src);
+    e.notify("rename_to", c.db, dst);
+    e.dirty(1);
+    if nx {
+        Reply::Integer(1)
+    } else {
+        Reply::ok()
+    }
+}
+
+pub fn rename(e: &mut Engine, c: &Call) -> Reply {
+    rename_generic(e, c, false)
+}
+
+pub fn renamenx(e: &mut Engine, c: &Call) -> Reply {
+    rename_generic(e, c, true)
+}
+
+/// db.c `copyCommand()`.
+pub fn copy(e: &mut Engine, c: &Call) -> Reply {
+    let mut replace = false;
+    let mut dst_db = c.db;
+    let mut j = 3;
+    while j < c.argc() {
+        if is_opt(c.arg(j), "replace") {
+            replace = true;
+        } else if is_opt(c.arg(j), "db") && j < c.argc() - 1 {
+            let id = match parse_i32(c.arg(j + 1)) {
+                Ok(id) => id,
+                Err(r) => return r,
+            };
+            match db_index(e, id) {
+                Some(db) => dst_db = db,
+                None => return Reply::err(OUT_OF_RANGE_DB),
+            }
+            j += 1;
+        } else {
+            return syntax_error();
+        }
+        j += 1;
+    }
+    let (src, dst) = (c.arg(1), c.arg(2));
+    if dst_db == c.db && src == dst {
+        return Reply::err(SAME_OBJECT);
+    }
+    let Some(obj) = e.lookup_read(c.db, src).map(|o| o.clone()) else {
+        return Reply::Integer(0);
+    };
+    let ttl = e.dbs[c.db].expire_of(src);
+    if e.lookup_write(dst_db, dst).is_some() {
+        if !replace {
+            return Reply::Integer(0);
+        }
+        e.dbs[dst_db].delete(dst);
+    }
+    // object.c dupStringObject(): a copy is never a shared integer.
+    let mut copy = e.new_obj(obj.value);
+    if let crate::object::Value::Str(crate::object::StrValue::Int { shared, .. }) = &mut copy.value {
+        *shared = false;
+    }
+    e.dbs[dst_db].insert(dst.to_vec(), copy);
+    if let Some(when) = ttl {
+        e.dbs[dst_db].set_expire(dst, when);
+    }
+    e.notify("copy_to", dst_db, dst);
+    e.dirty(1);
+    Reply::Integer(1)
+}
+
+/// db.c `moveCommand()`.
+pub fn move_(e: &mut Engine, c: &Call) -> Reply {
+    let id = match parse_i32(c.arg(2)) {
+        Ok(id) => id,
+        Err(r) => return r,
+    };
+    let Some(dst_db) = db_index(e, id) else {
+        return Reply::err(OUT_OF_RANGE_DB);
+    };
+    if dst_db == c.db {
+        return Reply::err(SAME_OBJECT);
+    }
+    let key = c.arg(1);
+    if e.lookup_write(c.db, key).is_none() {
+        return Reply::Integer(0);
+    }
+    if e.lookup_write(dst_db, key).is_some() {
+        return Reply::Integer(0);
+    }
+    let Some((obj, ttl)) = e.dbs[c.db].take(key) else {
+        return Reply::Integer(0);
+    };
+    e.dbs[dst_db].insert(key.to_vec(), obj);
+    if let Some(when) = ttl {
+        e.dbs[dst_db].set_expire(key, when);
+    }
+    e.notify("move_from", c.db, key);
+    e.notify("move_to", dst_db, key);
+    e.dirty(1);
+    Reply::Integer(1)
+}
+
+pub fn touch(e: &mut Engine, c: &Call) -> Reply {
+    let mut n = 0;
+    for key in &c.argv[1..] {
+        if e.lookup_read(c.db, key).is_some() {
+            n += 1;
+        }
+    }
+    Reply::Integer(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scan_cursor_is_strtoul() {
+        assert_eq!(parse_scan_cursor(b"0").ok(), Some(0));
+        assert_eq!(parse_scan_cursor(b"007").ok(), Some(7));
+        assert_eq!(parse_scan_cursor(b"+5").ok(), Some(5));
+        assert_eq!(parse_scan_cursor(b"-1").ok(), Some(u64::MAX));
+        assert_eq!(parse_scan_cursor(b"").ok(), Some(0));
+        assert!(parse_scan_cursor(b" 1").is_err());
+        assert!(parse_scan_cursor(b"1x").is_err());
+        assert!(parse_scan_cursor(b"18446744073709551616").is_err());
+        assert!(parse_scan_cursor(b"-").is_err());
+    }
+}

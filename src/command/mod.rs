@@ -1,0 +1,64 @@
+//! Commands: the table (table.rs) and one file per family, named after the Redis source file
+//! it models — server.rs ↔ server.c, db.rs ↔ db.c, string.rs ↔ t_string.c, expire.rs ↔
+//! expire.c, object.rs ↔ object.c, config.rs ↔ config.c — plus clock.rs, the playground's own
+//! CLOCK command. Shared reply helpers live here, with Redis's exact error strings
+//! (server.c `createSharedObjects()`).
+
+pub mod clock;
+pub mod config;
+pub mod db;
+pub mod expire;
+pub mod object;
+pub mod server;
+pub mod string;
+pub mod table;
+
+use crate::reply::Reply;
+use crate::util::string2ll;
+
+pub const WRONGTYPE: &str = "WRONGTYPE Operation against a key holding the wrong kind of value";
+pub const SYNTAX_ERR: &str = "ERR syntax error";
+pub const NOT_INTEGER: &str = "ERR value is not an integer or out of range";
+pub const NOT_FLOAT: &str = "ERR value is not a valid float";
+pub const NO_SUCH_KEY: &str = "ERR no such key";
+pub const SAME_OBJECT: &str = "ERR source and destination objects are the same";
+pub const OUT_OF_RANGE_DB: &str = "ERR DB index is out of range";
+
+pub fn wrongtype() -> Reply {
+    Reply::err(WRONGTYPE)
+}
+
+pub fn syntax_error() -> Reply {
+    Reply::err(SYNTAX_ERR)
+}
+
+/// object.c `getLongLongFromObjectOrReply()`.
+pub fn parse_i64(arg: &[u8]) -> Result<i64, Reply> {
+    string2ll(arg).ok_or_else(|| Reply::err(NOT_INTEGER))
+}
+
+/// object.c `getIntFromObjectOrReply()`: an int64 that must also fit a C `int`.
+pub fn parse_i32(arg: &[u8]) -> Result<i64, Reply> {
+    match string2ll(arg) {
+        Some(v) if v >= i32::MIN as i64 && v <= i32::MAX as i64 => Ok(v),
+        _ => Err(Reply::err(NOT_INTEGER)),
+    }
+}
+
+/// The bytes of an argument as C sees them with `%s`/`strcasecmp`: up to the first NUL.
+pub fn c_str(arg: &[u8]) -> &[u8] {
+    match arg.iter().position(|&b| b == 0) {
+        Some(n) => &arg[..n],
+        None => arg,
+    }
+}
+
+/// `strcasecmp(arg, word) == 0`, with C string semantics.
+pub fn is_opt(arg: &[u8], word: &str) -> bool {
+    c_str(arg).eq_ignore_ascii_case(word.as_bytes())
+}
+
+/// `ERR invalid expire time in '<cmd>' command` (networking.c `addReplyErrorExpireTime()`).
+pub fn invalid_expire_time(cmd: &str) -> Reply {
+    Reply::Error(format!("ERR invalid expire time in '{cmd}' command").into_bytes())
+}

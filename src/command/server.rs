@@ -1,0 +1,394 @@
+//! server.c commands: PING, ECHO, TIME, INFO and COMMAND (COUNT, LIST, INFO, DOCS, GETKEYS,
+//! GETKEYSANDFLAGS, HELP), plus the shared `<CONTAINER> HELP`.
+//!
+//! COMMAND INFO/DOCS and the HELP texts answer from the recorded metadata (table.rs), so they
+//! match redis-server byte for byte for every command we have. Differences: COMMAND COUNT and
+//! LIST count our table, not Redis's 240 commands; INFO has the sections and fields that the
+//! playground models (see `info`), with `redisplay_*` fields saying what is virtual.
+
+use crate::command::table::{doc_field, table, Call, Command};
+use crate::command::{is_opt, syntax_error};
+use crate::engine::Engine;
+use crate::reply::Reply;
+use crate::util::glob_match;
+
+pub fn ping(_e: &mut Engine, c: &Call) -> Reply {
+    match c.argc() {
+        1 => Reply::Status("PONG".into()),
+        2 => Reply::bulk(c.arg(1)),
+        _ => Reply::err(format!("ERR wrong number of arguments for '{}' command", c.cmd.name)),
+    }
+}
+
+pub fn echo(_e: &mut Engine, c: &Call) -> Reply {
+    Reply::bulk(c.arg(1))
+}
+
+pub fn time(e: &mut Engine, _c: &Call) -> Reply {
+    let us = e.now_ms().saturating_mul(1000);
+    Reply::bulks([us.div_euclid(1_000_000).to_string(), us.rem_euclid(1_000_000).to_string()])
+}
+
+/// `<CONTAINER> HELP`: the recorded reply (or the playground's own for CLOCK).
+pub fn container_help(_e: &mut Engine, c: &Call) -> Reply {
+    let container = c.cmd.name.split('|').next().unwrap_or("");
+    table().get(container.as_bytes()).and_then(|cmd| cmd.help.clone()).unwrap_or(Reply::Array(vec![]))
+}
+
+// ---------------------------------------------------------------------------------------------
+// INFO
+// ---------------------------------------------------------------------------------------------
+
+const SECTIONS: &[&str] = &["server", "clients", "memory", "persistence", "stats", "replication", "cpu", "commandstats", "keyspace"];
+const DEFAULT_SECTIONS: &[&str] = &["server", "clients", "memory", "persistence", "stats", "replication", "cpu", "keyspace"];
+
+/// server.c `infoCommand()` / `genRedisInfoString()`: the sections asked for (default: all but
+/// commandstats), each `# Title` then `field:value` lines, CRLF-separated, blank line between.
+pub fn info(e: &mut Engine, c: &Call) -> Reply {
+    let mut wanted: Vec<&str> = Vec::new();
+    let args = &c.argv[1..];
+    if args.is_empty() {
+        wanted.extend(DEFAULT_SECTIONS);
+    }
+    for a in args {
+        if is_opt(a, "default") {
+            wanted.extend(DEFAULT_SECTIONS);
+        } else if is_opt(a, "all") || is_opt(a, "everything") {
+            wanted.extend(SECTIONS);
+        } else if let Some(s) = SECTIONS.iter().find(|s| is_opt(a, s)) {
+            wanted.push(s);
+        }
+    }
+    let mut out = String::new();
+    for s in SECTIONS.iter().filter(|s| wanted.contains(s)) {
+        if !out.is_empty() {
+            out.push_str("\r\n");
+        }
+        out.push_str(&info_section(e, s));
+    }
+    Reply::Bulk(out.into_bytes())
+}
+
+fn info_section(e: &Engine, name: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut kv = |k: &str, v: String| lines.push(format!("{k}:{v}"));
+    let title = match name {
+        "server" => {
+            let uptime_s = (e.now_ms - e.start_ms).max(0) / 1000;
+            kv("redis_version", "7.0.15".into());
+            kv("redis_mode", "standalone".into());
+            kv("os", format!("redisplay {} ({})", env!("CARGO_PKG_VERSION"), std::env::consts::ARCH));
+            kv("arch_bits", "64".into());
+            kv("run_id", e.run_id.clone());
+            kv("tcp_port", "6379".into());
+            kv("server_time_usec", (e.now_ms.saturating_mul(1000)).to_string());
+            kv("uptime_in_seconds", uptime_s.to_string());
+            kv("uptime_in_days", (uptime_s / 86400).to_string());
+            kv("hz", e.hz().to_string());
+            kv("configured_hz", e.config.int("hz").to_string());
+            kv("lru_clock", e.lruclock.to_string());
+            kv("redisplay_clock", "virtual".into());
+            kv("redisplay_seed", e.seed.to_string());
+            kv("redisplay_cron_loops", e.cronloops.to_string());
+            "Server"
+        }
+        "clients" => {
+            kv("connected_clients", e.clients.len().to_string());
+            kv("cluster_connections", "0".into());
+            kv("maxclients", e.config.int("maxclients").to_string());
+            kv("blocked_clients", "0".into());
+            kv("tracking_clients", "0".into());
+            kv("clients_in_timeout_table", "0".into());
+            "Clients"
+        }
+        "memory" => {
+            let used = crate::memory::used_memory(e);
+            let max = e.config.int("maxmemory");
+            kv("used_memory", used.to_string());
+            kv("used_memory_human", crate::memory::bytes_to_human(used as f64));
+            kv("used_memory_startup", crate::memory::USED_MEMORY_STARTUP.to_string());
+            kv("used_memory_dataset", used.saturating_sub(crate::memory::USED_MEMORY_STARTUP).to_string());
+            kv("maxmemory", max.to_string());
+            kv("maxmemory_human", crate::memory::bytes_to_human(max as f64));
+            kv("maxmemory_policy", e.config.str("maxmemory-policy").to_string());
+            kv("mem_allocator", "jemalloc-5.3.0 (modelled)".into());
+            kv("redisplay_memory", "modelled".into());
+            "Memory"
+        }
+        "persistence" => {
+            kv("loading", "0".into());
+            kv("async_loading", "0".into());
+            kv("rdb_changes_since_last_save", e.stats.dirty.to_string());
+            kv("rdb_bgsave_in_progress", "0".into());
+            kv("rdb_last_save_time", (e.start_ms / 1000).to_string());
+            kv("aof_enabled", "0".into());
+            "Persistence"
+        }
+        "stats" => {
+            let s = &e.stats;
+            kv("total_connections_received", s.total_connections_received.to_string());
+            kv("total_commands_processed", s.total_commands_processed.to_string());
+            kv("expired_keys", s.expired_keys.to_string());
+            kv("expired_stale_perc", format!("{:.2}", s.expired_stale_perc * 100.0));
+            kv("expired_time_cap_reached_count", s.expired_time_cap_reached_count.to_string());
+            kv("expire_cycle_cpu_milliseconds", s.expire_cycle_cpu_milliseconds.to_string());
+            kv("evicted_keys", s.evicted_keys.to_string());
+            kv("evicted_clients", "0".into());
+            kv("total_eviction_exceeded_time", "0".into());
+            kv("current_eviction_exceeded_time", "0".into());
+            kv("keyspace_hits", s.keyspace_hits.to_string());
+            kv("keyspace_misses", s.keyspace_misses.to_string());
+            kv("pubsub_channels", "0".into());
+            kv("pubsub_patterns", "0".into());
+            kv("total_error_replies", s.total_error_replies.to_string());
+            "Stats"
+        }
+        "replication" => {
+            kv("role", "master".into());
+            kv("connected_slaves", "0".into());
+            "Replication"
+        }
+        "cpu" => {
+            kv("used_cpu_sys", "0.000000".into());
+            kv("used_cpu_user", "0.000000".into());
+            "CPU"
+        }
+        "commandstats" => {
+            for (name, st) in &e.stats.commands {
+                kv(
+                    &format!("cmdstat_{name}"),
+                    format!(
+                        "calls={},usec=0,usec_per_call=0.00,rejected_calls={},failed_calls={}",
+                        st.calls, st.rejected_calls, st.failed_calls
+                    ),
+                );
+            }
+            "Commandstats"
+        }
+        _ => {
+            for (i, db) in e.dbs.iter().enumerate() {
+                if db.len() > 0 {
+                    kv(&format!("db{i}"), format!("keys={},expires={},avg_ttl={}", db.len(), db.expires.len(), db.avg_ttl));
+                }
+            }
+            "Keyspace"
+        }
+    };
+    let mut s = format!("# {title}\r\n");
+    for l in lines {
+        s.push_str(&l);
+        s.push_str("\r\n");
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------------------------
+// COMMAND
+// ---------------------------------------------------------------------------------------------
+
+/// `COMMAND` with no subcommand: every command's info.
+pub fn command(_e: &mut Engine, _c: &Call) -> Reply {
+    Reply::Array(table().commands.iter().map(|c| c.info.clone()).collect())
+}
+
+pub fn command_count(_e: &mut Engine, _c: &Call) -> Reply {
+    Reply::Integer(table().commands.len() as i64)
+}
+
+/// server.c `commandListCommand()`: every name including subcommands, optionally filtered.
+pub fn command_list(_e: &mut Engine, c: &Call) -> Reply {
+    enum Filter<'a> {
+        None,
+        Module,
+        AclCat(&'a [u8]),
+        Pattern(&'a [u8]),
+    }
+    let mut filter = Filter::None;
+    let mut i = 2;
+    while i < c.argc() {
+        let more = c.argc() - 1 - i;
+        if is_opt(c.arg(i), "filterby") && more == 2 {
+            let kind = c.arg(i + 1);
+            let arg = c.arg(i + 2);
+            filter = if is_opt(kind, "module") {
+                Filter::Module
+            } else if is_opt(kind, "aclcat") {
+                Filter::AclCat(arg)
+            } else if is_opt(kind, "pattern") {
+                Filter::Pattern(arg)
+            } else {
+                return syntax_error();
+            };
+            i += 3;
+        } else {
+            return syntax_error();
+        }
+    }
+    let mut names = Vec::new();
+    for cmd in &table().commands {
+        for c in std::iter::once(cmd).chain(cmd.subcommands.iter()) {
+            let keep = match filter {
+                Filter::None => true,
+                Filter::Module => false,
+                Filter::AclCat(cat) => c.acl_categories.iter().any(|a| a.trim_start_matches('@').as_bytes().eq_ignore_ascii_case(cat)),
+                Filter::Pattern(p) => glob_match(p, c.name.as_bytes(), true),
+            };
+            if keep {
+                names.push(c.name.clone());
+            }
+        }
+    }
+    Reply::bulks(names)
+}
+
+/// `lookupCommandBySds()`: `name` or `container|sub`.
+fn find_by_fullname(name: &[u8]) -> Option<&'static Command> {
+    let lower = name.to_ascii_lowercase();
+    match lower.iter().position(|&b| b == b'|') {
+        Some(p) => table().get(&lower[..p])?.subcommand(&lower[p + 1..]),
+        None => table().get(&lower),
+    }
+}
+
+pub fn command_info(_e: &mut Engine, c: &Call) -> Reply {
+    if c.argc() == 2 {
+        return Reply::Array(table().commands.iter().map(|c| c.info.clone()).collect());
+    }
+    Reply::Array(c.argv[2..].iter().map(|n| find_by_fullname(n).map(|c| c.info.clone()).unwrap_or(Reply::NilArray)).collect())
+}
+
+pub fn command_docs(_e: &mut Engine, c: &Call) -> Reply {
+    let mut out = Vec::new();
+    if c.argc() == 2 {
+        for cmd in &table().commands {
+            out.push(Reply::bulk(&cmd.name));
+            out.push(cmd.docs.clone());
+        }
+    } else {
+        for n in &c.argv[2..] {
+            if let Some(cmd) = find_by_fullname(n) {
+                out.push(Reply::bulk(&cmd.name));
+                out.push(cmd.docs.clone());
+            }
+        }
+    }
+    Reply::Array(out)
+}
+
+pub fn command_getkeys(_e: &mut Engine, c: &Call) -> Reply {
+    getkeys(c, false)
+}
+
+pub fn command_getkeysandflags(_e: &mut Engine, c: &Call) -> Reply {
+    getkeys(c, true)
+}
+
+/// server.c `getKeysSubcommandImpl()` with db.c `getKeysUsingKeySpecs()` for the `index` +
+/// `range` key specs our commands have.
+fn getkeys(c: &Call, with_flags: bool) -> Reply {
+    let args = &c.argv[2..];
+    let Some(name) = args.first() else {
+        return Reply::err("ERR Invalid command specified");
+    };
+    let base = table().get(name);
+    let cmd = match base {
+        Some(b) if b.is_container() && args.len() > 1 => b.subcommand(&args[1]),
+        other => other,
+    };
+    let Some(cmd) = cmd else {
+        return Reply::err("ERR Invalid command specified");
+    };
+    let specs = key_specs(cmd);
+    if specs.is_empty() {
+        return Reply::err("ERR The command has no key arguments");
+    }
+    let argc = args.len() as i64;
+    if (cmd.arity > 0 && cmd.arity != argc) || argc < -cmd.arity {
+        return Reply::err("ERR Invalid number of arguments specified for command");
+    }
+    let mut keys: Vec<(usize, &Vec<String>)> = Vec::new();
+    for spec in &specs {
+        let first = spec.index;
+        if first >= argc {
+            continue;
+        }
+        let last = if spec.lastkey >= 0 {
+            first + spec.lastkey
+        } else if spec.limit <= 1 {
+            argc + spec.lastkey
+        } else {
+            first + ((argc - first) / spec.limit + spec.lastkey)
+        };
+        if last >= argc || last < first {
+            if last >= argc {
+                return Reply::err("ERR Invalid arguments specified for command");
+            }
+            continue;
+        }
+        let mut i = first;
+        while i <= last {
+            keys.push((i as usize, &spec.flags));
+            i += spec.keystep.max(1);
+        }
+    }
+    if keys.is_empty() {
+        return Reply::err("ERR Invalid arguments specified for command");
+    }
+    Reply::Array(
+        keys.into_iter()
+            .map(|(pos, flags)| {
+                let key = Reply::bulk(&args[pos]);
+                if with_flags {
+                    Reply::Array(vec![key, Reply::Array(flags.iter().map(|f| Reply::Status(f.clone())).collect())])
+                } else {
+                    key
+                }
+            })
+            .collect(),
+    )
+}
+
+struct KeySpec {
+    flags: Vec<String>,
+    index: i64,
+    lastkey: i64,
+    keystep: i64,
+    limit: i64,
+}
+
+/// The `index`/`range` key specs of a command, from its recorded COMMAND INFO entry.
+fn key_specs(cmd: &Command) -> Vec<KeySpec> {
+    let Reply::Array(items) = &cmd.info else { return vec![] };
+    let Some(Reply::Array(specs)) = items.get(8) else { return vec![] };
+    let mut out = Vec::new();
+    for spec in specs {
+        let flags = match doc_field(spec, "flags") {
+            Some(Reply::Array(f)) => f
+                .iter()
+                .filter_map(|x| match x {
+                    Reply::Status(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .collect(),
+            _ => vec![],
+        };
+        let int_of = |r: Option<&Reply>, k: &str| -> Option<i64> {
+            match r.and_then(|r| doc_field(r, k)) {
+                Some(Reply::Integer(n)) => Some(*n),
+                _ => None,
+            }
+        };
+        let begin = doc_field(spec, "begin_search").and_then(|b| doc_field(b, "spec"));
+        let find = doc_field(spec, "find_keys").and_then(|b| doc_field(b, "spec"));
+        if let (Some(index), Some(lastkey)) = (int_of(begin, "index"), int_of(find, "lastkey")) {
+            out.push(KeySpec {
+                flags,
+                index,
+                lastkey,
+                keystep: int_of(find, "keystep").unwrap_or(1),
+                limit: int_of(find, "limit").unwrap_or(0),
+            });
+        }
+    }
+    out
+}

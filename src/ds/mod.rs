@@ -1,0 +1,3 @@
+//! Data structures that know nothing of commands or replies.
+
+pub mod long_double;

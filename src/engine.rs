@@ -1,0 +1,482 @@
+//! The engine: databases, clients, config, the virtual clock, the seeded RNG, stats and the
+//! event log. Models the parts of server.c that hold state (`struct redisServer`), run a
+//! command (`processCommand()` → `call()`), and run the timer (`serverCron()`), plus db.c's
+//! lookups with lazy expiry (`lookupKey()`, `expireIfNeeded()`).
+//!
+//! Time and randomness are inputs: the host sets the clock (`advance_to`, `set_time`) and the
+//! seed; nothing here reads a wall clock or global state, so the same seed and inputs give the
+//! same run. Differences from Redis: one thread, no sockets; the cached command time is the
+//! virtual clock, which cannot move during a command; `serverCron` runs once per `1000/hz` ms
+//! of virtual time crossed (fast-forwarded in bulk while it has nothing observable to do).
+
+use std::collections::BTreeMap;
+
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::command::table::{table, Call, Lookup};
+use crate::config::Config;
+use crate::db::Db;
+use crate::events::{Event, EventLog, ExpiredBy};
+use crate::object::RObj;
+use crate::reply::Reply;
+
+pub type ClientId = u64;
+
+/// The default start of the virtual clock: 2025-01-01T00:00:00Z, so labs are reproducible.
+pub const DEFAULT_START_MS: i64 = 1_735_689_600_000;
+/// Bounded event log size.
+pub const EVENT_LOG_CAPACITY: usize = 50_000;
+/// server.h LRU_CLOCK_MAX / LRU_CLOCK_RESOLUTION.
+pub const LRU_CLOCK_MAX: u32 = (1 << 24) - 1;
+pub const LRU_CLOCK_RESOLUTION: i64 = 1000;
+/// The virtual clock stays within 0..=this (year ~146,000), so time arithmetic never overflows.
+pub const MAX_CLOCK_MS: i64 = 1 << 52;
+
+#[derive(Debug, Clone, Copy)]
+pub struct EngineOptions {
+    pub seed: u64,
+    pub start_ms: i64,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions { seed: 0, start_ms: DEFAULT_START_MS }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Client {
+    pub id: ClientId,
+    pub db: usize,
+    pub created_ms: i64,
+    pub last_interaction_ms: i64,
+    pub name: Vec<u8>,
+}
+
+/// server.h counters shown by INFO stats.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    pub total_connections_received: u64,
+    pub total_commands_processed: u64,
+    pub keyspace_hits: u64,
+    pub keyspace_misses: u64,
+    pub expired_keys: u64,
+    pub expired_stale_perc: f64,
+    pub expired_time_cap_reached_count: u64,
+    pub expire_cycle_cpu_milliseconds: u64,
+    pub evicted_keys: u64,
+    pub total_error_replies: u64,
+    pub unexpected_error_replies: u64,
+    pub dirty: u64,
+    pub commands: BTreeMap<String, CommandStat>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct CommandStat {
+    pub calls: u64,
+    pub rejected_calls: u64,
+    pub failed_calls: u64,
+}
+
+/// db.c `lookupKey()` flags.
+pub mod lookup {
+    pub const NONE: u32 = 0;
+    /// Don't update the LRU/LFU field.
+    pub const NOTOUCH: u32 = 1 << 0;
+    /// Don't fire `keymiss`.
+    pub const NONOTIFY: u32 = 1 << 1;
+    /// Don't count hits/misses.
+    pub const NOSTATS: u32 = 1 << 2;
+    /// A write lookup: no stats, no keymiss.
+    pub const WRITE: u32 = 1 << 3;
+}
+
+/// What `advance_to` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Advance {
+    /// serverCron runs.
+    pub ticks: u64,
+    /// Virtual ms the clock is behind the requested time because the tick budget ran out.
+    pub lag_ms: i64,
+}
+
+pub struct Engine {
+    pub(crate) dbs: Vec<Db>,
+    pub(crate) clients: BTreeMap<ClientId, Client>,
+    next_client_id: ClientId,
+    pub(crate) config: Config,
+    pub(crate) now_ms: i64,
+    pub(crate) start_ms: i64,
+    next_cron_ms: i64,
+    pub(crate) cronloops: u64,
+    pub(crate) lruclock: u32,
+    pub(crate) rng: Xoshiro256PlusPlus,
+    pub(crate) seed: u64,
+    pub(crate) stats: Stats,
+    pub(crate) events: EventLog,
+    pub(crate) run_id: String,
+    /// Cached from `maxmemory-policy` (updated by `config_changed`): an LFU policy.
+    lfu: bool,
+    /// Cached: shared integers allowed (not with maxmemory + an LRU/LFU policy).
+    shared_integers: bool,
+}
+
+impl Engine {
+    pub fn new(opts: EngineOptions) -> Engine {
+        let opts = EngineOptions { start_ms: opts.start_ms.clamp(0, MAX_CLOCK_MS), ..opts };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed);
+        let run_id: String = (0..40).map(|_| char::from_digit((rng.next_u32() % 16) as u32, 16).unwrap_or('0')).collect();
+        let config = Config::default();
+        let dbnum = config.int("databases").max(1) as usize;
+        let mut e = Engine {
+            dbs: vec![Db::default(); dbnum],
+            clients: BTreeMap::new(),
+            next_client_id: 1,
+            config,
+            now_ms: opts.start_ms,
+            start_ms: opts.start_ms,
+            next_cron_ms: opts.start_ms,
+            cronloops: 0,
+            lruclock: 0,
+            rng,
+            seed: opts.seed,
+            stats: Stats::default(),
+            events: EventLog::new(EVENT_LOG_CAPACITY),
+            run_id,
+            lfu: false,
+            shared_integers: true,
+        };
+        e.config_changed();
+        e.lruclock = e.lru_clock_at(opts.start_ms);
+        e.next_cron_ms = opts.start_ms + e.cron_period_ms();
+        e
+    }
+
+    /// Back to a fresh engine with the same seed and start time; clients keep their ids
+    /// (and go back to db 0).
+    pub fn reset(&mut self) {
+        let clients: Vec<ClientId> = self.clients.keys().copied().collect();
+        let next = self.next_client_id;
+        *self = Engine::new(EngineOptions { seed: self.seed, start_ms: self.start_ms });
+        for id in clients {
+            self.clients.insert(id, Client { id, db: 0, created_ms: self.now_ms, last_interaction_ms: self.now_ms, name: vec![] });
+        }
+        self.next_client_id = next;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Clients
+    // ---------------------------------------------------------------------------------------
+
+    pub fn connect(&mut self) -> ClientId {
+        let id = self.next_client_id;
+        self.next_client_id += 1;
+        self.stats.total_connections_received += 1;
+        self.clients.insert(id, Client { id, db: 0, created_ms: self.now_ms, last_interaction_ms: self.now_ms, name: vec![] });
+        id
+    }
+
+    pub fn disconnect(&mut self, id: ClientId) {
+        self.clients.remove(&id);
+    }
+
+    pub fn client_db(&self, id: ClientId) -> Option<usize> {
+        self.clients.get(&id).map(|c| c.db)
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Commands
+    // ---------------------------------------------------------------------------------------
+
+    /// Runs one command for `client` and returns its reply. server.c `processCommand()`:
+    /// lookup, existence and arity checks with Redis's errors, then `call()`.
+    pub fn execute(&mut self, client: ClientId, argv: &[Vec<u8>]) -> Reply {
+        let Some(db) = self.client_db(client) else {
+            return Reply::err("ERR no such client");
+        };
+        if let Some(c) = self.clients.get_mut(&client) {
+            c.last_interaction_ms = self.now_ms;
+        }
+        let cmd = match table().lookup(argv) {
+            Lookup::Found(cmd) => cmd,
+            Lookup::Rejected(err) => {
+                self.stats.total_error_replies += 1;
+                if let Some(name) = argv.first() {
+                    let base = String::from_utf8_lossy(name).to_ascii_lowercase();
+                    if let Some(base) = table().get(base.as_bytes()) {
+                        self.stats.commands.entry(base.name.clone()).or_default().rejected_calls += 1;
+                    }
+                }
+                self.log_command(client, db, argv, true);
+                return err;
+            }
+        };
+        let Some(handler) = cmd.handler else {
+            return Reply::err("ERR command has no handler");
+        };
+        let call = Call { client, db, argv, cmd };
+        let reply = handler(self, &call);
+        self.stats.total_commands_processed += 1;
+        let stat = self.stats.commands.entry(cmd.name.clone()).or_default();
+        stat.calls += 1;
+        let reply = match reply {
+            Reply::Error(msg) => {
+                stat.failed_calls += 1;
+                self.stats.total_error_replies += 1;
+                Reply::Error(crate::command::table::sanitize(msg))
+            }
+            other => other,
+        };
+        let db_after = self.client_db(client).unwrap_or(db);
+        self.log_command(client, db_after, argv, reply.is_error());
+        reply
+    }
+
+    fn log_command(&mut self, client: ClientId, db: usize, argv: &[Vec<u8>], error: bool) {
+        let name = argv.first().map(|n| String::from_utf8_lossy(n).to_ascii_lowercase()).unwrap_or_default();
+        let at_ms = self.now_ms;
+        self.events.push(Event::Command { at_ms, client, db, name, argc: argv.len(), error });
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Keyspace access with lazy expiry (db.c)
+    // ---------------------------------------------------------------------------------------
+
+    /// db.c `expireIfNeeded()`: deletes the key if its time has passed; true if it did.
+    pub(crate) fn expire_if_needed(&mut self, db: usize, key: &[u8]) -> bool {
+        if !self.dbs[db].is_expired(key, self.now_ms) {
+            return false;
+        }
+        self.delete_expired_key(db, key, ExpiredBy::Lazy);
+        true
+    }
+
+    /// db.c `deleteExpiredKeyAndPropagate()`: delete, count, fire `expired`.
+    pub(crate) fn delete_expired_key(&mut self, db: usize, key: &[u8], by: ExpiredBy) {
+        let when = self.dbs[db].expire_of(key).unwrap_or(self.now_ms);
+        self.dbs[db].delete(key);
+        self.stats.expired_keys += 1;
+        self.events.push(Event::Expired {
+            at_ms: self.now_ms,
+            db,
+            key: String::from_utf8_lossy(key).into_owned(),
+            by,
+            late_ms: self.now_ms - when,
+        });
+        self.notify("expired", db, key);
+    }
+
+    /// db.c `lookupKey()`: lazy expiry, then LRU touch and hit/miss stats per `flags`.
+    pub(crate) fn lookup(&mut self, db: usize, key: &[u8], flags: u32) -> Option<&mut RObj> {
+        if self.dbs[db].contains(key) {
+            self.expire_if_needed(db, key);
+        }
+        let lru = self.lruclock;
+        let found = self.dbs[db].contains(key);
+        if found {
+            if flags & (lookup::WRITE | lookup::NOSTATS) == 0 {
+                self.stats.keyspace_hits += 1;
+            }
+        } else {
+            if flags & (lookup::WRITE | lookup::NONOTIFY) == 0 {
+                self.notify("keymiss", db, key);
+            }
+            if flags & (lookup::WRITE | lookup::NOSTATS) == 0 {
+                self.stats.keyspace_misses += 1;
+            }
+            return None;
+        }
+        if flags & lookup::NOTOUCH != 0 {
+            return self.dbs[db].get_mut(key);
+        }
+        if self.lfu {
+            // db.c updateLFU(): decay, then a logarithmic increment, then restamp.
+            let r = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            let (now, decay, factor) = (self.now_ms, self.config.int("lfu-decay-time"), self.config.int("lfu-log-factor"));
+            let obj = self.dbs[db].get_mut(key)?;
+            let counter = crate::object::lfu_decr_and_return(obj.lru, now, decay);
+            let counter = crate::object::lfu_log_incr(counter, r, factor);
+            obj.lru = (crate::object::lfu_time_in_minutes(now) << 8) | counter;
+            return Some(obj);
+        }
+        let obj = self.dbs[db].get_mut(key)?;
+        obj.lru = lru;
+        Some(obj)
+    }
+
+    pub(crate) fn lookup_read(&mut self, db: usize, key: &[u8]) -> Option<&mut RObj> {
+        self.lookup(db, key, lookup::NONE)
+    }
+
+    pub(crate) fn lookup_write(&mut self, db: usize, key: &[u8]) -> Option<&mut RObj> {
+        self.lookup(db, key, lookup::WRITE)
+    }
+
+    /// A new object stamped with the LRU clock, or the LFU initial value under an LFU policy
+    /// (object.c `createObject()`).
+    pub(crate) fn new_obj(&self, value: crate::object::Value) -> RObj {
+        let lru = if self.lfu { crate::object::lfu_initial(self.now_ms) } else { self.lruclock };
+        RObj { value, lru }
+    }
+
+    /// Refreshes what the engine caches from the config after CONFIG SET.
+    pub(crate) fn config_changed(&mut self) {
+        let policy = self.config.str("maxmemory-policy");
+        self.lfu = policy.ends_with("-lfu");
+        let lru_or_lfu = self.lfu || policy.ends_with("-lru");
+        self.shared_integers = !(self.config.int("maxmemory") != 0 && lru_or_lfu);
+    }
+
+    pub(crate) fn lfu_policy(&self) -> bool {
+        self.lfu
+    }
+
+    pub(crate) fn shared_integers_ok(&self) -> bool {
+        self.shared_integers
+    }
+
+    /// Records a keyspace event (notify.c `notifyKeyspaceEvent()`'s event names). Always
+    /// logged for the views; published to subscribers once pub/sub exists.
+    pub(crate) fn notify(&mut self, event: &str, db: usize, key: &[u8]) {
+        let at_ms = self.now_ms;
+        self.events.push(Event::Keyspace {
+            at_ms,
+            db,
+            event: event.to_string(),
+            key: String::from_utf8_lossy(key).into_owned(),
+        });
+    }
+
+    /// Counts a write (server.dirty, INFO rdb_changes_since_last_save).
+    pub(crate) fn dirty(&mut self, n: u64) {
+        self.stats.dirty += n;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Time: the virtual clock and serverCron
+    // ---------------------------------------------------------------------------------------
+
+    pub fn now_ms(&self) -> i64 {
+        self.now_ms
+    }
+
+    pub fn hz(&self) -> i64 {
+        self.config.int("hz").clamp(1, 500)
+    }
+
+    pub fn cron_period_ms(&self) -> i64 {
+        (1000 / self.hz()).max(1)
+    }
+
+    /// server.c `getLRUClock()` at a given time: seconds, 24 bits.
+    pub(crate) fn lru_clock_at(&self, ms: i64) -> u32 {
+        ((ms / LRU_CLOCK_RESOLUTION) as u64 & LRU_CLOCK_MAX as u64) as u32
+    }
+
+    /// How many serverCron ticks lie between now and `t`.
+    pub fn ticks_until(&self, t: i64) -> u64 {
+        if t < self.next_cron_ms {
+            0
+        } else {
+            ((t - self.next_cron_ms) / self.cron_period_ms()) as u64 + 1
+        }
+    }
+
+    /// Sets the clock without running cron (it may go backwards, like a real server's clock).
+    /// Clamped to 0..=MAX_CLOCK_MS.
+    pub fn set_time(&mut self, ms: i64) {
+        let ms = ms.clamp(0, MAX_CLOCK_MS);
+        let from = self.now_ms;
+        self.now_ms = ms;
+        self.next_cron_ms = ms.saturating_add(self.cron_period_ms());
+        self.lruclock = self.lru_clock_at(ms);
+        self.events.push(Event::ClockSet { from_ms: from, to_ms: ms });
+    }
+
+    /// Moves the clock forward to `t`, running serverCron for every tick crossed, at most
+    /// `max_ticks` of them (then the clock stops at the last tick run and the lag is returned).
+    pub fn advance_to(&mut self, t: i64, max_ticks: u64) -> Advance {
+        let t = t.clamp(0, MAX_CLOCK_MS);
+        if t < self.now_ms {
+            self.set_time(t);
+            return Advance::default();
+        }
+        let mut ticks = 0u64;
+        let mut last_tick_ms = None;
+        while self.next_cron_ms <= t {
+            if ticks >= max_ticks {
+                let at = last_tick_ms.unwrap_or(self.now_ms);
+                self.now_ms = at;
+                self.push_cron_event(ticks);
+                return Advance { ticks, lag_ms: t - at };
+            }
+            if self.cron_is_idle() {
+                // Nothing a tick does is observable except the counters: jump to the last one.
+                let period = self.cron_period_ms();
+                let remaining = ((t - self.next_cron_ms) / period) as u64 + 1;
+                let n = remaining.min(max_ticks - ticks);
+                let at = self.next_cron_ms + (n as i64 - 1) * period;
+                self.now_ms = at;
+                self.cronloops += n;
+                self.lruclock = self.lru_clock_at(at);
+                self.next_cron_ms = at + period;
+                ticks += n;
+                last_tick_ms = Some(at);
+                continue;
+            }
+            self.now_ms = self.next_cron_ms;
+            self.server_cron();
+            ticks += 1;
+            last_tick_ms = Some(self.now_ms);
+            self.next_cron_ms = self.now_ms + self.cron_period_ms();
+        }
+        self.now_ms = t;
+        self.push_cron_event(ticks);
+        Advance { ticks, lag_ms: 0 }
+    }
+
+    fn push_cron_event(&mut self, ticks: u64) {
+        if ticks > 0 {
+            let hz = self.hz();
+            self.events.push(Event::Cron { at_ms: self.now_ms, ticks, hz });
+        }
+    }
+
+    /// True when a serverCron run would change nothing but its own counters.
+    fn cron_is_idle(&self) -> bool {
+        true
+    }
+
+    /// server.c `serverCron()`: one timer tick.
+    fn server_cron(&mut self) {
+        self.lruclock = self.lru_clock_at(self.now_ms);
+        self.cronloops += 1;
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Events and randomness
+    // ---------------------------------------------------------------------------------------
+
+    /// Takes every queued event and the number dropped since the last drain.
+    pub fn drain_events(&mut self) -> (Vec<Event>, u64) {
+        self.events.drain()
+    }
+
+    /// A uniform index in `0..n` (n > 0) from the engine's seeded RNG.
+    pub(crate) fn random_index(&mut self, n: usize) -> usize {
+        if n == 0 {
+            return 0;
+        }
+        (self.rng.next_u64() % n as u64) as usize
+    }
+
+    pub fn dbnum(&self) -> usize {
+        self.dbs.len()
+    }
+
+    /// Keys in a db (live and not-yet-reclaimed), for views and tests.
+    pub fn dbsize(&self, db: usize) -> usize {
+        self.dbs.get(db).map(|d| d.len()).unwrap_or(0)
+    }
+}

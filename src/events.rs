@@ -1,0 +1,90 @@
+//! The event log: what the engine did, as plain data, pulled by the host once per frame.
+//!
+//! Commands, cron ticks, expiry and keyspace changes append typed events to a bounded queue.
+//! Nothing is pushed into JavaScript: the page drains the queue after each frame and the
+//! views draw from it. When the queue is full the oldest events are dropped and counted, so a
+//! view can say "N events were not shown" instead of silently missing them.
+
+use std::collections::VecDeque;
+
+use serde::Serialize;
+
+/// How a key came to be deleted for being expired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExpiredBy {
+    /// db.c `expireIfNeeded()` on access.
+    Lazy,
+    /// expire.c `activeExpireCycle()`.
+    Active,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// A command ran (or was rejected before running).
+    Command { at_ms: i64, client: u64, db: usize, name: String, argc: usize, error: bool },
+    /// A keyspace change, named as Redis's keyspace notifications name it (`set`, `del`,
+    /// `expire`, `expired`, `rename_from`…), whether or not notifications are enabled.
+    Keyspace { at_ms: i64, db: usize, event: String, key: String },
+    /// A key was removed because its TTL had passed.
+    Expired { at_ms: i64, db: usize, key: String, by: ExpiredBy, late_ms: i64 },
+    /// `ticks` serverCron runs happened, the last at `at_ms`.
+    Cron { at_ms: i64, ticks: u64, hz: i64 },
+    /// The clock was set (not advanced): CLOCK SET or the host's set_time.
+    ClockSet { from_ms: i64, to_ms: i64 },
+    /// A config parameter changed.
+    Config { at_ms: i64, name: String, value: String },
+}
+
+#[derive(Debug, Clone)]
+pub struct EventLog {
+    queue: VecDeque<Event>,
+    capacity: usize,
+    dropped: u64,
+}
+
+impl EventLog {
+    pub fn new(capacity: usize) -> EventLog {
+        EventLog { queue: VecDeque::new(), capacity: capacity.max(1), dropped: 0 }
+    }
+
+    pub fn push(&mut self, e: Event) {
+        if self.queue.len() == self.capacity {
+            self.queue.pop_front();
+            self.dropped += 1;
+        }
+        self.queue.push_back(e);
+    }
+
+    /// Takes every queued event, oldest first, and how many were dropped since the last drain.
+    pub fn drain(&mut self) -> (Vec<Event>, u64) {
+        let dropped = std::mem::take(&mut self.dropped);
+        (self.queue.drain(..).collect(), dropped)
+    }
+
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounded_log_counts_what_it_drops() {
+        let mut log = EventLog::new(2);
+        for i in 0..5 {
+            log.push(Event::ClockSet { from_ms: i, to_ms: i + 1 });
+        }
+        let (events, dropped) = log.drain();
+        assert_eq!(dropped, 3);
+        assert_eq!(events, vec![Event::ClockSet { from_ms: 3, to_ms: 4 }, Event::ClockSet { from_ms: 4, to_ms: 5 }]);
+        assert!(log.is_empty());
+    }
+}

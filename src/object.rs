@@ -1,0 +1,178 @@
+//! Values and their access metadata: models object.c (`createStringObject`,
+//! `tryObjectEncoding`, `createStringObjectFromLongLongForValue`) and the `robj` header's
+//! 24-bit `lru` field.
+//!
+//! Strings keep the encoding Redis would report in `OBJECT ENCODING`: `int` (a canonical
+//! int64 of at most 20 characters), `embstr` (at most 44 bytes, one allocation with the
+//! header) or `raw`. Integers 0..9999 created by encoding-aware paths are Redis's shared
+//! objects (`OBJECT REFCOUNT` 2147483647). Differences: we keep no real refcount; a value is
+//! reported shared exactly when Redis would have picked the shared object for it.
+
+/// OBJ_ENCODING_EMBSTR_SIZE_LIMIT.
+pub const EMBSTR_SIZE_LIMIT: usize = 44;
+/// OBJ_SHARED_INTEGERS.
+pub const SHARED_INTEGERS: i64 = 10_000;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum StrValue {
+    /// `int` encoding; `shared` when it is one of Redis's shared integers.
+    Int { value: i64, shared: bool },
+    Embstr(Vec<u8>),
+    Raw(Vec<u8>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Str(StrValue),
+}
+
+/// A value plus the `lru` field of its `robj` header (LRU clock or LFU data).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RObj {
+    pub value: Value,
+    pub lru: u32,
+}
+
+impl StrValue {
+    /// object.c `createStringObject()`: embstr up to 44 bytes, raw beyond. No integer check.
+    pub fn from_bytes(b: Vec<u8>) -> StrValue {
+        if b.len() <= EMBSTR_SIZE_LIMIT {
+            StrValue::Embstr(b)
+        } else {
+            StrValue::Raw(b)
+        }
+    }
+
+    /// object.c `tryObjectEncoding()` applied to a fresh argument: int when the bytes are a
+    /// canonical int64 of at most 20 characters, else embstr/raw by length.
+    pub fn encoded(b: Vec<u8>, shared_ok: bool) -> StrValue {
+        if b.len() <= 20 {
+            if let Some(v) = crate::util::string2ll(&b) {
+                return StrValue::from_i64(v, shared_ok);
+            }
+        }
+        StrValue::from_bytes(b)
+    }
+
+    /// `createStringObjectFromLongLongForValue()`: shared object for 0..9999 unless the
+    /// eviction policy needs a private LRU/LFU field (`shared_ok == false`).
+    pub fn from_i64(v: i64, shared_ok: bool) -> StrValue {
+        StrValue::Int { value: v, shared: shared_ok && (0..SHARED_INTEGERS).contains(&v) }
+    }
+
+    /// A raw (non-embedded) string: what APPEND/SETRANGE leave behind (`dbUnshareStringValue`).
+    pub fn raw(b: Vec<u8>) -> StrValue {
+        StrValue::Raw(b)
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            StrValue::Int { value, .. } => value.to_string().into_bytes(),
+            StrValue::Embstr(b) | StrValue::Raw(b) => b.clone(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            StrValue::Int { value, .. } => crate::util::digits10(*value),
+            StrValue::Embstr(b) | StrValue::Raw(b) => b.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn encoding(&self) -> &'static str {
+        match self {
+            StrValue::Int { .. } => "int",
+            StrValue::Embstr(_) => "embstr",
+            StrValue::Raw(_) => "raw",
+        }
+    }
+
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            StrValue::Int { value, .. } => Some(*value),
+            StrValue::Embstr(b) | StrValue::Raw(b) => crate::util::string2ll(b),
+        }
+    }
+}
+
+impl Value {
+    /// The name `TYPE` replies with.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Str(_) => "string",
+        }
+    }
+
+    pub fn encoding(&self) -> &'static str {
+        match self {
+            Value::Str(s) => s.encoding(),
+        }
+    }
+
+    /// `OBJECT REFCOUNT`: shared integers report INT_MAX (OBJ_SHARED_REFCOUNT), others 1.
+    pub fn refcount(&self) -> i64 {
+        match self {
+            Value::Str(StrValue::Int { shared: true, .. }) => i32::MAX as i64,
+            _ => 1,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// LFU: the same 24 bits as the LRU clock, split into a 16-bit minute stamp and an 8-bit
+// logarithmic counter. Models evict.c `LFUGetTimeInMinutes()`, `LFUTimeElapsed()`,
+// `LFULogIncr()`, `LFUDecrAndReturn()` and db.c `updateLFU()`.
+// ---------------------------------------------------------------------------------------------
+
+/// server.h LFU_INIT_VAL: a new key's counter, so it isn't evicted before it can be used.
+pub const LFU_INIT_VAL: u32 = 5;
+
+/// Minutes since the epoch, 16 bits.
+pub fn lfu_time_in_minutes(now_ms: i64) -> u32 {
+    ((now_ms.max(0) / 1000 / 60) & 65535) as u32
+}
+
+/// The `lru` field of a new object under an LFU policy.
+pub fn lfu_initial(now_ms: i64) -> u32 {
+    (lfu_time_in_minutes(now_ms) << 8) | LFU_INIT_VAL
+}
+
+fn lfu_time_elapsed(ldt: u32, now_min: u32) -> u32 {
+    if now_min >= ldt {
+        now_min - ldt
+    } else {
+        65535 - ldt + now_min
+    }
+}
+
+/// The counter after decay: minus one per `decay_time` minutes since the stamp (0 = no decay).
+/// Read-only, like Redis's.
+pub fn lfu_decr_and_return(lru: u32, now_ms: i64, decay_time: i64) -> u32 {
+    let ldt = lru >> 8;
+    let counter = lru & 255;
+    let periods = if decay_time > 0 { lfu_time_elapsed(ldt, lfu_time_in_minutes(now_ms)) as i64 / decay_time } else { 0 };
+    if periods > 0 {
+        (counter as i64 - periods).max(0) as u32
+    } else {
+        counter
+    }
+}
+
+/// Logarithmic increment: always below LFU_INIT_VAL, then with probability
+/// 1 / ((counter - 5) × log_factor + 1). `r` is uniform in [0, 1).
+pub fn lfu_log_incr(counter: u32, r: f64, log_factor: i64) -> u32 {
+    if counter >= 255 {
+        return 255;
+    }
+    let base = (counter as f64 - LFU_INIT_VAL as f64).max(0.0);
+    let p = 1.0 / (base * log_factor as f64 + 1.0);
+    if r < p {
+        counter + 1
+    } else {
+        counter
+    }
+}

@@ -1,0 +1,359 @@
+//! Number parsing and printing, and glob matching, as Redis's util.c does them.
+//!
+//! Models util.c `string2ll()`, `string2d()`, `stringmatchlen()` and the `%.17g` double
+//! formatting of networking.c `addReplyDouble()` (7.0, before 7.2's shortest round trip).
+//! Differences: `stringmatchlen` is recursive in Redis; ours is an iterative backtracking
+//! matcher with the same answers, so a pattern of a million `*` cannot overflow the wasm stack.
+
+/// util.c `string2ll()`: the whole string must be a canonical decimal int64 — optional `-`,
+/// no `+`, no spaces, no leading zeros (except "0" itself), at most 20 characters.
+pub fn string2ll(s: &[u8]) -> Option<i64> {
+    if s.is_empty() || s.len() > 20 {
+        return None;
+    }
+    if s == b"0" {
+        return Some(0);
+    }
+    let (neg, digits) = if s[0] == b'-' { (true, &s[1..]) } else { (false, s) };
+    if digits.is_empty() || !(b'1'..=b'9').contains(&digits[0]) {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &c in digits {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add((c - b'0') as u64)?;
+    }
+    if neg {
+        if v > (i64::MAX as u64) + 1 {
+            None
+        } else {
+            Some((v as i64).wrapping_neg())
+        }
+    } else if v > i64::MAX as u64 {
+        None
+    } else {
+        Some(v as i64)
+    }
+}
+
+/// `string2ll` for unsigned cursors (`SCAN`): util.c `string2ull()`, canonical digits only.
+pub fn string2ull(s: &[u8]) -> Option<u64> {
+    if s.is_empty() || s.len() > 20 || s[0] == b'-' {
+        return None;
+    }
+    if s == b"0" {
+        return Some(0);
+    }
+    if !(b'1'..=b'9').contains(&s[0]) {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &c in s {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add((c - b'0') as u64)?;
+    }
+    Some(v)
+}
+
+/// util.c `string2d()`: C `strtod` over the whole string; rejects leading space, trailing bytes,
+/// NaN, and overflow/underflow (a result of ±HUGE_VAL or 0 with ERANGE). Accepts `inf`,
+/// `infinity` in any case, exponents and hex floats (`0x1p3`).
+pub fn string2d(s: &[u8]) -> Option<f64> {
+    let parsed = crate::ds::long_double::parse_c_float(s)?;
+    parsed.to_f64()
+}
+
+/// `%.17g` as glibc prints a double, with `inf`/`-inf` for infinities and `nan` for NaN.
+pub fn fmt_double(d: f64) -> String {
+    if d.is_nan() {
+        return "nan".into();
+    }
+    if d.is_infinite() {
+        return if d > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    fmt_g(d, 17)
+}
+
+/// C's `%.{precision}g` for finite values.
+pub fn fmt_g(d: f64, precision: usize) -> String {
+    let p = precision.max(1);
+    if d == 0.0 {
+        return if d.is_sign_negative() { "-0".into() } else { "0".into() };
+    }
+    // `{:.*e}` is correctly rounded, like glibc; it gives the exponent %g decides with.
+    let e_form = format!("{:.*e}", p - 1, d);
+    let (mantissa, exp) = e_form.split_once('e').unwrap_or((&e_form, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if exp < -4 || exp >= p as i32 {
+        let m = strip_fraction_zeros(mantissa);
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{m}e{sign}{:02}", exp.abs())
+    } else {
+        let decimals = (p as i32 - 1 - exp).max(0) as usize;
+        strip_fraction_zeros(&format!("{:.*}", decimals, d)).to_string()
+    }
+}
+
+fn strip_fraction_zeros(s: &str) -> &str {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    }
+}
+
+/// `%.{decimals}f` for an f64 (what `addReplyDoubleDistance` and `%f` in errors print).
+pub fn fmt_fixed(d: f64, decimals: usize) -> String {
+    if d.is_nan() {
+        return "nan".into();
+    }
+    if d.is_infinite() {
+        return if d > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    format!("{:.*}", decimals, d)
+}
+
+/// util.c `stringmatchlen()`: glob-style matching with `*`, `?`, `[...]` (ranges, `^`
+/// negation, backslash escapes) and `\x`. `nocase` folds ASCII case, as CONFIG GET does.
+pub fn glob_match(pattern: &[u8], string: &[u8], nocase: bool) -> bool {
+    // Redis's loop never runs for an empty string, so only an empty pattern matches it
+    // (`KEYS *` and `SCAN` skip matching for a lone `*`, which is why "" still shows there).
+    if string.is_empty() {
+        return pattern.is_empty();
+    }
+    let tokens = compile_glob(pattern);
+    let (mut t, mut s) = (0usize, 0usize);
+    let mut backtrack: Option<(usize, usize)> = None;
+    while s < string.len() {
+        match tokens.get(t) {
+            Some(GlobToken::Star) => {
+                t += 1;
+                backtrack = Some((t, s));
+                continue;
+            }
+            Some(tok) if tok.matches(string[s], nocase) => {
+                t += 1;
+                s += 1;
+                continue;
+            }
+            _ => {}
+        }
+        match backtrack {
+            Some((bt, bs)) => {
+                t = bt;
+                s = bs + 1;
+                backtrack = Some((bt, bs + 1));
+            }
+            None => return false,
+        }
+    }
+    tokens[t..].iter().all(|tok| matches!(tok, GlobToken::Star))
+}
+
+enum GlobToken {
+    Star,
+    Any,
+    Byte(u8),
+    Class { negate: bool, items: Vec<ClassItem> },
+}
+
+enum ClassItem {
+    Byte(u8),
+    /// A backslash-escaped byte: compared exactly, even with nocase.
+    Exact(u8),
+    Range(u8, u8),
+}
+
+/// C `char` is signed on x86: Redis compares range bounds as signed values.
+fn signed(b: u8) -> i32 {
+    b as i8 as i32
+}
+
+fn fold(b: u8, nocase: bool) -> u8 {
+    if nocase {
+        b.to_ascii_lowercase()
+    } else {
+        b
+    }
+}
+
+impl GlobToken {
+    fn matches(&self, c: u8, nocase: bool) -> bool {
+        match self {
+            GlobToken::Star => true,
+            GlobToken::Any => true,
+            GlobToken::Byte(b) => fold(*b, nocase) == fold(c, nocase),
+            GlobToken::Class { negate, items } => {
+                let hit = items.iter().any(|item| match item {
+                    ClassItem::Byte(b) => fold(*b, nocase) == fold(c, nocase),
+                    ClassItem::Exact(b) => *b == c,
+                    ClassItem::Range(a, b) => {
+                        let (mut lo, mut hi) = (signed(*a), signed(*b));
+                        if lo > hi {
+                            std::mem::swap(&mut lo, &mut hi);
+                        }
+                        let (lo, hi, c) = if nocase {
+                            (lower_signed(lo), lower_signed(hi), signed(c.to_ascii_lowercase()))
+                        } else {
+                            (lo, hi, signed(c))
+                        };
+                        c >= lo && c <= hi
+                    }
+                });
+                hit != *negate
+            }
+        }
+    }
+}
+
+fn lower_signed(v: i32) -> i32 {
+    if (b'A' as i32..=b'Z' as i32).contains(&v) {
+        v + 32
+    } else {
+        v
+    }
+}
+
+fn compile_glob(p: &[u8]) -> Vec<GlobToken> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < p.len() {
+        match p[i] {
+            b'*' => {
+                if !matches!(out.last(), Some(GlobToken::Star)) {
+                    out.push(GlobToken::Star);
+                }
+                i += 1;
+            }
+            b'?' => {
+                out.push(GlobToken::Any);
+                i += 1;
+            }
+            b'[' => {
+                i += 1;
+                let negate = p.get(i) == Some(&b'^');
+                if negate {
+                    i += 1;
+                }
+                let mut items = Vec::new();
+                loop {
+                    let rest = p.len() - i.min(p.len());
+                    if rest >= 2 && p[i] == b'\\' {
+                        items.push(ClassItem::Exact(p[i + 1]));
+                        i += 2;
+                    } else if rest == 0 {
+                        break;
+                    } else if p[i] == b']' {
+                        i += 1;
+                        break;
+                    } else if rest >= 3 && p[i + 1] == b'-' {
+                        items.push(ClassItem::Range(p[i], p[i + 2]));
+                        i += 3;
+                    } else {
+                        items.push(ClassItem::Byte(p[i]));
+                        i += 1;
+                    }
+                }
+                out.push(GlobToken::Class { negate, items });
+            }
+            b'\\' if i + 1 < p.len() => {
+                out.push(GlobToken::Byte(p[i + 1]));
+                i += 2;
+            }
+            c => {
+                out.push(GlobToken::Byte(c));
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Number of characters in the decimal form of `v` (util.c `ll2string` length).
+pub fn digits10(v: i64) -> usize {
+    let mut n = v.unsigned_abs();
+    let mut d = 1;
+    while n >= 10 {
+        n /= 10;
+        d += 1;
+    }
+    d + (v < 0) as usize
+}
+
+/// ASCII-lowercased copy (command names, options).
+pub fn lower(b: &[u8]) -> Vec<u8> {
+    b.to_ascii_lowercase()
+}
+
+/// Case-insensitive comparison with an ASCII option word.
+pub fn eq_ic(a: &[u8], word: &str) -> bool {
+    a.eq_ignore_ascii_case(word.as_bytes())
+}
+
+/// Bytes as text for error messages (Redis prints them raw; invalid UTF-8 is kept lossily).
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string2ll_is_strict() {
+        assert_eq!(string2ll(b"0"), Some(0));
+        assert_eq!(string2ll(b"-9223372036854775808"), Some(i64::MIN));
+        assert_eq!(string2ll(b"9223372036854775807"), Some(i64::MAX));
+        for bad in [&b"9223372036854775808"[..], b"010", b"+1", b" 1", b"1 ", b"-0", b"-", b"", b"1e3"] {
+            assert_eq!(string2ll(bad), None, "{:?}", std::str::from_utf8(bad));
+        }
+    }
+
+    #[test]
+    fn percent_17g() {
+        let cases = [
+            (1.5, "1.5"),
+            (0.1, "0.10000000000000001"),
+            (3.14, "3.1400000000000001"),
+            (100.0, "100"),
+            (1e16, "10000000000000000"),
+            (1e17, "1e+17"),
+            (1e20, "1e+20"),
+            (0.000123, "0.00012300000000000001"),
+            (0.0000123, "1.2300000000000001e-05"),
+            (123456789.123, "123456789.123"),
+            (-0.0, "-0"),
+        ];
+        for (d, want) in cases {
+            assert_eq!(fmt_double(d), want);
+        }
+    }
+
+    #[test]
+    fn glob() {
+        assert!(glob_match(b"*", b"anything", false));
+        assert!(glob_match(b"h?llo", b"hello", false));
+        assert!(glob_match(b"h[ae]llo", b"hallo", false));
+        assert!(!glob_match(b"h[^e]llo", b"hello", false));
+        assert!(glob_match(b"h[a-b]llo", b"hbllo", false));
+        assert!(glob_match(b"h[b-a]llo", b"hbllo", false));
+        assert!(glob_match(b"a\\*b", b"a*b", false));
+        assert!(!glob_match(b"a\\*b", b"axb", false));
+        assert!(glob_match(b"*a*b*", b"xxaxxbxx", false));
+        assert!(!glob_match(b"*a*b", b"xxaxxbxx", false));
+        assert!(glob_match(b"MAX*", b"maxmemory", true));
+        assert!(glob_match(b"[abc", b"b", false));
+        assert!(glob_match(b"", b"", false));
+        assert!(!glob_match(b"*", b"", false));
+        assert!(!glob_match(b"", b"a", false));
+        let stars = vec![b'*'; 100_000];
+        assert!(glob_match(&stars, b"x", false));
+        let mut evil = b"a*".repeat(30);
+        evil.push(b'b');
+        assert!(!glob_match(&evil, &[b'a'; 60], false));
+    }
+}
