@@ -34,7 +34,7 @@ pub fn size_class(n: usize) -> usize {
             }
         }
         base *= 2;
-        if base > (1 << 60) {
+        if base > usize::MAX / 8 {
             return n;
         }
     }

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds the engine for the browser into www/pkg: cargo (wasm32, release) → wasm-bindgen
+# --target web → wasm-opt -Oz from npm's binaryen (never Debian's: it corrupts wasm-bindgen
+# output, see ../shared/TOOLCHAIN.md). Quick when nothing changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --quiet --lib --target wasm32-unknown-unknown --release
+src=target/wasm32-unknown-unknown/release/redisplay.wasm
+mkdir -p www/pkg
+if [ ! -f www/pkg/redisplay_bg.wasm ] || [ "$src" -nt www/pkg/redisplay_bg.wasm ]; then
+  wasm-bindgen --target web --out-dir www/pkg "$src"
+  if [ -x node_modules/.bin/wasm-opt ]; then
+    node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+      --enable-sign-ext --enable-mutable-globals \
+      www/pkg/redisplay_bg.wasm -o www/pkg/redisplay_bg.wasm.opt
+    mv www/pkg/redisplay_bg.wasm.opt www/pkg/redisplay_bg.wasm
+  fi
+  touch www/pkg/redisplay_bg.wasm
+fi

@@ -1,0 +1,217 @@
+//! The WebAssembly boundary — the only file that knows wasm-bindgen, js-sys or
+//! serde-wasm-bindgen. It exports one opaque handle, `Playground`: a redis-cli session on its
+//! own engine (own seed, clock and config; a page may hold many). Results crossing the
+//! boundary are small plain JS objects copied out of Rust; Rust never calls into JavaScript.
+//!
+//! ```js
+//! import init, { Playground } from "./pkg/redisplay.js";
+//! await init();
+//! const pg = new Playground(42, Date.now());    // seed and start time, both optional
+//! pg.execute("SET order:1 pending EX 1800");    // { text: "OK\n", prompt, reply, quit, clear }
+//! pg.advance_to(pg.now() + 1000);               // { ticks, lagMs, now }: serverCron per tick
+//! pg.drain_events();                            // { events: [...], dropped }
+//! ```
+
+use wasm_bindgen::prelude::*;
+
+use js_sys::{Array, Object, Reflect};
+
+use crate::cli::Session;
+use crate::command::table::table;
+use crate::engine::{EngineOptions, MAX_CLOCK_MS};
+use crate::reply::Reply;
+
+/// Ticks `advance_to` runs per call unless told otherwise: a frame's worth of cron at most.
+const DEFAULT_FRAME_TICKS: u64 = 10_000;
+
+fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
+    // Setting a property on a fresh plain object cannot fail.
+    let _ = Reflect::set(obj, &JsValue::from_str(key), &value.into());
+}
+
+fn int_to_js(n: i64) -> JsValue {
+    if n.unsigned_abs() <= (1u64 << 53) {
+        JsValue::from_f64(n as f64)
+    } else {
+        JsValue::bigint_from_str(&n.to_string())
+    }
+}
+
+/// A reply as `{type, value}`: status/error/bulk as strings (bulk also as `bytes` when it is
+/// not valid UTF-8), integer as a number (BigInt beyond 2^53), double as a number, nil,
+/// nil-array, array of replies.
+fn reply_to_js(r: &Reply) -> JsValue {
+    let o = Object::new();
+    match r {
+        Reply::Status(s) => {
+            set(&o, "type", "status");
+            set(&o, "value", s.as_str());
+        }
+        Reply::Error(e) => {
+            set(&o, "type", "error");
+            set(&o, "value", String::from_utf8_lossy(e).as_ref());
+        }
+        Reply::Integer(n) => {
+            set(&o, "type", "integer");
+            set(&o, "value", int_to_js(*n));
+        }
+        Reply::Bulk(b) => {
+            set(&o, "type", "bulk");
+            set(&o, "value", String::from_utf8_lossy(b).as_ref());
+            if std::str::from_utf8(b).is_err() {
+                set(&o, "bytes", js_sys::Uint8Array::from(b.as_slice()));
+            }
+        }
+        Reply::Double(d) => {
+            set(&o, "type", "double");
+            set(&o, "value", *d);
+        }
+        Reply::Nil => set(&o, "type", "nil"),
+        Reply::NilArray => set(&o, "type", "nil-array"),
+        Reply::Array(items) => {
+            set(&o, "type", "array");
+            let arr = Array::new();
+            for item in items {
+                arr.push(&reply_to_js(item));
+            }
+            set(&o, "value", arr);
+        }
+    }
+    o.into()
+}
+
+fn clock_ms(v: f64) -> i64 {
+    if v.is_finite() {
+        (v as i64).clamp(0, MAX_CLOCK_MS)
+    } else {
+        0
+    }
+}
+
+/// A redis-cli session on a private engine.
+#[wasm_bindgen]
+pub struct Playground {
+    session: Session,
+}
+
+#[wasm_bindgen]
+impl Playground {
+    /// `seed`: any number (default: random from the browser); `start_ms`: the clock's start in
+    /// Unix ms (default: the engine's fixed default, 2025-01-01T00:00:00Z).
+    #[wasm_bindgen(constructor)]
+    pub fn new(seed: Option<f64>, start_ms: Option<f64>) -> Playground {
+        let seed = match seed {
+            Some(s) if s.is_finite() => s.abs() as u64,
+            _ => {
+                let mut b = [0u8; 8];
+                getrandom::fill(&mut b).map(|_| u64::from_le_bytes(b)).unwrap_or(0)
+            }
+        };
+        let start_ms = start_ms.map(clock_ms).unwrap_or(EngineOptions::default().start_ms);
+        Playground { session: Session::new(EngineOptions { seed, start_ms }) }
+    }
+
+    /// Runs one console line as redis-cli would: `{text, prompt, reply, quit, clear}` where
+    /// `text` is exactly what redis-cli prints and `reply` the last reply (or null).
+    pub fn execute(&mut self, line: &str) -> JsValue {
+        let out = self.session.run_line(line.as_bytes());
+        let o = Object::new();
+        set(&o, "text", String::from_utf8_lossy(&out.text).as_ref());
+        set(&o, "prompt", self.session.prompt());
+        set(&o, "reply", out.reply.as_ref().map(reply_to_js).unwrap_or(JsValue::NULL));
+        set(&o, "quit", out.quit);
+        set(&o, "clear", out.clear);
+        o.into()
+    }
+
+    /// Runs one command given as separate arguments (no redis-cli parsing): `{text, reply}`.
+    pub fn command(&mut self, args: Vec<String>) -> JsValue {
+        let argv: Vec<Vec<u8>> = args.into_iter().map(String::into_bytes).collect();
+        let reply = if argv.is_empty() {
+            Reply::err("ERR empty command")
+        } else {
+            let client = self.session.client;
+            self.session.engine.execute(client, &argv)
+        };
+        let o = Object::new();
+        set(&o, "text", String::from_utf8_lossy(&reply.to_cli()).as_ref());
+        set(&o, "reply", reply_to_js(&reply));
+        o.into()
+    }
+
+    /// Moves virtual time forward to `now_ms`, running serverCron for each tick crossed, at most
+    /// `max_ticks` (default 10000) of them: `{ticks, lagMs, now}`. Earlier times set the clock.
+    pub fn advance_to(&mut self, now_ms: f64, max_ticks: Option<f64>) -> JsValue {
+        let max = max_ticks.filter(|m| m.is_finite() && *m >= 1.0).map(|m| m as u64).unwrap_or(DEFAULT_FRAME_TICKS);
+        let adv = self.session.engine.advance_to(clock_ms(now_ms), max);
+        let o = Object::new();
+        set(&o, "ticks", adv.ticks as f64);
+        set(&o, "lagMs", adv.lag_ms as f64);
+        set(&o, "now", self.session.engine.now_ms() as f64);
+        o.into()
+    }
+
+    /// Sets the clock without running cron (it may go backwards).
+    pub fn set_time(&mut self, now_ms: f64) {
+        self.session.engine.set_time(clock_ms(now_ms));
+    }
+
+    /// The virtual clock, Unix ms.
+    pub fn now(&self) -> f64 {
+        self.session.engine.now_ms() as f64
+    }
+
+    /// The effective `hz` and the cron period it gives.
+    pub fn hz(&self) -> f64 {
+        self.session.engine.hz() as f64
+    }
+
+    pub fn cron_period_ms(&self) -> f64 {
+        self.session.engine.cron_period_ms() as f64
+    }
+
+    /// `127.0.0.1:6379> `, `127.0.0.1:6379[2]> `, `127.0.0.1:6379(TX)> `.
+    pub fn prompt(&self) -> String {
+        self.session.prompt()
+    }
+
+    /// Everything the engine did since the last call: `{events: [...], dropped}`.
+    pub fn drain_events(&mut self) -> JsValue {
+        let (events, dropped) = self.session.engine.drain_events();
+        let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+        let list = serde::Serialize::serialize(&events, &serializer).unwrap_or(JsValue::NULL);
+        let o = Object::new();
+        set(&o, "events", list);
+        set(&o, "dropped", dropped as f64);
+        o.into()
+    }
+
+    /// A fresh engine with the same seed and start time.
+    pub fn reset(&mut self) {
+        self.session.reset();
+    }
+
+    /// The command table for completion and docs: `[{name, summary, group, since, arity,
+    /// playground}]`, subcommands as `config|get`.
+    pub fn commands(&self) -> JsValue {
+        let arr = Array::new();
+        for c in &table().commands {
+            for cmd in std::iter::once(c).chain(c.subcommands.iter()) {
+                let o = Object::new();
+                set(&o, "name", cmd.name.as_str());
+                set(&o, "summary", cmd.summary.as_str());
+                set(&o, "group", cmd.group.as_str());
+                set(&o, "since", cmd.since.as_str());
+                set(&o, "arity", cmd.arity as f64);
+                set(&o, "playground", cmd.playground);
+                arr.push(&o);
+            }
+        }
+        arr.into()
+    }
+
+    /// Keys in a database (live and not yet reclaimed).
+    pub fn dbsize(&self, db: u32) -> f64 {
+        self.session.engine.dbsize(db as usize) as f64
+    }
+}
