@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Installs what redisplay needs and is missing — nothing else, so a second run takes seconds.
+#   scripts/setup.sh serve   what building and serving the page needs
+#   scripts/setup.sh test    everything the tests need (adds redis-server, Chromium, wasm-pack)
+# Facts behind each step: ../shared/TOOLCHAIN.md (e.g. never Debian's binaryen).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode="${1:-test}"
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+have() { command -v "$1" >/dev/null 2>&1; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif have sudo; then sudo "$@"; else echo "need root for: $*" >&2; return 1; fi; }
+
+# --- Debian packages -------------------------------------------------------------------------
+apt_pkgs=()
+if [ "$mode" = test ]; then
+  have redis-server || apt_pkgs+=(redis-server)
+  have chromium || apt_pkgs+=(chromium)
+  have chromedriver || apt_pkgs+=(chromium-driver)
+fi
+have python3 || apt_pkgs+=(python3)
+if [ ${#apt_pkgs[@]} -gt 0 ]; then
+  say "apt-get install ${apt_pkgs[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_pkgs[@]}" >/dev/null
+fi
+
+# --- Rust: the wasm target and the wasm-bindgen CLI matching Cargo.lock ------------------------
+if ! have cargo; then
+  echo "cargo not found: install Rust with rustup (https://rustup.rs) and run this again" >&2
+  exit 1
+fi
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "rustup target add wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+[ -f Cargo.lock ] || cargo generate-lockfile --quiet
+want_wb=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); print; exit}' Cargo.lock)
+have_wb=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$want_wb" != "$have_wb" ]; then
+  # --locked fails here (its lock wants a crate the registry lacks); the CLI must equal the crate.
+  say "cargo install wasm-bindgen-cli $want_wb (about 2 minutes, once)"
+  cargo install --quiet wasm-bindgen-cli --version "=$want_wb" --force
+fi
+if [ "$mode" = test ] && ! have wasm-pack; then
+  say "cargo install wasm-pack (about 2 minutes, once)"
+  cargo install --quiet wasm-pack --locked
+fi
+
+# --- npm: playwright-core (drives Debian's Chromium) and binaryen's wasm-opt -----------------
+if ! have npm; then
+  echo "npm not found: install Node.js 20 and run this again" >&2
+  exit 1
+fi
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "npm ci"
+  npm ci --silent --no-audit --no-fund
+fi

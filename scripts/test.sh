@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The README's second command: set up what is missing, then run every test —
+#   1. native: unit tests, golden transcripts, the live differential against redis-server,
+#      robustness (cargo test)
+#   2. wasm in headless Chromium: the same transcripts through the bindings (wasm-pack test)
+#   3. the built page end to end in headless Chromium (node --test tests/e2e/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh test
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "native tests (cargo test)"
+cargo test --quiet
+
+step "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"
+CHROMEDRIVER=/usr/bin/chromedriver wasm-pack --quiet test --headless --chrome --mode no-install
+
+step "page end to end (node --test tests/e2e/)"
+scripts/build-web.sh
+node --test tests/e2e/
+
+step "all tests passed"
