@@ -1,0 +1,75 @@
+//! The engine through its wasm bindings, in headless Chromium (`wasm-pack test --headless
+//! --chrome`): hostile lines via `Playground::execute` — every line gets an answer, nothing
+//! traps, the engine still answers afterwards — and the clock/events API.
+#![cfg(target_arch = "wasm32")]
+
+#[path = "support/malformed.rs"]
+mod malformed;
+
+use js_sys::Reflect;
+use redisplay::wasm::Playground;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn field(v: &JsValue, name: &str) -> JsValue {
+    Reflect::get(v, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn text(v: &JsValue) -> String {
+    field(v, "text").as_string().unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+fn hostile_lines_through_the_bindings_always_get_a_reply() {
+    let mut pg = Playground::new(Some(7.0), Some(1_735_689_600_000.0));
+    let mut rng = malformed::Rng::new(4242);
+    for i in 0..20_000 {
+        let line = malformed::line(&mut rng);
+        // The bindings take a JS string: the page's console can only send valid UTF-8.
+        let line_str = String::from_utf8_lossy(&line).into_owned();
+        let out = pg.execute(&line_str);
+        let quit = field(&out, "quit").as_bool().unwrap_or(false);
+        if text(&out).is_empty() && !quit {
+            assert!(malformed::prints_nothing(line_str.as_bytes()), "line {i} printed nothing: {line_str:?}");
+        }
+        if i % 1000 == 0 {
+            assert_eq!(text(&pg.execute("PING")), "PONG\n");
+            pg.execute("FLUSHALL");
+            pg.execute("SELECT 0");
+        }
+    }
+    assert_eq!(text(&pg.execute("PING")), "PONG\n");
+}
+
+#[wasm_bindgen_test]
+fn virtual_time_expires_keys_and_reports_events() {
+    let mut pg = Playground::new(Some(1.0), Some(1_735_689_600_000.0));
+    assert_eq!(text(&pg.execute("SET order:1 pending PX 1500")), "OK\n");
+    pg.drain_events();
+    let adv = pg.advance_to(pg.now() + 2000.0, None);
+    assert_eq!(field(&adv, "ticks").as_f64(), Some(20.0));
+    assert_eq!(field(&adv, "lagMs").as_f64(), Some(0.0));
+    assert_eq!(text(&pg.execute("GET order:1")), "(nil)\n");
+    let drained = pg.drain_events();
+    let events = js_sys::Array::from(&field(&drained, "events"));
+    let kinds: Vec<String> = events.iter().filter_map(|e| field(&e, "kind").as_string()).collect();
+    assert!(kinds.contains(&"cron".to_string()), "{kinds:?}");
+    assert!(kinds.contains(&"expired".to_string()), "{kinds:?}");
+    let prompt_before = pg.prompt();
+    pg.execute("SELECT 3");
+    assert_eq!(pg.prompt(), "127.0.0.1:6379[3]> ");
+    pg.reset();
+    assert_eq!(pg.prompt(), prompt_before);
+    assert_eq!(text(&pg.execute("DBSIZE")), "(integer) 0\n");
+}
+
+#[wasm_bindgen_test]
+fn a_frame_budget_reports_lag_instead_of_dropping_ticks() {
+    let mut pg = Playground::new(Some(1.0), Some(0.0));
+    let adv = pg.advance_to(60_000.0, Some(100.0));
+    assert_eq!(field(&adv, "ticks").as_f64(), Some(100.0));
+    assert_eq!(field(&adv, "lagMs").as_f64(), Some(50_000.0));
+    assert_eq!(pg.now(), 10_000.0);
+}
