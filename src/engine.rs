@@ -126,7 +126,7 @@ impl Engine {
     pub fn new(opts: EngineOptions) -> Engine {
         let opts = EngineOptions { start_ms: opts.start_ms.clamp(0, MAX_CLOCK_MS), ..opts };
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed);
-        let run_id: String = (0..40).map(|_| char::from_digit((rng.next_u32() % 16) as u32, 16).unwrap_or('0')).collect();
+        let run_id: String = (0..40).map(|_| char::from_digit(rng.next_u32() % 16, 16).unwrap_or('0')).collect();
         let config = Config::default();
         let dbnum = config.int("databases").max(1) as usize;
         let mut e = Engine {

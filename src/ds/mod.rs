@@ -1,3 +1,4 @@
 //! Data structures that know nothing of commands or replies.
 
 pub mod long_double;
+pub mod skiplist;
