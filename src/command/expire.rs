@@ -115,9 +115,12 @@ fn ttl_generic(e: &mut Engine, c: &Call, ms: bool, absolute: bool) -> Reply {
     match e.dbs[c.db].expire_of(key) {
         None => Reply::Integer(-1),
         Some(when) => {
-            // C arithmetic: (ttl+500)/1000 wraps for a time near LLONG_MAX, as in Redis.
             let ttl = if absolute { when } else { when.wrapping_sub(e.now_ms()) }.max(0);
-            Reply::Integer(if ms { ttl } else { ttl.wrapping_add(500) / 1000 })
+            // `(ttl+500)/1000` overflows a long long near LLONG_MAX; redis-server 7.0.15 (gcc,
+            // knowing ttl >= 0) computes it unsigned: EXPIRETIME of PEXPIREAT LLONG_MAX is
+            // 9223372036854776, not a wrapped negative number.
+            let secs = ((ttl as u64 + 500) / 1000) as i64;
+            Reply::Integer(if ms { ttl } else { secs })
         }
     }
 }

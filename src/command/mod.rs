@@ -37,11 +37,13 @@ pub fn parse_i64(arg: &[u8]) -> Result<i64, Reply> {
     string2ll(arg).ok_or_else(|| Reply::err(NOT_INTEGER))
 }
 
-/// object.c `getIntFromObjectOrReply()`: an int64 that must also fit a C `int`.
+/// object.c `getIntFromObjectOrReply()` with no custom message: an int64, then
+/// `getRangeLongFromObjectOrReply()`'s check that it fits a C `int`, with its own error.
 pub fn parse_i32(arg: &[u8]) -> Result<i64, Reply> {
     match string2ll(arg) {
         Some(v) if v >= i32::MIN as i64 && v <= i32::MAX as i64 => Ok(v),
-        _ => Err(Reply::err(NOT_INTEGER)),
+        Some(_) => Err(Reply::err("ERR value is out of range, value must between -2147483648 and 2147483647")),
+        None => Err(Reply::err(NOT_INTEGER)),
     }
 }
 
