@@ -10,7 +10,7 @@ use crate::command::table::{doc_field, table, Call, Command};
 use crate::command::{is_opt, syntax_error};
 use crate::engine::Engine;
 use crate::reply::Reply;
-use crate::util::glob_match;
+use crate::util::{glob_match, string2ll};
 
 pub fn ping(_e: &mut Engine, c: &Call) -> Reply {
     match c.argc() {
@@ -283,8 +283,11 @@ pub fn command_getkeysandflags(_e: &mut Engine, c: &Call) -> Reply {
     getkeys(c, true)
 }
 
-/// server.c `getKeysSubcommandImpl()` with db.c `getKeysUsingKeySpecs()` for the `index` +
-/// `range` key specs our commands have.
+/// server.c `getKeysSubcommandImpl()`: the command is looked up as `processCommand()` would
+/// (a container without a subcommand is the container itself), then its keys come from
+/// db.c `getKeysFromCommandWithSpecs()`: the key specs, unless one has VARIABLE_FLAGS or the
+/// specs are invalid for these arguments, in which case the command's own getkeys function
+/// decides (of ours, only SET has one: `setGetKeys()`).
 fn getkeys(c: &Call, with_flags: bool) -> Reply {
     let args = &c.argv[2..];
     let Some(name) = args.first() else {
@@ -299,47 +302,33 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
         return Reply::err("ERR Invalid command specified");
     };
     let specs = key_specs(cmd);
-    if specs.is_empty() {
+    let has_getkeys_proc = cmd.name == "set";
+    if !has_getkeys_proc && specs.iter().all(|s| s.has("not_key")) {
         return Reply::err("ERR The command has no key arguments");
     }
     let argc = args.len() as i64;
     if (cmd.arity > 0 && cmd.arity != argc) || argc < -cmd.arity {
         return Reply::err("ERR Invalid number of arguments specified for command");
     }
-    let mut keys: Vec<(usize, &Vec<String>)> = Vec::new();
-    for spec in &specs {
-        let first = spec.index;
-        if first >= argc {
-            continue;
-        }
-        let last = if spec.lastkey >= 0 {
-            first + spec.lastkey
-        } else if spec.limit <= 1 {
-            argc + spec.lastkey
-        } else {
-            first + ((argc - first) / spec.limit + spec.lastkey)
-        };
-        if last >= argc || last < first {
-            if last >= argc {
-                return Reply::err("ERR Invalid arguments specified for command");
-            }
-            continue;
-        }
-        let mut i = first;
-        while i <= last {
-            keys.push((i as usize, &spec.flags));
-            i += spec.keystep.max(1);
-        }
+    let variable_flags = specs.iter().any(|s| s.has("variable_flags"));
+    let mut keys = if variable_flags { None } else { keys_from_specs(cmd, &specs, args) };
+    if keys.is_none() && has_getkeys_proc {
+        keys = Some(set_get_keys(args));
     }
+    let keys = keys.unwrap_or_default();
     if keys.is_empty() {
-        return Reply::err("ERR Invalid arguments specified for command");
+        return if cmd.has_flag("no_mandatory_keys") {
+            Reply::Array(vec![])
+        } else {
+            Reply::err("ERR Invalid arguments specified for command")
+        };
     }
     Reply::Array(
         keys.into_iter()
             .map(|(pos, flags)| {
                 let key = Reply::bulk(&args[pos]);
                 if with_flags {
-                    Reply::Array(vec![key, Reply::Array(flags.iter().map(|f| Reply::Status(f.clone())).collect())])
+                    Reply::Array(vec![key, Reply::Array(flags.into_iter().map(Reply::Status).collect())])
                 } else {
                     key
                 }
@@ -348,47 +337,164 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
     )
 }
 
-struct KeySpec {
-    flags: Vec<String>,
-    index: i64,
-    lastkey: i64,
-    keystep: i64,
-    limit: i64,
+/// db.c `setGetKeys()`: the key is read too when a GET option is present (compared as a C
+/// string from the fourth argument on, whatever its position among the options).
+fn set_get_keys(args: &[Vec<u8>]) -> Vec<(usize, Vec<String>)> {
+    let get = args.iter().skip(3).any(|a| is_opt(a, "get"));
+    let flags: &[&str] = if get { &["RW", "access", "update"] } else { &["OW", "update"] };
+    vec![(1, flags.iter().map(|f| f.to_string()).collect())]
 }
 
-/// The `index`/`range` key specs of a command, from its recorded COMMAND INFO entry.
+/// db.c `getKeysUsingKeySpecs()`; `None` when a spec doesn't fit the arguments (Redis's
+/// `invalid_spec`, which drops every key found so far).
+fn keys_from_specs(cmd: &Command, specs: &[KeySpec], args: &[Vec<u8>]) -> Option<Vec<(usize, Vec<String>)>> {
+    let argc = args.len() as i64;
+    let mut keys = Vec::new();
+    for spec in specs {
+        if spec.has("not_key") {
+            continue;
+        }
+        let first = match &spec.begin {
+            Begin::Index(i) => *i,
+            Begin::Keyword { keyword, startfrom } => {
+                let start = if *startfrom > 0 { *startfrom } else { argc + startfrom };
+                let end = if *startfrom > 0 { argc - 1 } else { 1 };
+                let mut found = 0;
+                let mut i = start;
+                while i != end {
+                    if i >= argc || i < 1 {
+                        break;
+                    }
+                    if is_opt(&args[i as usize], keyword) {
+                        found = i + 1;
+                        break;
+                    }
+                    i = if start <= end { i + 1 } else { i - 1 };
+                }
+                if found == 0 {
+                    continue;
+                }
+                found
+            }
+            Begin::Unknown => return None,
+        };
+        let (first, last, step) = match spec.find {
+            Find::Range { lastkey, keystep, limit } => {
+                let last = if lastkey >= 0 {
+                    first + lastkey
+                } else if limit == 0 {
+                    argc + lastkey
+                } else {
+                    first + ((argc - first) / limit + lastkey)
+                };
+                (first, last, keystep)
+            }
+            Find::Keynum { keynumidx, firstkey, keystep } => {
+                if keynumidx >= argc {
+                    return None;
+                }
+                let idx = (first + keynumidx) as usize;
+                let numkeys = args.get(idx).and_then(|a| string2ll(a)).filter(|&n| n >= 0)?;
+                let first = first + firstkey;
+                (first, first + numkeys as i32 as i64 - 1, keystep)
+            }
+            Find::Unknown => return None,
+        };
+        if last >= argc || last < first || first >= argc {
+            return None;
+        }
+        let mut i = first;
+        while i <= last {
+            if i >= argc || i < first {
+                if cmd.arity < 0 {
+                    i += step.max(1);
+                    continue;
+                }
+                break;
+            }
+            keys.push((i as usize, spec.flags.clone()));
+            i += step.max(1);
+        }
+        if spec.has("incomplete") {
+            return None;
+        }
+    }
+    Some(keys)
+}
+
+enum Begin {
+    Index(i64),
+    Keyword { keyword: String, startfrom: i64 },
+    Unknown,
+}
+
+enum Find {
+    Range { lastkey: i64, keystep: i64, limit: i64 },
+    Keynum { keynumidx: i64, firstkey: i64, keystep: i64 },
+    Unknown,
+}
+
+struct KeySpec {
+    flags: Vec<String>,
+    begin: Begin,
+    find: Find,
+}
+
+impl KeySpec {
+    fn has(&self, flag: &str) -> bool {
+        self.flags.iter().any(|f| f.eq_ignore_ascii_case(flag))
+    }
+}
+
+/// A command's key specs, from its recorded COMMAND INFO entry.
 fn key_specs(cmd: &Command) -> Vec<KeySpec> {
     let Reply::Array(items) = &cmd.info else { return vec![] };
     let Some(Reply::Array(specs)) = items.get(8) else { return vec![] };
+    let text = |r: Option<&Reply>| -> String {
+        match r {
+            Some(Reply::Bulk(b)) => String::from_utf8_lossy(b).into_owned(),
+            Some(Reply::Status(s)) => s.clone(),
+            _ => String::new(),
+        }
+    };
+    let int = |r: Option<&Reply>, k: &str| -> i64 {
+        match r.and_then(|r| doc_field(r, k)) {
+            Some(Reply::Integer(n)) => *n,
+            _ => 0,
+        }
+    };
     let mut out = Vec::new();
     for spec in specs {
         let flags = match doc_field(spec, "flags") {
-            Some(Reply::Array(f)) => f
-                .iter()
-                .filter_map(|x| match x {
-                    Reply::Status(s) => Some(s.clone()),
-                    _ => None,
-                })
-                .collect(),
+            Some(Reply::Array(f)) => f.iter().map(|x| text(Some(x))).collect(),
             _ => vec![],
         };
-        let int_of = |r: Option<&Reply>, k: &str| -> Option<i64> {
-            match r.and_then(|r| doc_field(r, k)) {
-                Some(Reply::Integer(n)) => Some(*n),
-                _ => None,
-            }
+        let begin_search = doc_field(spec, "begin_search");
+        let begin_spec = begin_search.and_then(|b| doc_field(b, "spec"));
+        let begin = match text(begin_search.and_then(|b| doc_field(b, "type"))).as_str() {
+            "index" => Begin::Index(int(begin_spec, "index")),
+            "keyword" => Begin::Keyword {
+                keyword: text(begin_spec.and_then(|s| doc_field(s, "keyword"))),
+                startfrom: int(begin_spec, "startfrom"),
+            },
+            _ => Begin::Unknown,
         };
-        let begin = doc_field(spec, "begin_search").and_then(|b| doc_field(b, "spec"));
-        let find = doc_field(spec, "find_keys").and_then(|b| doc_field(b, "spec"));
-        if let (Some(index), Some(lastkey)) = (int_of(begin, "index"), int_of(find, "lastkey")) {
-            out.push(KeySpec {
-                flags,
-                index,
-                lastkey,
-                keystep: int_of(find, "keystep").unwrap_or(1),
-                limit: int_of(find, "limit").unwrap_or(0),
-            });
-        }
+        let find_keys = doc_field(spec, "find_keys");
+        let find_spec = find_keys.and_then(|b| doc_field(b, "spec"));
+        let find = match text(find_keys.and_then(|b| doc_field(b, "type"))).as_str() {
+            "range" => Find::Range {
+                lastkey: int(find_spec, "lastkey"),
+                keystep: int(find_spec, "keystep"),
+                limit: int(find_spec, "limit"),
+            },
+            "keynum" => Find::Keynum {
+                keynumidx: int(find_spec, "keynumidx"),
+                firstkey: int(find_spec, "firstkey"),
+                keystep: int(find_spec, "keystep"),
+            },
+            _ => Find::Unknown,
+        };
+        out.push(KeySpec { flags, begin, find });
     }
     out
 }
