@@ -1,24 +1,33 @@
-//! The config table: models config.c's `standardConfig` table and `configSetCommand()` /
-//! `configGetCommand()` validation for the parameters the playground has.
+//! The config table: models config.c's `standardConfig` table, `configGetCommand()`,
+//! `configSetCommand()` and the numeric parsing behind it (`numericParseString()`,
+//! `numericBoundaryCheck()`, `numericConfigGet()`, util.c `memtoull()`) for the parameters
+//! the playground has.
 //!
-//! Each parameter has a type (bool, bounded integer, memory size, enum, string, or the
-//! keyspace-event flags), a Redis 7.0 default and, where Redis has one, an alias. CONFIG SET
-//! of several pairs is all-or-nothing, as in 7.0. Differences: parameters Redis has and we
-//! don't (network, persistence, cluster…) are unknown here; `CONFIG GET` with a pattern
-//! lists matches in table order (Redis: its dict's hash order, which is random per process).
+//! Each parameter has Redis 7.0's type, bounds, flags (a plain integer, a memory value with
+//! units, a memory-or-percent value), default and, where Redis has one, an alias — which, as
+//! in Redis, is a parameter entry of its own that shares the value (so `CONFIG SET
+//! hash-max-ziplist-entries 1 hash-max-listpack-entries 2` is not a duplicate). CONFIG SET of
+//! several pairs is all-or-nothing. Differences: parameters Redis has and we don't (network,
+//! persistence, cluster, TLS…) are unknown here; `CONFIG GET` lists matches in table order
+//! where Redis uses its dict's hash order (random per process); `save` and `appendonly` start
+//! as a server run with `--save '' --appendonly no` and are validated and stored like Redis's,
+//! but nothing is ever written to disk.
 
 use crate::util::{eq_ic, glob_match, string2ll};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
     Bool,
-    Int { min: i64, max: i64 },
-    /// A byte count with units (`1k`=1000, `1kb`=1024, …); CONFIG GET prints bytes.
-    Memory { min: u64, max: u64 },
+    /// A config.c numeric config. `unsigned`: size_t/unsigned/unsigned long long storage,
+    /// whose bounds are compared (and printed) unsigned. `memory`: MEMORY_CONFIG (units
+    /// accepted, printed unsigned). `percent`: PERCENT_CONFIG (`10%`, stored negative).
+    Num { min: i64, max: i64, unsigned: bool, memory: bool, percent: bool },
     Enum(&'static [&'static str]),
     Str,
     /// `notify-keyspace-events` flags (notify.c).
     KeyspaceEvents,
+    /// `save`: `seconds changes` pairs (config.c `setConfigSaveOption()`).
+    Save,
 }
 
 pub struct ParamDef {
@@ -29,8 +38,25 @@ pub struct ParamDef {
     pub immutable: bool,
 }
 
+const INT_MIN: i64 = i32::MIN as i64;
 const INT_MAX: i64 = i32::MAX as i64;
-const LLONG_MAX: i64 = i64::MAX;
+const UINT_MAX: i64 = u32::MAX as i64;
+const LONG_MAX: i64 = i64::MAX;
+/// ULLONG_MAX as config.c stores it in its `long long` bounds.
+const ULLONG_MAX: i64 = -1;
+
+/// createIntConfig / createLongLongConfig: signed, plain integer.
+const fn int(min: i64, max: i64) -> Kind {
+    Kind::Num { min, max, unsigned: false, memory: false, percent: false }
+}
+/// createSizeTConfig / createUIntConfig with INTEGER_CONFIG.
+const fn uint(min: i64, max: i64) -> Kind {
+    Kind::Num { min, max, unsigned: true, memory: false, percent: false }
+}
+/// A MEMORY_CONFIG numeric config, `unsigned` per its storage type.
+const fn mem(min: i64, max: i64, unsigned: bool) -> Kind {
+    Kind::Num { min, max, unsigned, memory: true, percent: false }
+}
 
 pub const POLICIES: &[&str] = &[
     "volatile-lru",
@@ -53,42 +79,43 @@ const fn fixed(name: &'static str, kind: Kind, default: &'static str) -> ParamDe
     ParamDef { name, alias: None, kind, default, immutable: true }
 }
 
-/// Every parameter, with Redis 7.0's defaults.
+/// Every parameter, with Redis 7.0's types, bounds and defaults (config.c `static_configs`).
 pub const PARAMS: &[ParamDef] = &[
-    fixed("databases", Kind::Int { min: 1, max: INT_MAX }, "16"),
-    p("hz", Kind::Int { min: 0, max: INT_MAX }, "10"),
+    fixed("databases", int(1, INT_MAX), "16"),
+    p("hz", int(0, INT_MAX), "10"),
     p("dynamic-hz", Kind::Bool, "yes"),
-    p("maxmemory", Kind::Memory { min: 0, max: u64::MAX }, "0"),
+    p("maxmemory", mem(0, ULLONG_MAX, true), "0"),
     p("maxmemory-policy", Kind::Enum(POLICIES), "noeviction"),
-    p("maxmemory-samples", Kind::Int { min: 1, max: INT_MAX }, "5"),
-    p("maxmemory-eviction-tenacity", Kind::Int { min: 0, max: 100 }, "10"),
-    p("active-expire-effort", Kind::Int { min: 1, max: 10 }, "1"),
-    p("lfu-log-factor", Kind::Int { min: 0, max: INT_MAX }, "10"),
-    p("lfu-decay-time", Kind::Int { min: 0, max: INT_MAX }, "1"),
+    p("maxmemory-samples", int(1, INT_MAX), "5"),
+    p("maxmemory-eviction-tenacity", int(0, 100), "10"),
+    p("maxmemory-clients", Kind::Num { min: -100, max: LONG_MAX, unsigned: false, memory: true, percent: true }, "0"),
+    p("active-expire-effort", int(1, 10), "1"),
+    p("lfu-log-factor", int(0, INT_MAX), "10"),
+    p("lfu-decay-time", int(0, INT_MAX), "1"),
     p("lazyfree-lazy-eviction", Kind::Bool, "no"),
     p("lazyfree-lazy-expire", Kind::Bool, "no"),
     p("lazyfree-lazy-server-del", Kind::Bool, "no"),
     p("lazyfree-lazy-user-del", Kind::Bool, "no"),
     p("lazyfree-lazy-user-flush", Kind::Bool, "no"),
     p("notify-keyspace-events", Kind::KeyspaceEvents, ""),
-    a("hash-max-listpack-entries", "hash-max-ziplist-entries", Kind::Int { min: 0, max: LLONG_MAX }, "512"),
-    a("hash-max-listpack-value", "hash-max-ziplist-value", Kind::Int { min: 0, max: LLONG_MAX }, "64"),
-    a("zset-max-listpack-entries", "zset-max-ziplist-entries", Kind::Int { min: 0, max: LLONG_MAX }, "128"),
-    a("zset-max-listpack-value", "zset-max-ziplist-value", Kind::Int { min: 0, max: LLONG_MAX }, "64"),
-    p("set-max-intset-entries", Kind::Int { min: 0, max: LLONG_MAX }, "512"),
-    a("list-max-listpack-size", "list-max-ziplist-size", Kind::Int { min: i32::MIN as i64, max: INT_MAX }, "-2"),
-    p("list-compress-depth", Kind::Int { min: 0, max: INT_MAX }, "0"),
-    p("proto-max-bulk-len", Kind::Memory { min: 1024 * 1024, max: LLONG_MAX as u64 }, "536870912"),
-    a("busy-reply-threshold", "lua-time-limit", Kind::Int { min: 0, max: LLONG_MAX }, "5000"),
-    p("maxclients", Kind::Int { min: 1, max: u32::MAX as i64 }, "10000"),
-    p("timeout", Kind::Int { min: 0, max: INT_MAX }, "0"),
+    a("hash-max-listpack-entries", "hash-max-ziplist-entries", uint(0, LONG_MAX), "512"),
+    a("hash-max-listpack-value", "hash-max-ziplist-value", mem(0, LONG_MAX, true), "64"),
+    a("zset-max-listpack-entries", "zset-max-ziplist-entries", uint(0, LONG_MAX), "128"),
+    a("zset-max-listpack-value", "zset-max-ziplist-value", mem(0, LONG_MAX, true), "64"),
+    p("set-max-intset-entries", uint(0, LONG_MAX), "512"),
+    a("list-max-listpack-size", "list-max-ziplist-size", int(INT_MIN, INT_MAX), "-2"),
+    p("list-compress-depth", int(0, INT_MAX), "0"),
+    p("proto-max-bulk-len", mem(1024 * 1024, LONG_MAX, false), "536870912"),
+    a("busy-reply-threshold", "lua-time-limit", int(0, LONG_MAX), "5000"),
+    p("maxclients", uint(1, UINT_MAX), "10000"),
+    p("timeout", int(0, INT_MAX), "0"),
     p("appendonly", Kind::Bool, "no"),
-    p("save", Kind::Str, ""),
+    p("save", Kind::Save, ""),
     a("replica-ignore-maxmemory", "slave-ignore-maxmemory", Kind::Bool, "yes"),
     // Playground-only (not Redis): the largest single allocation a command may make — one
     // string value or LCS's table. Redis allows up to proto-max-bulk-len (512mb); a browser
     // tab should not be made to allocate that much by one typed line.
-    p("playground-max-alloc", Kind::Memory { min: 1024, max: LLONG_MAX as u64 }, "33554432"),
+    p("playground-max-alloc", mem(1024, LONG_MAX, false), "33554432"),
 ];
 
 /// notify.c NOTIFY_* flag bits.
@@ -138,7 +165,7 @@ pub fn keyspace_events_from_str(s: &[u8]) -> Option<u32> {
     Some(flags)
 }
 
-/// notify.c `keyspaceEventsFlagsToString()` (which never prints `n`).
+/// notify.c `keyspaceEventsFlagsToString()`: `n` is printed only when `A` is not.
 pub fn keyspace_events_to_string(flags: u32) -> String {
     use notify::*;
     let mut s = String::new();
@@ -156,6 +183,7 @@ pub fn keyspace_events_to_string(flags: u32) -> String {
             (EVICTED, 'e'),
             (STREAM, 't'),
             (MODULE, 'd'),
+            (NEW, 'n'),
         ] {
             if flags & bit != 0 {
                 s.push(c);
@@ -170,13 +198,19 @@ pub fn keyspace_events_to_string(flags: u32) -> String {
     s
 }
 
-/// util.c `memtoull()`: digits with an optional unit b/k/kb/m/mb/g/gb (any case).
+/// util.c `memtoull()`: digits with an optional unit b/k/kb/m/mb/g/gb (any case), read as a C
+/// string. Quirks kept: no digits at all is 0 (`""`, `"kb"`), an overflowing number saturates
+/// (strtoull's ERANGE is not checked) and the unit multiplication wraps.
 pub fn parse_memory(s: &[u8]) -> Option<u64> {
-    let split = s.iter().position(|c| !c.is_ascii_digit()).unwrap_or(s.len());
-    let (digits, unit) = s.split_at(split);
-    if digits.is_empty() {
+    let s = match s.iter().position(|&b| b == 0) {
+        Some(n) => &s[..n],
+        None => s,
+    };
+    if s.first() == Some(&b'-') {
         return None;
     }
+    let split = s.iter().position(|c| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (digits, unit) = s.split_at(split);
     let mul: u64 = match unit.to_ascii_lowercase().as_slice() {
         b"" | b"b" => 1,
         b"k" => 1000,
@@ -187,18 +221,22 @@ pub fn parse_memory(s: &[u8]) -> Option<u64> {
         b"gb" => 1024 * 1024 * 1024,
         _ => return None,
     };
+    if digits.len() >= 128 {
+        return None;
+    }
     let mut v: u64 = 0;
     for &d in digits {
-        v = v.saturating_mul(10).saturating_add((d - b'0') as u64);
+        v = v.checked_mul(10).and_then(|v| v.checked_add((d - b'0') as u64)).unwrap_or(u64::MAX);
     }
-    Some(v.saturating_mul(mul))
+    Some(v.wrapping_mul(mul))
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Val {
     Bool(bool),
+    /// A numeric config's value as config.c holds it in a `long long` (an unsigned one is
+    /// its bit pattern; a percentage is negative).
     Int(i64),
-    Mem(u64),
     Str(String),
     Flags(u32),
 }
@@ -227,37 +265,133 @@ impl Default for Config {
 fn parse_value(def: &ParamDef, v: &[u8]) -> Result<Val, String> {
     match def.kind {
         Kind::Bool => {
-            if eq_ic(v, "yes") {
+            if eq_ic(c_str(v), "yes") {
                 Ok(Val::Bool(true))
-            } else if eq_ic(v, "no") {
+            } else if eq_ic(c_str(v), "no") {
                 Ok(Val::Bool(false))
             } else {
                 Err("argument must be 'yes' or 'no'".into())
             }
         }
-        Kind::Int { min, max } => {
-            let n = string2ll(v).ok_or("argument couldn't be parsed into an integer")?;
-            if n < min || n > max {
-                return Err(format!("argument must be between {min} and {max} inclusive"));
-            }
+        Kind::Num { min, max, unsigned, memory, percent } => {
+            let n = parse_numeric(v, memory, percent)?;
+            check_bounds(n, min, max, unsigned, percent)?;
             Ok(Val::Int(n))
-        }
-        Kind::Memory { min, max } => {
-            let n = parse_memory(v).ok_or("argument must be a memory value")?;
-            if n < min || n > max {
-                return Err(format!("argument must be between {min} and {max} inclusive"));
-            }
-            Ok(Val::Mem(n))
         }
         Kind::Enum(options) => options
             .iter()
-            .find(|o| eq_ic(v, o))
+            .find(|o| eq_ic(c_str(v), o))
             .map(|o| Val::Str((*o).into()))
             .ok_or_else(|| format!("argument(s) must be one of the following: {}", options.join(", "))),
         Kind::Str => Ok(Val::Str(String::from_utf8_lossy(v).into_owned())),
-        Kind::KeyspaceEvents => keyspace_events_from_str(v)
+        Kind::KeyspaceEvents => keyspace_events_from_str(c_str(v))
             .map(Val::Flags)
             .ok_or_else(|| "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.".into()),
+        Kind::Save => parse_save(v).map(Val::Str).ok_or_else(|| "Invalid save parameters".into()),
+    }
+}
+
+/// config.c `setConfigSaveOption()` + `getConfigSaveOption()`: the value is split on single
+/// spaces (a multi-arg config); a lone `""` means no save points; there must be an even
+/// number of words, each a `strtoll` number with nothing after it, seconds ≥ 1 and changes
+/// ≥ 0. Returns the normalized `seconds changes …` text CONFIG GET prints (changes are a C
+/// `int`).
+fn parse_save(v: &[u8]) -> Option<String> {
+    if v.is_empty() {
+        return Some(String::new());
+    }
+    let words: Vec<&[u8]> = v.split(|&b| b == b' ').collect();
+    if words.len() == 1 && words[0].is_empty() {
+        return Some(String::new());
+    }
+    if words.len() % 2 == 1 {
+        return None;
+    }
+    let mut nums = Vec::with_capacity(words.len());
+    for (j, w) in words.iter().enumerate() {
+        let (val, rest) = strtoll(w);
+        if !rest.is_empty() || (j % 2 == 0 && val < 1) || (j % 2 == 1 && val < 0) {
+            return None;
+        }
+        nums.push(val);
+    }
+    let pairs: Vec<String> = nums.chunks(2).map(|p| format!("{} {}", p[0], p[1] as i32)).collect();
+    Some(pairs.join(" "))
+}
+
+/// C `strtoll(s, &end, 10)` on a C string: the value (saturated on overflow) and what is left
+/// after the number (the whole string when there is no number).
+fn strtoll(s: &[u8]) -> (i64, &[u8]) {
+    let s = c_str(s);
+    let mut i = 0;
+    while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+        i += 1;
+    }
+    let neg = s.get(i) == Some(&b'-');
+    if matches!(s.get(i), Some(b'-') | Some(b'+')) {
+        i += 1;
+    }
+    let start = i;
+    let mut v: i128 = 0;
+    while i < s.len() && s[i].is_ascii_digit() {
+        v = (v * 10 + (s[i] - b'0') as i128).min(1 << 64);
+        i += 1;
+    }
+    if i == start {
+        return (0, s);
+    }
+    let v = if neg { -v } else { v };
+    (v.clamp(i64::MIN as i128, i64::MAX as i128) as i64, &s[i..])
+}
+
+/// config.c `numericParseString()`: a memory value first (MEMORY_CONFIG), then `N%`
+/// (PERCENT_CONFIG, stored negative), then — only for plain integer configs — an int64.
+fn parse_numeric(v: &[u8], memory: bool, percent: bool) -> Result<i64, String> {
+    if memory {
+        if let Some(n) = parse_memory(v) {
+            return Ok(n as i64);
+        }
+    }
+    if percent && v.len() > 1 && v.last() == Some(&b'%') {
+        if let Some(n) = string2ll(&v[..v.len() - 1]).filter(|&n| n >= 0) {
+            return Ok(-n);
+        }
+    }
+    if !memory && !percent {
+        if let Some(n) = string2ll(v) {
+            return Ok(n);
+        }
+    }
+    Err(match (memory, percent) {
+        (true, true) => "argument must be a memory or percent value",
+        (true, false) => "argument must be a memory value",
+        _ => "argument couldn't be parsed into an integer",
+    }
+    .into())
+}
+
+/// config.c `numericBoundaryCheck()`: unsigned storage compares (and prints) unsigned.
+fn check_bounds(n: i64, min: i64, max: i64, unsigned: bool, percent: bool) -> Result<(), String> {
+    if unsigned {
+        let (v, lo, hi) = (n as u64, min as u64, max as u64);
+        if v > hi || v < lo {
+            return Err(format!("argument must be between {lo} and {hi} inclusive"));
+        }
+    } else if percent && n < 0 {
+        if n < min {
+            return Err(format!("percentage argument must be less or equal to {}", -min));
+        }
+    } else if n > max || n < min {
+        return Err(format!("argument must be between {min} and {max} inclusive"));
+    }
+    Ok(())
+}
+
+/// `%s` of an argument: a C string ends at its first NUL.
+fn c_str(b: &[u8]) -> &[u8] {
+    match b.iter().position(|&c| c == 0) {
+        Some(n) => &b[..n],
+        None => b,
     }
 }
 
@@ -269,16 +403,34 @@ fn apply_bounds(name: &str, v: Val) -> Val {
     }
 }
 
+/// A CONFIG SET/GET name resolved to its table row and the entry's own name (the alias when
+/// the alias was used, as config.c's alias entries carry it).
+fn lookup(name: &[u8]) -> Option<(usize, &'static str)> {
+    let i = find(name)?;
+    let def = &PARAMS[i];
+    Some((i, if eq_ic(name, def.name) { def.name } else { def.alias.unwrap_or(def.name) }))
+}
+
+fn set_error(arg: &[u8], why: &str) -> Vec<u8> {
+    let mut msg = b"CONFIG SET failed (possibly related to argument '".to_vec();
+    msg.extend_from_slice(c_str(arg));
+    msg.extend_from_slice(b"') - ");
+    msg.extend_from_slice(why.as_bytes());
+    msg
+}
+
 impl Config {
     fn get_val(&self, name: &str) -> Option<&Val> {
         PARAMS.iter().position(|d| d.name == name).map(|i| &self.values[i])
     }
 
-    /// An integer-like parameter (ints and memory sizes); 0 if unknown.
+    /// An integer-like parameter; 0 if unknown. Unsigned memory values above LLONG_MAX (a
+    /// `maxmemory` of 16 exabytes) read as LLONG_MAX.
     pub fn int(&self, name: &str) -> i64 {
+        let unsigned = matches!(PARAMS.iter().find(|d| d.name == name).map(|d| d.kind), Some(Kind::Num { unsigned: true, .. }));
         match self.get_val(name) {
+            Some(Val::Int(n)) if unsigned && *n < 0 => i64::MAX,
             Some(Val::Int(n)) => *n,
-            Some(Val::Mem(n)) => (*n).min(i64::MAX as u64) as i64,
             Some(Val::Bool(b)) => *b as i64,
             Some(Val::Flags(f)) => *f as i64,
             _ => 0,
@@ -296,24 +448,26 @@ impl Config {
         }
     }
 
-    /// What CONFIG GET prints for parameter `i`.
+    /// What CONFIG GET prints for parameter `i` (config.c `numericConfigGet()` for numbers).
     fn render(&self, i: usize) -> String {
-        match &self.values[i] {
-            Val::Bool(b) => (if *b { "yes" } else { "no" }).into(),
-            Val::Int(n) => n.to_string(),
-            Val::Mem(n) => n.to_string(),
-            Val::Str(s) => s.clone(),
-            Val::Flags(f) => keyspace_events_to_string(*f),
+        match (&self.values[i], PARAMS[i].kind) {
+            (Val::Bool(b), _) => (if *b { "yes" } else { "no" }).into(),
+            (Val::Int(n), Kind::Num { percent: true, .. }) if *n < 0 => format!("{}%", -(*n as i128)),
+            (Val::Int(n), Kind::Num { memory: true, .. }) => (*n as u64).to_string(),
+            (Val::Int(n), _) => n.to_string(),
+            (Val::Str(s), _) => s.clone(),
+            (Val::Flags(f), _) => keyspace_events_to_string(*f),
         }
     }
 
     /// config.c `configGetCommand()`: exact names are echoed as typed; patterns match names
-    /// and aliases case-insensitively. Each parameter appears once.
+    /// and aliases case-insensitively. Each name (an alias is a name of its own) appears
+    /// once, compared without case, as in Redis's case-insensitive `matches` dict.
     pub fn get(&self, patterns: &[Vec<u8>]) -> Vec<(Vec<u8>, String)> {
         let mut out: Vec<(Vec<u8>, String)> = Vec::new();
         for pat in patterns {
             if !pat.iter().any(|c| matches!(c, b'[' | b'*' | b'?')) {
-                if out.iter().any(|(n, _)| n == pat) {
+                if out.iter().any(|(n, _)| n.eq_ignore_ascii_case(pat)) {
                     continue;
                 }
                 if let Some(i) = find(pat) {
@@ -323,7 +477,7 @@ impl Config {
             }
             for (i, def) in PARAMS.iter().enumerate() {
                 for name in std::iter::once(def.name).chain(def.alias) {
-                    let listed = out.iter().any(|(n, _)| n.as_slice() == name.as_bytes());
+                    let listed = out.iter().any(|(n, _)| eq_ic(n, name));
                     if !listed && glob_match(pat, name.as_bytes(), true) {
                         out.push((name.as_bytes().to_vec(), self.render(i)));
                     }
@@ -333,45 +487,37 @@ impl Config {
         out
     }
 
-    /// config.c `configSetCommand()`: validates every pair, then applies all or none. The
-    /// error is the full message after `ERR `.
-    pub fn set(&mut self, pairs: &[(Vec<u8>, Vec<u8>)]) -> Result<Vec<&'static str>, String> {
-        let mut idx = Vec::with_capacity(pairs.len());
+    /// config.c `configSetCommand()`: resolves every name (the first unknown, immutable or
+    /// duplicate one is the error, named as typed), then parses the values in order (a bad
+    /// one is named by its entry's own name), then applies all or none. The error is the
+    /// full message after `ERR `.
+    pub fn set(&mut self, pairs: &[(Vec<u8>, Vec<u8>)]) -> Result<Vec<&'static str>, Vec<u8>> {
+        let mut entries: Vec<(usize, &'static str)> = Vec::with_capacity(pairs.len());
         for (name, _) in pairs {
-            let Some(i) = find(name) else {
-                return Err(format!(
-                    "Unknown option or number of arguments for CONFIG SET - '{}'",
-                    crate::util::text(name)
-                ));
+            let Some(entry) = lookup(name) else {
+                let mut msg = b"Unknown option or number of arguments for CONFIG SET - '".to_vec();
+                msg.extend_from_slice(c_str(name));
+                msg.push(b'\'');
+                return Err(msg);
             };
-            if PARAMS[i].immutable {
-                return Err(format!(
-                    "CONFIG SET failed (possibly related to argument '{}') - can't set immutable config",
-                    crate::util::text(name)
-                ));
+            if PARAMS[entry.0].immutable {
+                return Err(set_error(name, "can't set immutable config"));
             }
-            if idx.contains(&i) {
-                return Err(format!(
-                    "CONFIG SET failed (possibly related to argument '{}') - duplicate parameter",
-                    crate::util::text(name)
-                ));
+            // Redis compares entries: an alias and its original are different entries.
+            if entries.contains(&entry) {
+                return Err(set_error(name, "duplicate parameter"));
             }
-            idx.push(i);
+            entries.push(entry);
         }
         let mut parsed = Vec::with_capacity(pairs.len());
-        for ((name, value), &i) in pairs.iter().zip(&idx) {
+        for ((_, value), &(i, entry_name)) in pairs.iter().zip(&entries) {
             match parse_value(&PARAMS[i], value) {
                 Ok(v) => parsed.push(apply_bounds(PARAMS[i].name, v)),
-                Err(e) => {
-                    return Err(format!(
-                        "CONFIG SET failed (possibly related to argument '{}') - {e}",
-                        crate::util::text(name)
-                    ))
-                }
+                Err(e) => return Err(set_error(entry_name.as_bytes(), &e)),
             }
         }
         let mut changed = Vec::new();
-        for (v, &i) in parsed.into_iter().zip(&idx) {
+        for (v, &(i, _)) in parsed.into_iter().zip(&entries) {
             self.values[i] = v;
             changed.push(PARAMS[i].name);
         }

@@ -31,7 +31,11 @@ pub fn config_set(e: &mut Engine, c: &Call) -> Reply {
             e.config_changed();
             Reply::ok()
         }
-        Err(msg) => Reply::err(format!("ERR {msg}")),
+        Err(msg) => {
+            let mut err = b"ERR ".to_vec();
+            err.extend(msg);
+            Reply::Error(err)
+        }
     }
 }
 
