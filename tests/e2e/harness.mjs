@@ -1,0 +1,171 @@
+// Shared by the e2e test files: a static server for the repo root, Debian's Chromium through
+// playwright-core, and small page helpers. Each test file starts its own server and browser.
+//
+// The page under test is the *built* one: run ./scripts/build-web.sh first (www/pkg/).
+
+import { createServer } from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const MIME = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+};
+
+/** Fails early with a useful message when the wasm package was not built. */
+export function assertBuilt() {
+  for (const f of ["www/pkg/redisplay.js", "www/pkg/redisplay_bg.wasm"]) {
+    if (!existsSync(path.join(REPO_ROOT, f))) {
+      throw new Error(`${f} is missing: run ./scripts/build-web.sh before the e2e tests`);
+    }
+  }
+}
+
+/** A static file server for the repo root on a free loopback port: `{url, close()}`. */
+export async function startServer() {
+  assertBuilt();
+  const server = createServer(async (req, res) => {
+    try {
+      const { pathname } = new URL(req.url, "http://localhost");
+      let file = path.normalize(path.join(REPO_ROOT, decodeURIComponent(pathname)));
+      if (!file.startsWith(REPO_ROOT)) {
+        res.writeHead(403).end();
+        return;
+      }
+      if ((await stat(file).catch(() => null))?.isDirectory()) file = path.join(file, "index.html");
+      const body = await readFile(file);
+      res.writeHead(200, {
+        "content-type": MIME[path.extname(file)] ?? "application/octet-stream",
+        "cache-control": "no-store",
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+    }
+  });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A fresh page with its problems recorded: `{page, context, errors}` where `errors` collects
+ * console errors, uncaught exceptions, failed requests and dialogs (an alert means injected
+ * markup ran).
+ */
+export async function newPage(browser, { viewport = { width: 1280, height: 800 } } = {}) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`console.error: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+  page.on("requestfailed", (r) => errors.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on("dialog", (d) => {
+    errors.push(`dialog: ${d.type()} ${d.message()}`);
+    d.dismiss().catch(() => {});
+  });
+  return { page, context, errors };
+}
+
+/** Loads the page and waits until boot ended; returns "ready" or "failed". */
+export async function openPlayground(page, baseUrl, query = "") {
+  await page.goto(`${baseUrl}/${query}`);
+  await page.waitForSelector("html[data-boot]");
+  return page.getAttribute("html", "data-boot");
+}
+
+/**
+ * Types a line into the console and presses Enter; returns what the new entry shows:
+ * `{prompt, typed, out, more, notes}` (out is null when the command printed nothing).
+ */
+export async function runLine(page, line) {
+  // Mark the current last entry so the new one can be told apart (the scrollback is capped,
+  // so counting entries is not enough).
+  await page.evaluate(() => document.querySelector(".scrollback > .entry:last-child")?.setAttribute("data-seen", ""));
+  await page.fill("#console-input", line);
+  await page.press("#console-input", "Enter");
+  await page.waitForSelector(".scrollback > .entry:last-child:not([data-seen])", { state: "attached" });
+  return lastEntry(page);
+}
+
+/** What the last console entry shows. */
+export async function lastEntry(page) {
+  return page.locator(".scrollback > .entry").last().evaluate((entry) => ({
+    prompt: entry.querySelector(".echo .prompt")?.textContent ?? null,
+    typed: entry.querySelector(".echo .typed")?.textContent ?? null,
+    out: entry.querySelector(".out")?.textContent ?? null,
+    more: entry.querySelector(".more")?.textContent ?? null,
+    notes: [...entry.querySelectorAll(".note-text")].map((n) => n.textContent),
+  }));
+}
+
+/** The virtual clock as the page shows it (Unix ms). */
+export async function clockMs(page) {
+  return Number(await page.getAttribute("#clock-time", "data-ms"));
+}
+
+/** Cron ticks the page has counted. */
+export async function cronTicks(page) {
+  return Number(await page.getAttribute("#clock-cron", "data-ticks"));
+}
+
+/** Pauses the clock (if running) and waits until the page shows it paused. */
+export async function pause(page) {
+  const label = await page.textContent("#clock-play");
+  if (label.includes("Pause")) await page.click("#clock-play");
+  await page.waitForFunction(() => document.querySelector("#clock-play").textContent.includes("Play"));
+}
+
+/** Resolves after `n` animation frames in the page. */
+export async function frames(page, n) {
+  await page.evaluate(
+    (n) =>
+      new Promise((resolve) => {
+        let left = n;
+        const tick = () => (--left <= 0 ? resolve() : requestAnimationFrame(tick));
+        requestAnimationFrame(tick);
+      }),
+    n,
+  );
+}
+
+/** What redis-cli's output looks like once its terminal controls are applied. */
+export function terminalText(text) {
+  return text.replace(/\x1b\[[0-9;]*m/g, "").replace(/\r\n/g, "\n");
+}

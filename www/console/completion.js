@@ -1,0 +1,45 @@
+// Tab completion from the engine's command table, modelled on redis-cli.c
+// `completionCallback()`: the whole line typed so far is matched, case-insensitively, against
+// the start of every command's full name ("GET", "CONFIG GET"); after "help " command groups
+// ("@string") are offered too. Candidates come back in upper case, as redis-cli shows them.
+// Pure — no DOM.
+
+/**
+ * `[{name, summary, group}]` from engine.commands() → sorted completion entries
+ * `{full, match, summary, kind}` (`match` is `full` in upper case, for case-blind matching).
+ */
+export function buildCompletionEntries(commands) {
+  const entries = [];
+  const groups = new Set();
+  for (const c of commands) {
+    const full = c.name.split("|").join(" ").toUpperCase();
+    entries.push({ full, match: full, summary: c.summary, kind: "command" });
+    if (c.group) groups.add(c.group);
+  }
+  for (const g of groups) {
+    entries.push({ full: `@${g}`, match: `@${g}`.toUpperCase(), summary: `commands in the ${g} group`, kind: "group" });
+  }
+  entries.sort((a, b) => (a.full < b.full ? -1 : a.full > b.full ? 1 : 0));
+  return entries;
+}
+
+/**
+ * Completions for `line`: `[{line, full, summary}]` where `line` is the whole new input.
+ * Leading spaces are ignored as redis-cli's tokenizer would.
+ */
+export function complete(entries, line) {
+  let head = "";
+  let typed = line.replace(/^\s+/, "");
+  let kinds = ["command"];
+  const help = /^help\s+/i.exec(typed);
+  if (help) {
+    head = help[0];
+    typed = typed.slice(head.length);
+    kinds = ["command", "group"];
+  }
+  if (typed === "" && !help) return [];
+  const prefix = typed.toUpperCase();
+  return entries
+    .filter((e) => kinds.includes(e.kind) && e.match.startsWith(prefix))
+    .map((e) => ({ line: head + e.full, full: e.full, summary: e.summary }));
+}

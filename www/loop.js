@@ -1,0 +1,157 @@
+// The page's one requestAnimationFrame loop.
+//
+// Each frame: virtual time += real dt × speed (plus any pending jump/step) → engine.advanceTo →
+// drain the engine's events → update the store → redraw the views that say they changed.
+//
+// It only runs while there is something to do. Paused (or the tab hidden) and nothing pending,
+// it schedules no frame at all, so an idle page costs no CPU; `wake()` (an input, a control)
+// runs one frame to pick up what changed.
+//
+// Two kinds of requested time are treated differently when a frame cannot run all the cron
+// ticks it would need (the engine bounds ticks per call and reports the rest as lag):
+//   - playback (dt × speed) is not carried over: the clock simply runs slower than asked and
+//     the shortfall is shown as lag;
+//   - an explicit jump or step is a target the user asked for: it is carried across frames
+//     until it is reached, shown as "pending".
+
+import { reduceEvents } from "./store.js";
+
+/** Cron runs one frame may ask for (the engine's own default per call). */
+export const FRAME_TICK_BUDGET = 10_000;
+
+/** A frame longer than this (a debugger pause, a slow machine) counts as this long. */
+export const MAX_FRAME_DT_MS = 250;
+
+/**
+ * @param {object} deps
+ * @param {object} deps.engine   from engine.js
+ * @param {object} deps.store    from store.js
+ * @param {Array<{update(events: object[], state: object): boolean, draw(state: object): void}>} deps.views
+ * @param {Document} [deps.doc]
+ * @param {(cb: FrameRequestCallback) => number} [deps.requestFrame]
+ */
+export function createLoop({ engine, store, views, doc = document, requestFrame = (cb) => requestAnimationFrame(cb) }) {
+  let scheduled = false;
+  let started = false;
+  let lastFrameTime = null; // real time of the previous playing frame, or null
+  let fractionMs = 0; // sub-millisecond playback carried to the next frame
+  let pendingMs = 0; // jump/step time not yet run
+  let forceDraw = true;
+
+  function schedule() {
+    if (!started || scheduled) return;
+    scheduled = true;
+    requestFrame(frame);
+  }
+
+  function playing() {
+    return !store.get().paused && !doc.hidden;
+  }
+
+  function frame(time) {
+    scheduled = false;
+    const state = store.get();
+    const isPlaying = playing();
+
+    let playWholeMs = 0;
+    if (isPlaying) {
+      const dt = lastFrameTime === null ? 0 : Math.min(Math.max(time - lastFrameTime, 0), MAX_FRAME_DT_MS);
+      const play = dt * state.speed + fractionMs;
+      playWholeMs = Math.floor(play);
+      fractionMs = play - playWholeMs;
+      lastFrameTime = time;
+    } else {
+      lastFrameTime = null;
+      fractionMs = 0;
+    }
+
+    const before = engine.now();
+    let frameTicks = 0;
+    let lagMs = 0;
+    const wantMs = pendingMs + playWholeMs;
+    if (wantMs >= 1) {
+      const result = engine.advanceTo(before + wantMs, FRAME_TICK_BUDGET);
+      frameTicks = result.ticks;
+      if (result.lagMs > 0) {
+        // Jumps are served first; whatever playback could not run is reported as lag.
+        const ran = Math.max(0, result.now - before);
+        const pendingBefore = pendingMs;
+        pendingMs = Math.max(0, pendingBefore - ran);
+        lagMs = Math.max(0, playWholeMs - Math.max(0, ran - pendingBefore));
+        fractionMs = 0;
+      } else {
+        // Target reached (or clamped at the end of the clock's range).
+        pendingMs = 0;
+      }
+    }
+
+    const { events, dropped } = engine.drainEvents();
+    const clock = store.get().clock;
+    store.setClock({
+      ...reduceEvents(clock, events, dropped),
+      now: engine.now(),
+      hz: engine.hz(),
+      cronPeriodMs: engine.cronPeriodMs(),
+      frameTicks,
+      lagMs,
+      pendingMs,
+    });
+
+    const current = store.get();
+    for (const view of views) {
+      if (view.update(events, current) || forceDraw) view.draw(current);
+    }
+    forceDraw = false;
+
+    if (isPlaying || pendingMs >= 1) schedule();
+  }
+
+  let previous = store.get();
+  store.subscribe((s) => {
+    if (s.paused !== previous.paused || s.speed !== previous.speed) schedule();
+    previous = s;
+  });
+
+  function onVisibility() {
+    lastFrameTime = null;
+    if (!doc.hidden) schedule();
+  }
+
+  return {
+    start() {
+      started = true;
+      doc.addEventListener("visibilitychange", onVisibility);
+      schedule();
+    },
+
+    stop() {
+      started = false;
+      doc.removeEventListener("visibilitychange", onVisibility);
+    },
+
+    /** Run one frame soon: something outside the loop (a command, a control) changed the engine. */
+    wake() {
+      schedule();
+    },
+
+    /** Ask for `ms` more virtual time, run as fast as the tick budget allows (jump, step). */
+    advanceBy(ms) {
+      if (!(ms > 0)) return;
+      pendingMs += Math.round(ms);
+      schedule();
+    },
+
+    /** Forget any pending jump (after a reset). */
+    cancelPending() {
+      pendingMs = 0;
+      fractionMs = 0;
+      schedule();
+    },
+
+    /** Draw every view on the next frame whether or not it thinks it changed. */
+    redrawAll() {
+      forceDraw = true;
+      schedule();
+    },
+  };
+}
