@@ -13,7 +13,7 @@ step "native tests (cargo test)"
 cargo test --quiet
 
 step "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"
-wasm-pack --quiet test --headless --chrome
+wasm-pack test --headless --chrome -- --test wasm
 
 step "page end to end (node --test tests/e2e/)"
 scripts/build-web.sh

@@ -112,11 +112,16 @@ impl Playground {
     }
 
     /// Runs one console line as redis-cli would: `{text, prompt, reply, quit, clear}` where
-    /// `text` is exactly what redis-cli prints and `reply` the last reply (or null).
+    /// `text` is what redis-cli prints and `reply` the last reply (or null). redis-cli escapes
+    /// reply bytes as `\xNN`, but an error can echo raw input bytes: when the output is not
+    /// valid UTF-8, `text` shows U+FFFD (as a terminal would) and `bytes` has the exact bytes.
     pub fn execute(&mut self, line: &str) -> JsValue {
         let out = self.session.run_line(line.as_bytes());
         let o = Object::new();
         set(&o, "text", String::from_utf8_lossy(&out.text).as_ref());
+        if std::str::from_utf8(&out.text).is_err() {
+            set(&o, "bytes", js_sys::Uint8Array::from(out.text.as_slice()));
+        }
         set(&o, "prompt", self.session.prompt());
         set(&o, "reply", out.reply.as_ref().map(reply_to_js).unwrap_or(JsValue::NULL));
         set(&o, "quit", out.quit);

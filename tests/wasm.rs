@@ -1,10 +1,15 @@
 //! The engine through its wasm bindings, in headless Chromium (`wasm-pack test --headless
-//! --chrome`): hostile lines via `Playground::execute` — every line gets an answer, nothing
-//! traps, the engine still answers afterwards — and the clock/events API.
+//! --chrome`): every golden transcript (recorded from redis-server 7.0.15) through
+//! `Playground::execute`; hostile lines — every line gets an answer, nothing traps, the engine
+//! still answers afterwards; and the clock/events API.
 #![cfg(target_arch = "wasm32")]
 
 #[path = "support/malformed.rs"]
 mod malformed;
+
+mod common;
+
+include!(concat!(env!("OUT_DIR"), "/transcripts.rs"));
 
 use js_sys::Reflect;
 use redisplay::wasm::Playground;
@@ -19,6 +24,33 @@ fn field(v: &JsValue, name: &str) -> JsValue {
 
 fn text(v: &JsValue) -> String {
     field(v, "text").as_string().unwrap_or_default()
+}
+
+/// The exact output bytes of an `execute` result (`bytes` when it isn't valid UTF-8).
+fn output_bytes(v: &JsValue) -> Vec<u8> {
+    let bytes = field(v, "bytes");
+    if bytes.is_undefined() {
+        text(v).into_bytes()
+    } else {
+        js_sys::Uint8Array::new(&bytes).to_vec()
+    }
+}
+
+#[wasm_bindgen_test]
+fn every_transcript_matches_redis_through_the_bindings() {
+    assert!(!TRANSCRIPTS.is_empty());
+    let mut failures = Vec::new();
+    for (name, script, expected) in TRANSCRIPTS {
+        let lines = common::parse_script(script);
+        let mut pg = Playground::new(Some(0x5eed as f64), Some(1_735_689_600_000.0));
+        // The bindings take JS strings, as the page sends them; scripts with bytes that are not
+        // UTF-8 go through `\xNN` escapes, which redis-cli's splitting decodes.
+        let outputs: Vec<Vec<u8>> = lines.iter().map(|l| output_bytes(&pg.execute(&String::from_utf8_lossy(&l.line)))).collect();
+        if let Err(m) = common::compare(&lines, &outputs, expected) {
+            failures.push(format!("{name}: {m}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 #[wasm_bindgen_test]

@@ -194,7 +194,7 @@ pub fn parse_scan_options<'a>(c: &'a Call, start: usize, allow_type: bool) -> Re
             if n < 1 {
                 return Err(syntax_error());
             }
-            opts.count = n.min(1 << 40) as usize;
+            opts.count = n.min(u32::MAX as i64) as usize;
             i += 2;
         } else if is_opt(c.arg(i), "match") && remaining >= 2 {
             let p = c.arg(i + 1);
