@@ -203,12 +203,14 @@ impl CommandTable {
                 return Lookup::Rejected(Reply::Error(sanitize(msg)));
             }
             let mut args = Vec::new();
+            // `sdscatprintf(args, "'%.*s' ", 128-sdslen(args), arg)` while sdslen(args) < 128.
             for a in &argv[1..] {
                 if args.len() >= 128 {
                     break;
                 }
+                let room = 128 - args.len();
                 args.push(b'\'');
-                args.extend(c_str(a, 128 - args.len()));
+                args.extend(c_str(a, room));
                 args.extend(b"' ");
             }
             let mut msg = b"ERR unknown command '".to_vec();
