@@ -105,7 +105,7 @@ impl Session {
             return out;
         }
         if first == b"restart" {
-            out.text.extend_from_slice(b"Use 'restart' only in Lua debugging mode.");
+            out.text.extend_from_slice(b"Use 'restart' only in Lua debugging mode.\n");
             return out;
         }
         if argv.len() == 3 && first == b"connect" {
@@ -171,7 +171,7 @@ impl Session {
 
 /// C `strtol(s, &end, 10)` requiring `*end == '\0'`: `Some(value)` when the whole argument is
 /// a number (leading whitespace and a sign allowed; the empty string counts, as 0), with
-/// overflow reported as 0 (redis-cli treats ERANGE as invalid) and truncation to C `int`.
+/// overflow reported as 0 (redis-cli treats ERANGE as invalid); the value is a C `long`.
 fn strtol_whole(s: &[u8]) -> Option<i64> {
     let s = crate::command::c_str(s);
     let mut i = 0;
@@ -209,7 +209,7 @@ fn strtol_whole(s: &[u8]) -> Option<i64> {
         return Some(0);
     }
     let v = if neg { -v } else { v };
-    Some(v as i32 as i64)
+    Some(v)
 }
 
 /// C `atoi`: leading digits after optional whitespace and sign; 0 when none.
