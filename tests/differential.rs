@@ -10,7 +10,8 @@
 //!    reply depends on the moment or on hash order are left out or compared loosely (KEYS/SCAN
 //!    as a multiset; TTL-like replies within a few seconds, because the engine's clock is pinned
 //!    while the server's runs). On a difference it prints the seed, the line and its context.
-//!    `REDISPLAY_DIFF_SEED=N` replays one seed; `REDISPLAY_DIFF_LINES=N` changes the length.
+//!    `REDISPLAY_DIFF_SEED=N` replays one seed; `REDISPLAY_DIFF_LINES=N` changes the length;
+//!    `REDISPLAY_DIFF_DUMP=FILE` writes the generated lines there.
 //!
 //! redis-server is required: without it this test FAILS (it never passes silently). Run the
 //! README's test command, `scripts/test.sh`, which installs it (scripts/setup.sh test).
@@ -299,7 +300,7 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
             }
             if rng.chance(10) {
                 // A conflicting or unknown extra option.
-                opts.push(vec![rng.pick(&["NX", "XX", "EX", "PX 100", "KEEPTTL", "PERSIST", "FOO", "GET", "EX 0", "PX -1"]).into()]);
+                opts.push(vec![rng.pick(&["NX", "XX", "EX", "PX 600000", "KEEPTTL", "PERSIST", "FOO", "GET", "EX 0", "PX -1"]).into()]);
             }
             for i in (1..opts.len()).rev() {
                 let j = rng.below(i + 1);
@@ -327,7 +328,11 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
         7 => vec!["GETDEL".into(), key(rng)],
         8 => vec!["GETSET".into(), key(rng), val(rng)],
         9 => vec!["SETNX".into(), key(rng), val(rng)],
-        10 => vec![rng.pick(&["SETEX", "PSETEX"]).into(), key(rng), rng.pick(&["100", "1000", "0", "-1", "abc", "9223372036854775807"]).into(), val(rng)],
+        10 => {
+            let (cmd, times) = if rng.chance(50) { ("SETEX", REL_SECONDS) } else { ("PSETEX", REL_MS) };
+            let t = if rng.chance(25) { rng.pick(&["0", "-1", "abc", "9223372036854775807", "1.5"]) } else { rng.pick(times) };
+            vec![cmd.into(), key(rng), t.into(), val(rng)]
+        }
         11 => {
             let mut a = vec![rng.pick(&["MSET", "MSETNX"]).into()];
             for _ in 0..1 + rng.below(3) {
@@ -482,9 +487,11 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
         44 => vec!["STRLEN".into(), key(rng)],
         _ => vec!["GET".into(), key(rng)],
     };
-    // Wrong arity now and then: drop or add an argument (but COMMAND INFO/DOCS without a name
-    // list every command, and the engine has fewer than Redis by design).
-    if rng.chance(4) && args.len() > 1 && !(args.len() == 3 && args[0] == "COMMAND") {
+    // Wrong arity now and then: drop or add an argument (but not to COMMAND INFO/DOCS/GETKEYS:
+    // without a name they list every command, and the engine has fewer than Redis by design).
+    if args[0] == "COMMAND" {
+        // Every extra word would be looked up as a command name, and Redis has more of those.
+    } else if rng.chance(4) && args.len() > 1 {
         args.pop();
     } else if rng.chance(3) {
         args.push(val(rng));
@@ -504,6 +511,10 @@ fn random_script(seed: u64, n: usize) -> Vec<ScriptLine> {
 
 fn run_random(seed: u64, n: usize) -> Result<(), String> {
     let lines = random_script(seed, n);
+    if let Ok(path) = std::env::var("REDISPLAY_DIFF_DUMP") {
+        // For debugging: the generated lines, ready for redis-cli or the redisplay CLI.
+        std::fs::write(&path, common::cli_input(&lines)).expect("REDISPLAY_DIFF_DUMP is writable");
+    }
     let server = Server::start();
     let start = wall_ms();
     let live = server.cli(&common::cli_input(&lines));
@@ -537,4 +548,40 @@ fn random_commands_match_a_live_server() {
     }
     eprintln!("random differential: {} seeds × {n} lines", seeds.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. COMMAND LIST: Redis's list restricted to the commands we implement
+// ---------------------------------------------------------------------------------------------
+
+/// The quoted names of a flat redis-cli array (`1) "get"`).
+fn listed_names(out: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(out);
+    let mut v: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.trim_start().split_once(") \"").map(|(_, rest)| rest.trim_end_matches('"').to_string()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn command_list_is_redis_list_restricted_to_ours() {
+    check_tools();
+    let server = Server::start();
+    let mut session = Session::new(EngineOptions { seed: 1, start_ms: wall_ms() });
+    let ours = listed_names(&session.run_line(b"COMMAND LIST").text);
+    let playground_only = |n: &String| n == "clock" || n.starts_with("clock|");
+    for filter in ["", " FILTERBY ACLCAT string", " FILTERBY ACLCAT keyspace", " FILTERBY ACLCAT fast", " FILTERBY PATTERN *set*", " FILTERBY PATTERN config|*", " FILTERBY MODULE nosuch"] {
+        let line = format!("COMMAND LIST{filter}");
+        let real = listed_names(&server.cli(format!("{line}\n").as_bytes()));
+        let want: Vec<String> = real.into_iter().filter(|n| ours.contains(n)).collect();
+        let got: Vec<String> = listed_names(&session.run_line(line.as_bytes()).text).into_iter().filter(|n| !playground_only(n)).collect();
+        assert_eq!(got, want, "{line}");
+    }
+    // Everything we list, Redis lists too (except the playground's own CLOCK).
+    let real_all = listed_names(&server.cli(b"COMMAND LIST\n"));
+    for n in ours.iter().filter(|n| !playground_only(n)) {
+        assert!(real_all.contains(n), "we list {n}, Redis 7.0 doesn't");
+    }
 }
