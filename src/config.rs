@@ -11,7 +11,8 @@
 //! persistence, cluster, TLS…) are unknown here; `CONFIG GET` lists matches in table order
 //! where Redis uses its dict's hash order (random per process); `save` and `appendonly` start
 //! as a server run with `--save '' --appendonly no` and are validated and stored like Redis's,
-//! but nothing is ever written to disk.
+//! but nothing is ever written to disk; a parameter name with a NUL byte is unknown here
+//! (Redis's answer depends on its per-process hash seed, as for command names).
 
 use crate::util::{eq_ic, glob_match, string2ll};
 

@@ -8,6 +8,10 @@
 //! a live redis-server 7.0 into `specs.resp` by `tools/record-command-specs.py`. This file
 //! pairs each recorded name with its handler; playground-only commands (CLOCK) carry their
 //! metadata here. Adding a command = record its spec + one `HANDLERS` row + one fn.
+//!
+//! Difference: a command or subcommand name with a NUL byte in it (`"get\x00x"`) is unknown
+//! here. Redis hashes the whole name but compares names as C strings, so whether it finds
+//! GET depends on its per-process hash seed; no fixed answer can match it.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
