@@ -555,6 +555,62 @@ mod tests {
         assert_eq!(keyspace_events_to_string(keyspace_events_from_str(b"KEA").unwrap()), "AKE");
         assert_eq!(keyspace_events_to_string(keyspace_events_from_str(b"AKEmn").unwrap()), "AKEm");
         assert!(keyspace_events_from_str(b"Q").is_none());
+        // Without A, `n` is printed (after the classes, before K/E/m).
+        assert_eq!(keyspace_events_to_string(keyspace_events_from_str(b"Kmn").unwrap()), "nKm");
+    }
+
+    #[test]
+    fn memtoull_quirks() {
+        // No digits at all is 0; overflow saturates; the unit multiplication wraps; NUL ends it.
+        assert_eq!(parse_memory(b""), Some(0));
+        assert_eq!(parse_memory(b"kb"), Some(0));
+        assert_eq!(parse_memory(b"99999999999999999999"), Some(u64::MAX));
+        assert_eq!(parse_memory(b"20000000000gb"), Some(20_000_000_000u64.wrapping_mul(1 << 30)));
+        assert_eq!(parse_memory(b"5mb\x00junk"), Some(5 << 20));
+        assert_eq!(parse_memory(&[b'1'; 128]), None);
+        assert_eq!(parse_memory(b"1t"), None);
+    }
+
+    #[test]
+    fn numeric_bounds_follow_the_storage_type() {
+        let mut c = Config::default();
+        let err = |c: &mut Config, k: &str, v: &str| String::from_utf8(c.set(&[(k.into(), v.into())]).unwrap_err()).unwrap();
+        // size_t: -1 is huge when compared unsigned.
+        assert!(err(&mut c, "set-max-intset-entries", "-1").ends_with("argument must be between 0 and 9223372036854775807 inclusive"));
+        // A memory-typed size_t rejects the sign before any bound.
+        assert!(err(&mut c, "hash-max-listpack-value", "-1").ends_with("argument must be a memory value"));
+        // long long memory: a memtoull result above LLONG_MAX is negative.
+        assert!(err(&mut c, "proto-max-bulk-len", "9223372036854775808").ends_with("between 1048576 and 9223372036854775807 inclusive"));
+        // Percentages are stored negative and printed back with `%`.
+        c.set(&[(b"maxmemory-clients".to_vec(), b"10%".to_vec())]).unwrap();
+        assert_eq!(c.get(&[b"maxmemory-clients".to_vec()])[0].1, "10%");
+        assert!(err(&mut c, "maxmemory-clients", "101%").ends_with("percentage argument must be less or equal to 100"));
+        // maxmemory is unsigned long long: 2^64-1 reads back as such.
+        c.set(&[(b"maxmemory".to_vec(), b"18446744073709551615".to_vec())]).unwrap();
+        assert_eq!(c.get(&[b"maxmemory".to_vec()])[0].1, "18446744073709551615");
+        assert_eq!(c.int("maxmemory"), i64::MAX);
+        // A bad value is named by the entry's own name, not as typed.
+        assert!(err(&mut c, "HZ", "abc").contains("argument 'hz'"));
+        assert!(err(&mut c, "LUA-TIME-LIMIT", "abc").contains("argument 'lua-time-limit'"));
+    }
+
+    #[test]
+    fn an_alias_is_an_entry_of_its_own() {
+        let mut c = Config::default();
+        c.set(&[(b"hash-max-ziplist-entries".to_vec(), b"10".to_vec()), (b"hash-max-listpack-entries".to_vec(), b"20".to_vec())]).unwrap();
+        assert_eq!(c.int("hash-max-listpack-entries"), 20);
+        assert!(c.set(&[(b"hz".to_vec(), b"1".to_vec()), (b"HZ".to_vec(), b"2".to_vec())]).is_err());
+    }
+
+    #[test]
+    fn save_points() {
+        assert_eq!(parse_save(b""), Some(String::new()));
+        assert_eq!(parse_save(b"3600 1 300 100"), Some("3600 1 300 100".into()));
+        assert_eq!(parse_save(b"007 +5"), Some("7 5".into()));
+        assert_eq!(parse_save(b"60 4294967297"), Some("60 1".into()));
+        assert_eq!(parse_save(b"3600 1  300 100"), None);
+        assert_eq!(parse_save(b"0 1"), None);
+        assert_eq!(parse_save(b"60 "), Some("60 0".into()));
     }
 
     #[test]

@@ -154,3 +154,26 @@ pub fn persist(e: &mut Engine, c: &Call) -> Reply {
         Reply::Integer(0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::Session;
+    use crate::engine::EngineOptions;
+
+    fn run(s: &mut Session, line: &str) -> String {
+        String::from_utf8(s.run_line(line.as_bytes()).text).unwrap()
+    }
+
+    #[test]
+    fn expiretime_near_llong_max_rounds_unsigned() {
+        let mut s = Session::new(EngineOptions::default());
+        run(&mut s, "SET k v");
+        run(&mut s, "PEXPIREAT k 9223372036854775807");
+        assert_eq!(run(&mut s, "EXPIRETIME k"), "(integer) 9223372036854776\n");
+        assert_eq!(run(&mut s, "PEXPIRETIME k"), "(integer) 9223372036854775807\n");
+        run(&mut s, "PEXPIREAT k 4102444800499");
+        assert_eq!(run(&mut s, "EXPIRETIME k"), "(integer) 4102444800\n");
+        run(&mut s, "PEXPIREAT k 4102444800500");
+        assert_eq!(run(&mut s, "EXPIRETIME k"), "(integer) 4102444801\n");
+    }
+}

@@ -2,10 +2,13 @@
 //! GETKEYSANDFLAGS, HELP), plus the shared `<CONTAINER> HELP`.
 //!
 //! COMMAND INFO/DOCS and the HELP texts answer from the recorded metadata (table.rs), so they
-//! match redis-server byte for byte for every command we have. Differences: COMMAND COUNT and
-//! LIST count our table, not Redis's 240 commands; INFO has the sections and fields that the
-//! playground models (see `info`), with `redisplay_*` fields saying what is virtual.
-
+//! match redis-server byte for byte for every command we have; GETKEYS follows db.c
+//! `getKeysFromCommandWithSpecs()` over the same recorded key specs. Differences: COMMAND,
+//! COMMAND COUNT and LIST describe our table, not Redis's 240 commands, and a command Redis has
+//! but the playground doesn't is unknown to COMMAND INFO (nil), DOCS (left out) and GETKEYS
+//! (`Invalid command specified`); a container's subcommands are listed in table order where
+//! Redis uses its dict's hash order (random per process); INFO has the sections and fields
+//! that the playground models (see `info`), with `redisplay_*` fields saying what is virtual.
 use crate::command::table::{doc_field, table, Call, Command};
 use crate::command::{is_opt, syntax_error};
 use crate::engine::Engine;
@@ -497,4 +500,19 @@ fn key_specs(cmd: &Command) -> Vec<KeySpec> {
         out.push(KeySpec { flags, begin, find });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::set_get_keys;
+
+    #[test]
+    fn set_key_flags_depend_on_get() {
+        let args = |v: &[&str]| v.iter().map(|a| a.as_bytes().to_vec()).collect::<Vec<_>>();
+        assert_eq!(set_get_keys(&args(&["set", "k", "v"]))[0].1, ["OW", "update"]);
+        assert_eq!(set_get_keys(&args(&["set", "k", "v", "EX", "10", "gEt"]))[0].1, ["RW", "access", "update"]);
+        // Compared as a C string from the fourth argument on: the value itself never counts.
+        assert_eq!(set_get_keys(&args(&["set", "k", "get"]))[0].1, ["OW", "update"]);
+        assert_eq!(set_get_keys(&args(&["set", "k", "v", "get\0junk"]))[0].1, ["RW", "access", "update"]);
+    }
 }
