@@ -59,12 +59,24 @@ pub fn sds_alloc(len: usize) -> usize {
     size_class(sds_header(len) + len + 1)
 }
 
-/// object.c `objectComputeSize()` for a value.
+/// object.c `objectComputeSize()` for a value. Collections are estimated from their
+/// element sizes for now (the calibrated per-encoding model comes with eviction).
 pub fn value_size(v: &Value) -> usize {
     match v {
         Value::Str(StrValue::Int { .. }) => 16,
         Value::Str(StrValue::Embstr(b)) => size_class(16 + 3 + b.len() + 1),
         Value::Str(StrValue::Raw(b)) => 16 + sds_alloc(b.len()),
+        Value::List(l) => 16 + 40 + 40 + size_class(7 + l.iter().map(|e| e.len() + 2).sum::<usize>()),
+        Value::Hash(crate::object::Hash::Listpack(v)) => 16 + size_class(7 + v.iter().map(|(f, x)| f.len() + x.len() + 4).sum::<usize>()),
+        Value::Hash(crate::object::Hash::Table(m)) => {
+            16 + 56 + 8 * buckets(m.len()) + m.iter().map(|(f, x)| 24 + sds_alloc(f.len()) + sds_alloc(x.len())).sum::<usize>()
+        }
+        Value::Set(crate::object::Set::Intset(i)) => 16 + size_class(i.blob_len()),
+        Value::Set(crate::object::Set::Table(m)) => 16 + 56 + 8 * buckets(m.len()) + m.iter().map(|x| 24 + sds_alloc(x.len())).sum::<usize>(),
+        Value::Zset(crate::object::Zset::Listpack(v)) => 16 + size_class(7 + v.iter().map(|(m, _)| m.len() + 12).sum::<usize>()),
+        Value::Zset(z @ crate::object::Zset::Skiplist { .. }) => {
+            16 + 16 + 32 + 56 + 8 * buckets(z.len()) + 640 + z.iter().map(|(m, _)| sds_alloc(m.len()) + 24 + 48).sum::<usize>()
+        }
     }
 }
 

@@ -2,11 +2,20 @@
 //! `tryObjectEncoding`, `createStringObjectFromLongLongForValue`) and the `robj` header's
 //! 24-bit `lru` field.
 //!
+//! Collections (lists, hashes, sets, sorted sets) are enums over the encodings 7.0 reports;
+//! their operations live in the command file of their family (t_hash.c ↔ command/hash.rs…).
+//!
 //! Strings keep the encoding Redis would report in `OBJECT ENCODING`: `int` (a canonical
 //! int64 of at most 20 characters), `embstr` (at most 44 bytes, one allocation with the
 //! header) or `raw`. Integers 0..9999 created by encoding-aware paths are Redis's shared
 //! objects (`OBJECT REFCOUNT` 2147483647). Differences: we keep no real refcount; a value is
 //! reported shared exactly when Redis would have picked the shared object for it.
+
+use indexmap::IndexSet;
+
+use crate::db::{Hasher, Map};
+use crate::ds::intset::Intset;
+use crate::ds::skiplist::Skiplist;
 
 /// OBJ_ENCODING_EMBSTR_SIZE_LIMIT.
 pub const EMBSTR_SIZE_LIMIT: usize = 44;
@@ -21,9 +30,66 @@ pub enum StrValue {
     Raw(Vec<u8>),
 }
 
+/// A list: 7.0 always reports `quicklist` (a linked list of listpack nodes); the node layout
+/// only matters for memory numbers, so the elements are kept in one deque.
+pub type List = std::collections::VecDeque<Vec<u8>>;
+
+/// A hash: `listpack` (field/value pairs in insertion order) while small, else `hashtable`
+/// (t_hash.c `hashTypeConvert`; never converts back).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Hash {
+    Listpack(Vec<(Vec<u8>, Vec<u8>)>),
+    Table(Map<Vec<u8>, Vec<u8>>),
+}
+
+/// A set: `intset` while every member is a canonical int64 and there are at most
+/// set-max-intset-entries of them, else `hashtable` (t_set.c; never converts back).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Set {
+    Intset(Intset),
+    Table(IndexSet<Vec<u8>, Hasher>),
+}
+
+/// A sorted set: `listpack` (member/score pairs sorted by score, then member) while small,
+/// else `skiplist` — the skiplist plus a member → score dict (t_zset.c `zsetConvert`).
+#[derive(Debug, Clone)]
+pub enum Zset {
+    Listpack(Vec<(Vec<u8>, f64)>),
+    Skiplist { dict: Map<Vec<u8>, f64>, zsl: Skiplist },
+}
+
+impl PartialEq for Zset {
+    fn eq(&self, other: &Zset) -> bool {
+        self.len() == other.len() && self.iter().zip(other.iter()).all(|(a, b)| a.0 == b.0 && a.1.to_bits() == b.1.to_bits())
+    }
+}
+
+impl Zset {
+    pub fn len(&self) -> usize {
+        match self {
+            Zset::Listpack(v) => v.len(),
+            Zset::Skiplist { zsl, .. } => zsl.len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Members with their scores in order.
+    pub fn iter(&self) -> Box<dyn Iterator<Item = (&[u8], f64)> + '_> {
+        match self {
+            Zset::Listpack(v) => Box::new(v.iter().map(|(m, s)| (m.as_slice(), *s))),
+            Zset::Skiplist { zsl, .. } => Box::new(zsl.iter()),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     Str(StrValue),
+    List(List),
+    Hash(Hash),
+    Set(Set),
+    Zset(Zset),
 }
 
 /// A value plus the `lru` field of its `robj` header (LRU clock or LFU data).
@@ -104,12 +170,22 @@ impl Value {
     pub fn type_name(&self) -> &'static str {
         match self {
             Value::Str(_) => "string",
+            Value::List(_) => "list",
+            Value::Hash(_) => "hash",
+            Value::Set(_) => "set",
+            Value::Zset(_) => "zset",
         }
     }
 
+    /// The name `OBJECT ENCODING` replies with (object.c `strEncoding()`).
     pub fn encoding(&self) -> &'static str {
         match self {
             Value::Str(s) => s.encoding(),
+            Value::List(_) => "quicklist",
+            Value::Hash(Hash::Listpack(_)) | Value::Zset(Zset::Listpack(_)) => "listpack",
+            Value::Hash(Hash::Table(_)) | Value::Set(Set::Table(_)) => "hashtable",
+            Value::Set(Set::Intset(_)) => "intset",
+            Value::Zset(Zset::Skiplist { .. }) => "skiplist",
         }
     }
 

@@ -2,3 +2,4 @@
 
 pub mod long_double;
 pub mod skiplist;
+pub mod intset;
