@@ -457,15 +457,41 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
             a
         }
         41 => {
-            let names = ["maxmemory", "hz", "notify-keyspace-events", "maxmemory-policy", "databases", "lfu-log-factor", "active-expire-effort", "nosuch"];
-            match rng.below(3) {
-                0 => vec!["CONFIG".into(), cased(rng, "get"), rng.pick(&names).into()],
-                1 => vec![
-                    "CONFIG".into(),
-                    "SET".into(),
-                    rng.pick(&["hz", "lfu-log-factor", "active-expire-effort", "notify-keyspace-events", "databases", "nosuch"]).into(),
-                    rng.pick(&["5", "10", "0", "-1", "501", "abc", "KEA", "Kx", "\"\"", "11", "yes"]).into(),
-                ],
+            // Parameters whose effect can't make the live server diverge from the pinned
+            // engine (no maxmemory: eviction; no timeout/maxclients/maxmemory-clients sizes:
+            // they could drop redis-cli's own connection).
+            let settable = [
+                "hz", "dynamic-hz", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity", "active-expire-effort",
+                "lfu-log-factor", "lfu-decay-time", "lazyfree-lazy-expire", "lazyfree-lazy-user-del", "notify-keyspace-events",
+                "hash-max-listpack-entries", "hash-max-ziplist-value", "zset-max-listpack-value", "set-max-intset-entries",
+                "list-max-listpack-size", "list-compress-depth", "busy-reply-threshold", "lua-time-limit", "slave-ignore-maxmemory",
+                "databases", "nosuch", "HZ",
+            ];
+            let values = [
+                "5", "10", "0", "-1", "501", "abc", "KEA", "Kx", "AKEmn", "\"\"", "11", "yes", "no", "YES", "1k", "2kb", "1mb",
+                "9223372036854775807", "9223372036854775808", "18446744073709551615", "allkeys-lru", "volatile-ttl", "noeviction",
+                "-3", "2147483648", "1.5", "0%", "10%",
+            ];
+            // Patterns that match the same parameters here and in Redis 7.0.
+            let patterns = ["H[A-Z]", "*-DECAY-*", "lfu-[a-z]*", "active-expire-*", "*-user-*", "notify*", "*samples", "*tenacity", "set-max-*", "busy-*", "lua-*", "hash*", "zset*", "lazyfree*", "*listpack*", "*ziplist*"];
+            match rng.below(5) {
+                0 => vec!["CONFIG".into(), cased(rng, "get"), rng.pick(&settable).into()],
+                1 => {
+                    check = Check::Unordered;
+                    let mut a = vec!["CONFIG".into(), "GET".into()];
+                    for _ in 0..1 + rng.below(2) {
+                        a.push(if rng.chance(50) { rng.pick(&patterns) } else { rng.pick(&settable) }.into());
+                    }
+                    a
+                }
+                2 | 3 => {
+                    let mut a = vec!["CONFIG".into(), "SET".into()];
+                    for _ in 0..1 + rng.below(2) {
+                        a.push(rng.pick(&settable).into());
+                        a.push(rng.pick(&values).into());
+                    }
+                    a
+                }
                 _ => vec!["CONFIG".into(), rng.pick(&["RESETSTAT", "REWRITE", "bogus"]).into()],
             }
         }
@@ -496,7 +522,12 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
     } else if rng.chance(3) {
         args.push(val(rng));
     }
-    (args.join(" "), check)
+    let mut line = args.join(" ");
+    if rng.chance(2) && check == Check::Exact {
+        // redis-cli's repeat prefix (valid or not).
+        line = format!("{} {line}", rng.pick(&["2", "3", "0", "-1", "01", "+2"]));
+    }
+    (line, check)
 }
 
 fn random_script(seed: u64, n: usize) -> Vec<ScriptLine> {
@@ -535,10 +566,10 @@ fn run_random(seed: u64, n: usize) -> Result<(), String> {
 #[test]
 fn random_commands_match_a_live_server() {
     check_tools();
-    let n: usize = std::env::var("REDISPLAY_DIFF_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(1500);
+    let n: usize = std::env::var("REDISPLAY_DIFF_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
     let seeds: Vec<u64> = match std::env::var("REDISPLAY_DIFF_SEED").ok().and_then(|v| v.parse().ok()) {
         Some(s) => vec![s],
-        None => vec![1, 2, 3],
+        None => vec![1, 2, 3, 4, 5],
     };
     let mut failures = Vec::new();
     for &seed in &seeds {

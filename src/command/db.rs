@@ -250,29 +250,21 @@ pub fn scan(e: &mut Engine, c: &Call) -> Reply {
     Reply::Array(vec![Reply::bulk(pos.to_string()), Reply::Array(keys)])
 }
 
-/// db.c `dbRandomKey()`: pick uniformly; an expired pick is deleted and we try again, except
-/// that when every key is volatile we give up after 100 tries and return the dead one.
+/// db.c `dbRandomKey()`: pick uniformly; an expired pick is deleted and we pick again, until a
+/// live key turns up or the db is empty. (Redis gives up after 100 tries and returns a dead
+/// key only on a replica, which can't delete; the playground is always a master.)
 pub fn randomkey(e: &mut Engine, c: &Call) -> Reply {
-    let mut tries = 100;
     loop {
-        let db = &e.dbs[c.db];
-        let n = db.len();
+        let n = e.dbs[c.db].len();
         if n == 0 {
             return Reply::Nil;
         }
-        let all_volatile = db.expires.len() == n;
         let i = e.random_index(n);
         let Some((key, _)) = e.dbs[c.db].dict.get_index(i) else {
             return Reply::Nil;
         };
         let key = key.clone();
         if e.dbs[c.db].is_expired(&key, e.now_ms()) {
-            if all_volatile {
-                tries -= 1;
-                if tries == 0 {
-                    return Reply::Bulk(key);
-                }
-            }
             e.delete_expired_key(c.db, &key, ExpiredBy::Lazy);
             continue;
         }
