@@ -23,6 +23,11 @@ use crate::reply::Reply;
 
 pub type ClientId = u64;
 
+/// A uniform double in [0, 1) from 53 random bits.
+pub(crate) fn uniform(rng: &mut Xoshiro256PlusPlus) -> f64 {
+    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
+
 /// The default start of the virtual clock: 2025-01-01T00:00:00Z, so labs are reproducible.
 pub const DEFAULT_START_MS: i64 = 1_735_689_600_000;
 /// Bounded event log size.
@@ -292,7 +297,7 @@ impl Engine {
         }
         if self.lfu {
             // db.c updateLFU(): decay, then a logarithmic increment, then restamp.
-            let r = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            let r = uniform(&mut self.rng);
             let (now, decay, factor) = (self.now_ms, self.config.int("lfu-decay-time"), self.config.int("lfu-log-factor"));
             let obj = self.dbs[db].get_mut(key)?;
             let counter = crate::object::lfu_decr_and_return(obj.lru, now, decay);
@@ -461,6 +466,11 @@ impl Engine {
     /// Takes every queued event and the number dropped since the last drain.
     pub fn drain_events(&mut self) -> (Vec<Event>, u64) {
         self.events.drain()
+    }
+
+    /// A uniform double in [0, 1) from the engine's seeded RNG.
+    pub(crate) fn random_f64(&mut self) -> f64 {
+        uniform(&mut self.rng)
     }
 
     /// A uniform index in `0..n` (n > 0) from the engine's seeded RNG.

@@ -35,6 +35,23 @@ pub enum Event {
     ClockSet { from_ms: i64, to_ms: i64 },
     /// A config parameter changed.
     Config { at_ms: i64, name: String, value: String },
+    /// A sorted-set member was placed (ZADD, ZINCRBY, a moved score…): its 0-based rank after
+    /// the insert and, in a skiplist, the level it drew (0 in a listpack).
+    ZsetInsert { at_ms: i64, db: usize, key: String, member: String, score: f64, rank: u64, level: usize },
+    /// Sorted-set members were removed (ZREM, ZPOP*, ZREMRANGEBY*).
+    ZsetRemove { at_ms: i64, db: usize, key: String, members: Vec<String> },
+    /// A sorted set changed encoding (listpack → skiplist at the insert that breaks a limit).
+    ZsetConvert { at_ms: i64, db: usize, key: String, from: String, to: String, len: usize },
+    /// The nodes a skiplist lookup visited, level by level (ZRANK, ZSCORE's range walks…).
+    ZsetSearch { at_ms: i64, db: usize, key: String, command: String, path: Vec<SearchStep> },
+}
+
+/// One node examined by a skiplist search.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchStep {
+    pub level: usize,
+    pub member: String,
+    pub score: f64,
 }
 
 #[derive(Debug, Clone)]

@@ -28,6 +28,7 @@ pub mod object;
 pub mod reply;
 pub mod tokenize;
 pub mod util;
+pub mod zset;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -67,6 +67,22 @@ pub fn string2d(s: &[u8]) -> Option<f64> {
     parsed.to_f64()
 }
 
+/// C `strtod(s, &end)` requiring `*end == '\0'`, as t_zset.c `zslParseRange()` uses it:
+/// leading whitespace is skipped, overflow gives ±inf and underflow 0 (no ERANGE check), a
+/// NUL ends the string, and the empty string reads as 0 (nothing parsed, end already at the
+/// terminator). NaN is returned as NaN for the caller to reject.
+pub fn strtod_whole(s: &[u8]) -> Option<f64> {
+    let s = match s.iter().position(|&b| b == 0) {
+        Some(n) => &s[..n],
+        None => s,
+    };
+    if s.is_empty() {
+        return Some(0.0);
+    }
+    let start = s.iter().position(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))?;
+    Some(crate::ds::long_double::parse_c_float(&s[start..])?.to_f64_lenient())
+}
+
 /// `%.17g` as glibc prints a double, with `inf`/`-inf` for infinities and `nan` for NaN.
 pub fn fmt_double(d: f64) -> String {
     if d.is_nan() {

@@ -7,7 +7,8 @@ byte for byte as redis-server does. The file is one RESP2 array of entries
 `[name, COMMAND INFO entry, COMMAND DOCS body, HELP reply or nil]`.
 
 Usage: tools/record-command-specs.py PORT [NAME ...]
-With no names, re-records the names already in the file (adding a command: pass the new list).
+Re-records every name already in the file plus the NAMEs given (so adding commands never drops
+anyone else's).
 """
 import os, socket, sys
 
@@ -98,7 +99,7 @@ def existing_names():
 
 def main():
     port = int(sys.argv[1])
-    names = sys.argv[2:] or existing_names()
+    names = existing_names() + sys.argv[2:]
     c = Conn(port)
     entries = []
     for name in sorted(set(n.lower() for n in names)):

@@ -12,6 +12,7 @@ pub mod object;
 pub mod server;
 pub mod string;
 pub mod table;
+pub mod zset;
 
 use crate::reply::Reply;
 use crate::util::string2ll;

@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use crate::engine::{ClientId, Engine};
 use crate::reply::{parse_resp, Reply};
 
-use super::{clock, config, db, expire, object, server, string};
+use super::{clock, config, db, expire, object, server, string, zset};
 
 /// What a handler sees of the call: who, which db, the arguments, and its table row.
 pub struct Call<'a> {
@@ -118,6 +118,39 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("expiretime", expire::expiretime),
     ("pexpiretime", expire::pexpiretime),
     ("persist", expire::persist),
+    // t_zset.c
+    ("zadd", zset::zadd),
+    ("zincrby", zset::zincrby),
+    ("zscore", zset::zscore),
+    ("zmscore", zset::zmscore),
+    ("zcard", zset::zcard),
+    ("zcount", zset::zcount),
+    ("zlexcount", zset::zlexcount),
+    ("zrange", zset::zrange),
+    ("zrangebyscore", zset::zrangebyscore),
+    ("zrevrangebyscore", zset::zrevrangebyscore),
+    ("zrangebylex", zset::zrangebylex),
+    ("zrevrangebylex", zset::zrevrangebylex),
+    ("zrevrange", zset::zrevrange),
+    ("zrank", zset::zrank),
+    ("zrevrank", zset::zrevrank),
+    ("zrem", zset::zrem),
+    ("zremrangebyscore", zset::zremrangebyscore),
+    ("zremrangebyrank", zset::zremrangebyrank),
+    ("zremrangebylex", zset::zremrangebylex),
+    ("zpopmin", zset::zpopmin),
+    ("zpopmax", zset::zpopmax),
+    ("zmpop", zset::zmpop),
+    ("zrandmember", zset::zrandmember),
+    ("zunion", zset::zunion),
+    ("zinter", zset::zinter),
+    ("zdiff", zset::zdiff),
+    ("zunionstore", zset::zunionstore),
+    ("zinterstore", zset::zinterstore),
+    ("zdiffstore", zset::zdiffstore),
+    ("zintercard", zset::zintercard),
+    ("zrangestore", zset::zrangestore),
+    ("zscan", zset::zscan),
     // playground-only (not Redis)
     ("clock|get", clock::clock_get),
     ("clock|set", clock::clock_set),

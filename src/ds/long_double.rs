@@ -292,6 +292,45 @@ impl CFloat {
         }
     }
 
+    /// As C `strtod` returns it, ignoring ERANGE: overflow gives ±inf and underflow ±0.
+    pub fn to_f64_lenient(&self) -> f64 {
+        match self {
+            CFloat::Nan => f64::NAN,
+            CFloat::Inf { neg } => {
+                if *neg {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                }
+            }
+            CFloat::Finite { neg, radix2: false, text, .. } => {
+                let v: f64 = text.parse().unwrap_or(0.0);
+                if v == 0.0 && *neg {
+                    -0.0
+                } else {
+                    v
+                }
+            }
+            CFloat::Finite { neg, .. } => match self.exact() {
+                Err(true) => {
+                    if *neg {
+                        f64::NEG_INFINITY
+                    } else {
+                        f64::INFINITY
+                    }
+                }
+                Err(false) => {
+                    if *neg {
+                        -0.0
+                    } else {
+                        0.0
+                    }
+                }
+                Ok(_) => self.to_f64().unwrap_or(if *neg { -0.0 } else { 0.0 }),
+            },
+        }
+    }
+
     /// As an x87 `long double` via `strtold` rules; `None` for NaN, overflow and underflow.
     pub fn to_long_double(&self) -> Option<LongDouble> {
         match self {
