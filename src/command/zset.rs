@@ -717,14 +717,14 @@ fn zpop_generic(e: &mut Engine, c: &Call, keys: &[Vec<u8>], max: bool, count: i6
 
 fn zpop_minmax(e: &mut Engine, c: &Call, max: bool) -> Reply {
     if c.argc() > 3 {
-        return Reply::err(format!("ERR wrong number of arguments for '{}' command", c.cmd.name));
+        return syntax_error();
     }
     let mut count = -1;
     if c.argc() == 3 {
-        match parse_i64(c.arg(2)) {
-            Ok(n) if n < 0 => return Reply::err("ERR value is out of range, must be positive"),
-            Ok(n) => count = n,
-            Err(r) => return r,
+        // getPositiveLongFromObjectOrReply(): one message for non-integers and negatives.
+        match crate::util::string2ll(c.arg(2)) {
+            Some(n) if n >= 0 => count = n,
+            _ => return Reply::err("ERR value is out of range, must be positive"),
         }
     }
     let keys = vec![c.arg(1).to_vec()];
