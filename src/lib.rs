@@ -23,6 +23,7 @@ pub mod db;
 pub mod ds;
 pub mod engine;
 pub mod events;
+pub mod introspect;
 pub mod memory;
 pub mod object;
 pub mod reply;

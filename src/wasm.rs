@@ -15,6 +15,7 @@
 use wasm_bindgen::prelude::*;
 
 use js_sys::{Array, Object, Reflect};
+use serde::Serialize;
 
 use crate::cli::Session;
 use crate::command::table::table;
@@ -78,6 +79,12 @@ fn reply_to_js(r: &Reply) -> JsValue {
         }
     }
     o.into()
+}
+
+/// Plain data (events, snapshots) as plain JS objects.
+fn to_js<T: serde::Serialize>(v: &T) -> JsValue {
+    let serializer = serde_wasm_bindgen::Serializer::json_compatible();
+    v.serialize(&serializer).unwrap_or(JsValue::NULL)
 }
 
 fn clock_ms(v: f64) -> i64 {
@@ -183,10 +190,8 @@ impl Playground {
     /// Everything the engine did since the last call: `{events: [...], dropped}`.
     pub fn drain_events(&mut self) -> JsValue {
         let (events, dropped) = self.session.engine.drain_events();
-        let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-        let list = serde::Serialize::serialize(&events, &serializer).unwrap_or(JsValue::NULL);
         let o = Object::new();
-        set(&o, "events", list);
+        set(&o, "events", to_js(&events));
         set(&o, "dropped", dropped as f64);
         o.into()
     }
@@ -218,5 +223,28 @@ impl Playground {
     /// Keys in a database (live and not yet reclaimed).
     pub fn dbsize(&self, db: u32) -> f64 {
         self.session.engine.dbsize(db as usize) as f64
+    }
+
+    /// The database the console is using (SELECT).
+    pub fn current_db(&self) -> u32 {
+        self.session.engine.client_db(self.session.client).unwrap_or(0) as u32
+    }
+
+    /// A page of keys for the keyspace view: `{db, total, volatile, offset, keys: [{key, type,
+    /// encoding, len, expire_at_ms, expired}]}`. `pattern` is a Redis glob (optional).
+    pub fn keyspace(&self, db: u32, offset: u32, count: u32, pattern: Option<String>) -> JsValue {
+        let page = crate::introspect::keyspace_page(&self.session.engine, db as usize, offset as usize, count as usize, pattern.as_deref().map(str::as_bytes));
+        to_js(&page)
+    }
+
+    /// A window of a sorted set for the sorted-set view: `{key, encoding, len, max_level,
+    /// header_spans, start, entries: [{rank, member, score, level, spans}], max_entries,
+    /// max_value}`, or null if `key` is not a sorted set.
+    pub fn zset_window(&self, db: u32, key: &str, start: f64, count: u32) -> JsValue {
+        let start = if start.is_finite() && start > 0.0 { start as u64 } else { 0 };
+        match crate::introspect::zset_window(&self.session.engine, db as usize, key.as_bytes(), start, count as usize) {
+            Some(w) => to_js(&w),
+            None => JsValue::NULL,
+        }
     }
 }

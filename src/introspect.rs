@@ -1,0 +1,188 @@
+//! Read-only, windowed snapshots of engine state for the views (playground-only; Redis has no
+//! equivalent). A view asks for what is on screen — a page of keys, a window of a sorted set —
+//! so a million keys or members cost a frame nothing. Nothing here mutates the engine: keys
+//! past their TTL are reported as `expired` rather than deleted, which is exactly what a view
+//! of lazy expiry needs to show.
+
+use serde::Serialize;
+
+use crate::ds::skiplist::NIL;
+use crate::engine::Engine;
+use crate::object::{Hash, Set, Value, Zset};
+use crate::util::text;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct KeyInfo {
+    pub key: String,
+    #[serde(rename = "type")]
+    pub type_name: &'static str,
+    pub encoding: &'static str,
+    /// Elements in a collection, bytes in a string.
+    pub len: usize,
+    /// Absolute expire time (Unix ms), if any.
+    pub expire_at_ms: Option<i64>,
+    /// Past its TTL but not yet reclaimed (lazy or active expiry will delete it).
+    pub expired: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct KeyspacePage {
+    pub db: usize,
+    pub total: usize,
+    pub volatile: usize,
+    pub offset: usize,
+    pub keys: Vec<KeyInfo>,
+}
+
+fn value_len(v: &Value) -> usize {
+    match v {
+        Value::Str(s) => s.len(),
+        Value::List(l) => l.len(),
+        Value::Hash(Hash::Listpack(v)) => v.len(),
+        Value::Hash(Hash::Table(m)) => m.len(),
+        Value::Set(Set::Intset(i)) => i.len(),
+        Value::Set(Set::Table(t)) => t.len(),
+        Value::Zset(z) => z.len(),
+    }
+}
+
+/// Keys `offset..offset+count` of a db in keyspace order, optionally only those matching a
+/// glob pattern (then `offset` counts matches).
+pub fn keyspace_page(e: &Engine, db: usize, offset: usize, count: usize, pattern: Option<&[u8]>) -> KeyspacePage {
+    let Some(d) = e.dbs.get(db) else {
+        return KeyspacePage { db, total: 0, volatile: 0, offset, keys: vec![] };
+    };
+    let now = e.now_ms();
+    let keys = d
+        .dict
+        .iter()
+        .filter(|(k, _)| pattern.is_none_or(|p| crate::util::glob_match(p, k, false)))
+        .skip(offset)
+        .take(count.min(10_000))
+        .map(|(k, o)| {
+            let expire_at_ms = d.expire_of(k);
+            KeyInfo {
+                key: text(k),
+                type_name: o.value.type_name(),
+                encoding: o.value.encoding(),
+                len: value_len(&o.value),
+                expire_at_ms,
+                expired: expire_at_ms.is_some_and(|w| now > w),
+            }
+        })
+        .collect();
+    KeyspacePage { db, total: d.len(), volatile: d.expires.len(), offset, keys }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ZsetEntry {
+    /// 0-based rank.
+    pub rank: u64,
+    pub member: String,
+    pub score: f64,
+    /// Skiplist levels of this node (0 in a listpack).
+    pub level: usize,
+    /// Span of each level's forward link (how many members it jumps); empty in a listpack.
+    pub spans: Vec<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ZsetWindow {
+    pub key: String,
+    pub encoding: &'static str,
+    pub len: usize,
+    /// Highest level in use (`zsl->level`); 0 for a listpack.
+    pub max_level: usize,
+    /// Spans of the header's links, one per level in use.
+    pub header_spans: Vec<u64>,
+    pub start: u64,
+    pub entries: Vec<ZsetEntry>,
+    pub max_entries: i64,
+    pub max_value: i64,
+}
+
+/// Members at ranks `start..start+count` of the sorted set at `key`, with their skiplist levels
+/// and spans. `None` if the key is missing or not a sorted set.
+pub fn zset_window(e: &Engine, db: usize, key: &[u8], start: u64, count: usize) -> Option<ZsetWindow> {
+    let obj = e.dbs.get(db)?.get(key)?;
+    let Value::Zset(z) = &obj.value else { return None };
+    let count = count.min(10_000);
+    let mut entries = Vec::with_capacity(count);
+    let (max_level, header_spans) = match z {
+        Zset::Listpack(v) => {
+            for (i, (m, s)) in v.iter().enumerate().skip(start as usize).take(count) {
+                entries.push(ZsetEntry { rank: i as u64, member: text(m), score: *s, level: 0, spans: vec![] });
+            }
+            (0, vec![])
+        }
+        Zset::Skiplist { zsl, .. } => {
+            let mut n = zsl.by_rank(start + 1);
+            let mut rank = start;
+            while n != NIL && entries.len() < count {
+                let node = zsl.node(n);
+                entries.push(ZsetEntry {
+                    rank,
+                    member: text(&node.ele),
+                    score: node.score,
+                    level: node.levels.len(),
+                    spans: node.levels.iter().map(|l| if l.forward == NIL { 0 } else { l.span }).collect(),
+                });
+                rank += 1;
+                n = zsl.next(n);
+            }
+            let header = zsl.node(zsl.header());
+            let spans = header.levels[..zsl.level()].iter().map(|l| if l.forward == NIL { 0 } else { l.span }).collect();
+            (zsl.level(), spans)
+        }
+    };
+    Some(ZsetWindow {
+        key: text(key),
+        encoding: obj.value.encoding(),
+        len: z.len(),
+        max_level,
+        header_spans,
+        start,
+        entries,
+        max_entries: e.config.int("zset-max-listpack-entries"),
+        max_value: e.config.int("zset-max-listpack-value"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Session;
+    use crate::engine::EngineOptions;
+
+    #[test]
+    fn windows_report_levels_and_spans_that_add_up() {
+        let mut s = Session::new(EngineOptions { seed: 3, start_ms: 0 });
+        let args: Vec<String> = (0..300).map(|i| format!("{i} m{i}")).collect();
+        s.run_line(format!("ZADD z {}", args.join(" ")).as_bytes());
+        let w = zset_window(&s.engine, 0, b"z", 0, 300).unwrap();
+        assert_eq!((w.encoding, w.len, w.entries.len()), ("skiplist", 300, 300));
+        // Following level-0 spans visits every member; a node's span at level i reaches the
+        // next node of height > i.
+        for (i, e) in w.entries.iter().enumerate() {
+            assert!(e.level >= 1);
+            if i + 1 < 300 {
+                assert_eq!(e.spans[0], 1);
+            }
+            for (lvl, span) in e.spans.iter().enumerate() {
+                if *span > 0 {
+                    let target = &w.entries[i + *span as usize];
+                    assert!(target.level > lvl);
+                }
+            }
+        }
+        let mid = zset_window(&s.engine, 0, b"z", 100, 5).unwrap();
+        assert_eq!(mid.entries[0].member, "m100");
+        s.run_line(b"ZADD small 1 a 2 b");
+        assert_eq!(zset_window(&s.engine, 0, b"small", 0, 10).unwrap().encoding, "listpack");
+        s.run_line(b"SET k v PX 10");
+        s.engine.advance_to(20, u64::MAX);
+        let page = keyspace_page(&s.engine, 0, 0, 10, None);
+        let k = page.keys.iter().find(|k| k.key == "k").unwrap();
+        assert!(k.expired);
+    }
+}
