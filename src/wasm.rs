@@ -15,7 +15,6 @@
 use wasm_bindgen::prelude::*;
 
 use js_sys::{Array, Object, Reflect};
-use serde::Serialize;
 
 use crate::cli::Session;
 use crate::command::table::table;
@@ -84,7 +83,7 @@ fn reply_to_js(r: &Reply) -> JsValue {
 /// Plain data (events, snapshots) as plain JS objects.
 fn to_js<T: serde::Serialize>(v: &T) -> JsValue {
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    v.serialize(&serializer).unwrap_or(JsValue::NULL)
+    serde::Serialize::serialize(v, &serializer).unwrap_or(JsValue::NULL)
 }
 
 fn clock_ms(v: f64) -> i64 {
