@@ -1,13 +1,15 @@
 //! Commands: the table (table.rs) and one file per family, named after the Redis source file
 //! it models — server.rs ↔ server.c, db.rs ↔ db.c, string.rs ↔ t_string.c, expire.rs ↔
-//! expire.c, object.rs ↔ object.c, config.rs ↔ config.c — plus clock.rs, the playground's own
-//! CLOCK command. Shared reply helpers live here, with Redis's exact error strings
-//! (server.c `createSharedObjects()`).
+//! expire.c, object.rs ↔ object.c, config.rs ↔ config.c, list.rs ↔ t_list.c, hash.rs ↔
+//! t_hash.c — plus clock.rs, the playground's own CLOCK command. Shared reply helpers live
+//! here, with Redis's exact error strings (server.c `createSharedObjects()`).
 
 pub mod clock;
 pub mod config;
 pub mod db;
 pub mod expire;
+pub mod hash;
+pub mod list;
 pub mod object;
 pub mod server;
 pub mod set;

@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use crate::engine::{ClientId, Engine};
 use crate::reply::{parse_resp, Reply};
 
-use super::{clock, config, db, expire, object, server, string, zset};
+use super::{clock, config, db, expire, hash, list, object, server, string, zset};
 
 /// What a handler sees of the call: who, which db, the arguments, and its table row.
 pub struct Call<'a> {
@@ -151,6 +151,41 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("zintercard", zset::zintercard),
     ("zrangestore", zset::zrangestore),
     ("zscan", zset::zscan),
+    // t_list.c
+    ("lpush", list::lpush),
+    ("rpush", list::rpush),
+    ("lpushx", list::lpushx),
+    ("rpushx", list::rpushx),
+    ("linsert", list::linsert),
+    ("llen", list::llen),
+    ("lindex", list::lindex),
+    ("lset", list::lset),
+    ("lpop", list::lpop),
+    ("rpop", list::rpop),
+    ("lmpop", list::lmpop),
+    ("lrange", list::lrange),
+    ("ltrim", list::ltrim),
+    ("lpos", list::lpos),
+    ("lrem", list::lrem),
+    ("lmove", list::lmove),
+    ("rpoplpush", list::rpoplpush),
+    // t_hash.c
+    ("hset", hash::hset),
+    ("hmset", hash::hmset),
+    ("hsetnx", hash::hsetnx),
+    ("hget", hash::hget),
+    ("hmget", hash::hmget),
+    ("hdel", hash::hdel),
+    ("hlen", hash::hlen),
+    ("hstrlen", hash::hstrlen),
+    ("hexists", hash::hexists),
+    ("hkeys", hash::hkeys),
+    ("hvals", hash::hvals),
+    ("hgetall", hash::hgetall),
+    ("hincrby", hash::hincrby),
+    ("hincrbyfloat", hash::hincrbyfloat),
+    ("hrandfield", hash::hrandfield),
+    ("hscan", hash::hscan),
     // t_set.c
     ("sadd", super::set::sadd),
     ("srem", super::set::srem),
