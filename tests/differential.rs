@@ -9,8 +9,9 @@
 //!    order, numbers at their boundaries) and both run them in one session. Commands whose
 //!    reply depends on the moment or on hash order are left out or compared loosely (KEYS/SCAN
 //!    as a multiset; TTL-like replies within a few seconds, because the engine's clock is pinned
-//!    while the server's runs). On a difference it prints the seed, the line and its context.
-//!    `REDISPLAY_DIFF_SEED=N` replays one seed; `REDISPLAY_DIFF_LINES=N` changes the length;
+//!    while the server's runs). A second run draws mostly list and hash commands (longer lists,
+//!    hashes crossing the listpack limits). On a difference it prints the seed, the line and its
+//!    context. `REDISPLAY_DIFF_SEED=N` replays one seed; `REDISPLAY_DIFF_LINES=N` changes the length;
 //!    `REDISPLAY_DIFF_DUMP=FILE` writes the generated lines there.
 //!
 //! redis-server is required: without it this test FAILS (it never passes silently). Run the
@@ -277,7 +278,7 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
     let val = |rng: &mut Rng| rng.pick(VALUES).to_string();
     let int = |rng: &mut Rng| rng.pick(INTS).to_string();
     let mut check = Check::Exact;
-    let mut args: Vec<String> = match rng.below(46) {
+    let mut args: Vec<String> = match rng.below(56) {
         0..=3 => {
             let mut a = vec!["SET".into(), key(rng), val(rng)];
             let mut opts: Vec<Vec<String>> = Vec::new();
@@ -411,7 +412,7 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
                 match rng.below(4) {
                     0 => a.extend([cased(rng, "match"), rng.pick(&["*", "?", "[ab]", "k*"]).into()]),
                     1 => a.extend([cased(rng, "count"), rng.pick(&["100", "1000"]).into()]),
-                    2 => a.extend([cased(rng, "type"), rng.pick(&["string", "STRING", "list", "none", "zset"]).into()]),
+                    2 => a.extend([cased(rng, "type"), rng.pick(&["string", "STRING", "list", "hash", "none", "zset"]).into()]),
                     _ => a.extend([cased(rng, "count"), rng.pick(&["0", "-1", "abc"]).into()]),
                 }
             }
@@ -511,12 +512,16 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
         }
         43 => vec![rng.pick(&["NOSUCHCMD", "sett", "\"\"", "GET\\x00"]).into(), key(rng)],
         44 => vec!["STRLEN".into(), key(rng)],
+        46..=50 => list_args(rng, KEYS),
+        51..=55 => hash_args(rng, KEYS, &mut check),
         _ => vec!["GET".into(), key(rng)],
     };
     // Wrong arity now and then: drop or add an argument (but not to COMMAND INFO/DOCS/GETKEYS:
     // without a name they list every command, and the engine has fewer than Redis by design).
     if args[0] == "COMMAND" {
         // Every extra word would be looked up as a command name, and Redis has more of those.
+    } else if args[0] == "HRANDFIELD" {
+        // Without its count HRANDFIELD picks a random field: only deterministic forms are sent.
     } else if rng.chance(4) && args.len() > 1 {
         args.pop();
     } else if rng.chance(3) {
@@ -530,18 +535,230 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
     (line, check)
 }
 
-fn random_script(seed: u64, n: usize) -> Vec<ScriptLine> {
+// Lists and hashes (t_list.c, t_hash.c). Elements and fields come from small alphabets so
+// that LREM/LPOS/LINSERT find their pivots and HSET updates; a 65-byte argument now and then
+// converts a hash to a hashtable. Only deterministic forms are generated: HRANDFIELD with a
+// count of 0 or of at least any hash's size, or with an invalid count; HSCAN from cursor 0
+// with COUNT 1000 (one call covers a small hashtable in Redis too). A hashtable's order is
+// Redis's hash order, so HGETALL/HKEYS/HVALS/HSCAN and whole-hash HRANDFIELD are compared as
+// multisets.
+
+const ELEMENTS: &[&str] = &["a", "b", "c", "1", "2", "-1", "\"\"", "\"\\xff\"", "\"a b\"", "10"];
+const FIELDS: &[&str] = &["f", "g", "h", "1", "2", "\"\"", "\"\\xff\"", "\"x y\"", "007"];
+/// The collection-focused run keeps lists and hashes mostly on keys of their own, so that
+/// most commands find the right type; the shared alphabet mixes them with each other and with
+/// strings.
+const LIST_KEYS: &[&str] = &["l1", "l2", "l3", "\"l\\xff\""];
+const HASH_KEYS: &[&str] = &["h1", "h2", "h3", "\"h \\x00\""];
+const ALL_KEYS: &[&str] = &["l1", "l2", "h1", "h2", "a", "b", "\"\\xff\\xfe\""];
+const LONG65: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+/// Indexes and counts for list commands: in and out of range, C long edges, garbage.
+const LIST_INTS: &[&str] = &[
+    "0", "1", "2", "3", "-1", "-2", "-3", "5", "-5", "100", "-100", "9223372036854775807", "-9223372036854775808",
+    "9223372036854775808", "abc", "1.5", "\"\"", "01", "+1",
+];
+
+fn element(rng: &mut Rng) -> String {
+    if rng.chance(85) {
+        rng.pick(ELEMENTS).into()
+    } else {
+        rng.pick(VALUES).into()
+    }
+}
+
+fn field(rng: &mut Rng) -> String {
+    match rng.below(100) {
+        0 => LONG65.into(),
+        3..=9 => rng.pick(VALUES).into(),
+        _ => rng.pick(FIELDS).into(),
+    }
+}
+
+fn hash_value(rng: &mut Rng) -> String {
+    if rng.chance(1) {
+        LONG65.into()
+    } else if rng.chance(60) {
+        rng.pick(VALUES).into()
+    } else {
+        rng.pick(&["1", "2", "10", "-3", "x", "1.5"]).into()
+    }
+}
+
+fn list_args(rng: &mut Rng, keys: &[&str]) -> Vec<String> {
+    let key = |rng: &mut Rng| rng.pick(keys).to_string();
+    let idx = |rng: &mut Rng| rng.pick(LIST_INTS).to_string();
+    let side = |rng: &mut Rng| if rng.chance(95) { rng.opt(&["left", "right"]) } else { rng.pick(&["up", "\"\""]).into() };
+    match rng.below(17) {
+        0..=2 => {
+            let mut a = vec![rng.pick(&["LPUSH", "RPUSH", "LPUSH", "RPUSH", "LPUSHX", "RPUSHX"]).into(), key(rng)];
+            for _ in 0..1 + rng.below(4) {
+                a.push(element(rng));
+            }
+            a
+        }
+        3 | 4 => {
+            let mut a = vec![rng.pick(&["LPOP", "RPOP"]).into(), key(rng)];
+            if rng.chance(50) {
+                a.push(idx(rng));
+            }
+            a
+        }
+        5 => vec!["LLEN".into(), key(rng)],
+        6 | 7 => vec!["LRANGE".into(), key(rng), idx(rng), idx(rng)],
+        8 => vec!["LINDEX".into(), key(rng), idx(rng)],
+        9 => vec!["LSET".into(), key(rng), idx(rng), element(rng)],
+        10 => vec!["LREM".into(), key(rng), idx(rng), element(rng)],
+        11 => vec!["LINSERT".into(), key(rng), rng.opt(&["before", "after", "before", "after", "middle"]), element(rng), element(rng)],
+        12 => vec!["LTRIM".into(), key(rng), idx(rng), idx(rng)],
+        13 => {
+            let mut a = vec!["LPOS".into(), key(rng), element(rng)];
+            for _ in 0..rng.below(4) {
+                let (opt, vals): (&str, &[&str]) = match rng.below(4) {
+                    0 => ("rank", &["1", "2", "-1", "-2", "0", "3", "-9223372036854775808", "abc"]),
+                    1 => ("count", &["0", "1", "2", "-1", "abc"]),
+                    2 => ("maxlen", &["0", "1", "2", "5", "-1"]),
+                    _ => ("bogus", &["1"]),
+                };
+                a.push(cased(rng, opt));
+                if rng.chance(95) {
+                    a.push(rng.pick(vals).into());
+                }
+            }
+            a
+        }
+        14 => vec!["LMOVE".into(), key(rng), key(rng), side(rng), side(rng)],
+        15 => vec!["RPOPLPUSH".into(), key(rng), key(rng)],
+        _ => {
+            let n = rng.below(4);
+            let mut a = vec!["LMPOP".into(), if rng.chance(90) { n.to_string() } else { rng.pick(&["-1", "abc", "5"]).into() }];
+            for _ in 0..n {
+                a.push(key(rng));
+            }
+            a.push(side(rng));
+            if rng.chance(50) {
+                a.push(cased(rng, "count"));
+                a.push(rng.pick(&["1", "2", "10", "0", "-1", "abc", "9223372036854775807"]).into());
+            }
+            a
+        }
+    }
+}
+
+fn hash_args(rng: &mut Rng, keys: &[&str], check: &mut Check) -> Vec<String> {
+    let key = |rng: &mut Rng| rng.pick(keys).to_string();
+    match rng.below(16) {
+        0..=2 => {
+            let mut a = vec![rng.pick(&["HSET", "HSET", "HMSET"]).into(), key(rng)];
+            for _ in 0..1 + rng.below(3) {
+                a.push(field(rng));
+                a.push(hash_value(rng));
+            }
+            a
+        }
+        3 => vec!["HSETNX".into(), key(rng), field(rng), hash_value(rng)],
+        4 => vec!["HGET".into(), key(rng), field(rng)],
+        5 => {
+            let mut a = vec!["HMGET".into(), key(rng)];
+            for _ in 0..1 + rng.below(3) {
+                a.push(field(rng));
+            }
+            a
+        }
+        6 => {
+            let mut a = vec!["HDEL".into(), key(rng)];
+            for _ in 0..1 + rng.below(3) {
+                a.push(field(rng));
+            }
+            a
+        }
+        7 => vec![rng.pick(&["HLEN", "HEXISTS", "HSTRLEN"]).into(), key(rng), field(rng)].into_iter().take(if rng.chance(30) { 2 } else { 3 }).collect(),
+        8 => {
+            *check = Check::Unordered;
+            vec![rng.pick(&["HKEYS", "HVALS", "HGETALL"]).into(), key(rng)]
+        }
+        9 | 10 => vec!["HINCRBY".into(), key(rng), field(rng), rng.pick(INTS).into()],
+        11 | 12 => vec![
+            "HINCRBYFLOAT".into(),
+            key(rng),
+            field(rng),
+            rng.pick(&["1.5", "-2.25", "0.1", "1e3", "inf", "-inf", "nan", "abc", "5.0e3", "3", "-1e308", "0x10", "\" 1\"", "\"\"", "10.5"]).into(),
+        ],
+        13 => {
+            // Never a huge negative count without WITHVALUES: Redis would build that reply until
+            // the OOM killer stops it.
+            let count = rng.pick(&["0", "1000", "9223372036854775807", "abc", "1.5", "-9223372036854775808", "\"\""]);
+            let mut a = vec!["HRANDFIELD".into(), key(rng), count.into()];
+            if rng.chance(50) {
+                a.push(if rng.chance(90) { rng.opt(&["withvalues"]) } else { "withvalue".into() });
+            }
+            if count == "1000" || count == "9223372036854775807" {
+                *check = Check::Unordered;
+            }
+            a
+        }
+        14 => {
+            *check = Check::Unordered;
+            let mut a = vec!["HSCAN".into(), key(rng), rng.pick(&["0", "0", "0", "abc", "-x"]).into()];
+            if rng.chance(40) {
+                a.extend([cased(rng, "match"), rng.pick(&["*", "f*", "?", "[fg]", "1*", "nomatch"]).into()]);
+            }
+            if rng.chance(10) {
+                a.extend([cased(rng, "count"), rng.pick(&["0", "-1", "abc"]).into()]);
+            }
+            a.extend([cased(rng, "count"), "1000".into()]);
+            a
+        }
+        _ => vec![rng.pick(&["TYPE", "OBJECT ENCODING"]).into(), key(rng)],
+    }
+}
+
+/// A line of the collection-focused run: list and hash commands, with the generic commands
+/// that change their keys (DEL, RENAME, COPY, SET over them) and the conversion limits.
+fn random_collection_line(rng: &mut Rng) -> (String, Check) {
+    let mut check = Check::Exact;
+    let own = rng.chance(96);
+    let mut args: Vec<String> = match rng.below(20) {
+        0..=7 => list_args(rng, if own { LIST_KEYS } else { ALL_KEYS }),
+        8..=15 => hash_args(rng, if own { HASH_KEYS } else { ALL_KEYS }, &mut check),
+        16 => vec![rng.pick(&["DEL", "DEL", "EXISTS", "TYPE"]).into(), rng.pick(ALL_KEYS).into()],
+        17 => {
+            let keys = if own { if rng.chance(50) { LIST_KEYS } else { HASH_KEYS } } else { ALL_KEYS };
+            vec![rng.pick(&["RENAME", "COPY", "RPOPLPUSH"]).into(), rng.pick(keys).into(), rng.pick(keys).into()]
+        }
+        18 => vec!["SET".into(), rng.pick(KEYS).into(), rng.pick(VALUES).into()],
+        _ if rng.chance(60) => vec!["OBJECT".into(), "ENCODING".into(), rng.pick(HASH_KEYS).into()],
+        _ => vec![
+            "CONFIG".into(),
+            "SET".into(),
+            rng.pick(&["hash-max-listpack-entries", "hash-max-listpack-value", "hash-max-ziplist-entries"]).into(),
+            rng.pick(&["0", "1", "2", "3", "8", "64", "512", "512", "-1", "abc"]).into(),
+        ],
+    };
+    if args[0] != "HRANDFIELD" && rng.chance(3) {
+        if rng.chance(50) && args.len() > 1 {
+            args.pop();
+        } else {
+            args.push(element(rng));
+        }
+    }
+    (args.join(" "), check)
+}
+
+/// A generator of random lines (`random_line`, `random_collection_line`).
+type LineGen = fn(&mut Rng) -> (String, Check);
+
+fn random_script(seed: u64, n: usize, gen: LineGen) -> Vec<ScriptLine> {
     let mut rng = Rng(seed);
     (0..n)
         .map(|i| {
-            let (line, check) = random_line(&mut rng);
+            let (line, check) = gen(&mut rng);
             ScriptLine { lineno: i + 1, line: line.into_bytes(), check }
         })
         .collect()
 }
 
-fn run_random(seed: u64, n: usize) -> Result<(), String> {
-    let lines = random_script(seed, n);
+fn run_random(seed: u64, n: usize, gen: LineGen, what: &str) -> Result<(), String> {
+    let lines = random_script(seed, n, gen);
     if let Ok(path) = std::env::var("REDISPLAY_DIFF_DUMP") {
         // For debugging: the generated lines, ready for redis-cli or the redisplay CLI.
         std::fs::write(&path, common::cli_input(&lines)).expect("REDISPLAY_DIFF_DUMP is writable");
@@ -557,7 +774,7 @@ fn run_random(seed: u64, n: usize) -> Result<(), String> {
             .map(|l| format!("  {:>5}  {}", l.lineno, String::from_utf8_lossy(&l.line)))
             .collect();
         format!(
-            "random differential, seed {seed} ({n} lines; replay with REDISPLAY_DIFF_SEED={seed}):\ncontext:\n{}\n{m}",
+            "random differential ({what}), seed {seed} ({n} lines; replay with REDISPLAY_DIFF_SEED={seed}):\ncontext:\n{}\n{m}",
             context.join("\n")
         )
     })
@@ -573,11 +790,31 @@ fn random_commands_match_a_live_server() {
     };
     let mut failures = Vec::new();
     for &seed in &seeds {
-        if let Err(e) = run_random(seed, n) {
+        if let Err(e) = run_random(seed, n, random_line, "all commands") {
             failures.push(e);
         }
     }
     eprintln!("random differential: {} seeds × {n} lines", seeds.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The same, focused on lists and hashes (`random_collection_line`): longer lists, hashes that
+/// cross the listpack limits, the limits themselves changed by CONFIG SET.
+#[test]
+fn random_list_and_hash_commands_match_a_live_server() {
+    check_tools();
+    let n: usize = std::env::var("REDISPLAY_DIFF_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(4000);
+    let seeds: Vec<u64> = match std::env::var("REDISPLAY_DIFF_SEED").ok().and_then(|v| v.parse().ok()) {
+        Some(s) => vec![s],
+        None => vec![101, 102, 103, 104],
+    };
+    let mut failures = Vec::new();
+    for &seed in &seeds {
+        if let Err(e) = run_random(seed, n, random_collection_line, "lists and hashes") {
+            failures.push(e);
+        }
+    }
+    eprintln!("random differential, lists and hashes: {} seeds × {n} lines", seeds.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
