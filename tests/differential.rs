@@ -10,8 +10,9 @@
 //!    reply depends on the moment or on hash order are left out or compared loosely (KEYS/SCAN
 //!    as a multiset; TTL-like replies within a few seconds, because the engine's clock is pinned
 //!    while the server's runs). A second run draws mostly list and hash commands (longer lists,
-//!    hashes crossing the listpack limits). On a difference it prints the seed, the line and its
-//!    context. `REDISPLAY_DIFF_SEED=N` replays one seed; `REDISPLAY_DIFF_LINES=N` changes the length;
+//!    hashes crossing the listpack limits), a third set commands (sets crossing between intset
+//!    and hashtable). On a difference it prints the seed, the line and its context.
+//!    `REDISPLAY_DIFF_SEED=N` replays one seed; `REDISPLAY_DIFF_LINES=N` changes the length;
 //!    `REDISPLAY_DIFF_DUMP=FILE` writes the generated lines there.
 //!
 //! redis-server is required: without it this test FAILS (it never passes silently). Run the
@@ -815,6 +816,149 @@ fn random_list_and_hash_commands_match_a_live_server() {
         }
     }
     eprintln!("random differential, lists and hashes: {} seeds × {n} lines", seeds.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+// Sets (t_set.c). Members come from a small alphabet of canonical integers (of every intset
+// width), non-canonical ones and strings, so sets cross between intset and hashtable, and the
+// limit itself moves with CONFIG SET. Only deterministic forms are generated: SPOP and
+// SRANDMEMBER with a count of 0, of at least any set's size, or invalid (never a valid negative
+// SRANDMEMBER count: that is random, and a huge one makes Redis build the reply until it dies).
+// A hashtable's order is Redis's hash order, so whole-set replies are compared as multisets.
+
+const MEMBERS: &[&str] = &[
+    "1", "2", "3", "-1", "0", "40000", "-40000", "5000000000", "9223372036854775807", "a", "b", "c", "\"\"", "\"\\xff\"",
+    "01", "+1", "-0", "\"1 \"", "1.5", "\"x y\"",
+];
+const SET_KEYS: &[&str] = &["s", "t", "u", "s", "t", "u", "\"\\xff\"", "str"];
+
+fn set_args(rng: &mut Rng, check: &mut Check) -> Vec<String> {
+    let key = |rng: &mut Rng| rng.pick(SET_KEYS).to_string();
+    let member = |rng: &mut Rng| if rng.chance(60) { rng.pick(&MEMBERS[..9]) } else { rng.pick(MEMBERS) }.to_string();
+    let keys = |rng: &mut Rng, a: &mut Vec<String>| {
+        for _ in 0..1 + rng.below(3) {
+            a.push(rng.pick(SET_KEYS).to_string());
+        }
+    };
+    match rng.below(20) {
+        0..=4 => {
+            let mut a = vec!["SADD".into(), key(rng)];
+            for _ in 0..1 + rng.below(4) {
+                a.push(member(rng));
+            }
+            a
+        }
+        5 | 6 => {
+            let mut a = vec!["SREM".into(), key(rng)];
+            for _ in 0..1 + rng.below(3) {
+                a.push(member(rng));
+            }
+            a
+        }
+        7 => vec!["SISMEMBER".into(), key(rng), member(rng)],
+        8 => {
+            let mut a = vec!["SMISMEMBER".into(), key(rng)];
+            for _ in 0..1 + rng.below(3) {
+                a.push(member(rng));
+            }
+            a
+        }
+        9 => vec![rng.pick(&["SCARD", "TYPE", "OBJECT ENCODING"]).into(), key(rng)],
+        10 => {
+            *check = Check::Unordered;
+            vec!["SMEMBERS".into(), key(rng)]
+        }
+        11 | 12 => {
+            *check = Check::Unordered;
+            let mut a = vec![rng.pick(&["SINTER", "SUNION", "SDIFF"]).into()];
+            keys(rng, &mut a);
+            a
+        }
+        13 => {
+            let mut a = vec![rng.pick(&["SINTERSTORE", "SUNIONSTORE", "SDIFFSTORE"]).into(), key(rng)];
+            keys(rng, &mut a);
+            a
+        }
+        14 => {
+            let n = 1 + rng.below(3);
+            let numkeys = if rng.chance(90) { n.to_string() } else { rng.pick(&["0", "-1", "abc", "4"]).into() };
+            let mut a = vec!["SINTERCARD".into(), numkeys];
+            for _ in 0..n {
+                a.push(key(rng));
+            }
+            if rng.chance(50) {
+                a.extend([cased(rng, "limit"), rng.pick(&["0", "1", "2", "-1", "abc"]).into()]);
+            }
+            a
+        }
+        15 => vec!["SMOVE".into(), key(rng), key(rng), member(rng)],
+        16 => {
+            let cmd = rng.pick(&["SPOP", "SRANDMEMBER"]);
+            // -1 is an error for SPOP only: SRANDMEMBER would pick at random.
+            let counts: &[&str] = &["0", "1000", "9223372036854775807", "abc", "1.5", "-9223372036854775808", "-1"];
+            let count = rng.pick(if cmd == "SPOP" { counts } else { &counts[..6] });
+            if count == "1000" || count == "9223372036854775807" {
+                *check = Check::Unordered;
+            }
+            vec![cmd.into(), key(rng), count.into()]
+        }
+        17 => {
+            *check = Check::Unordered;
+            let mut a = vec!["SSCAN".into(), key(rng), rng.pick(&["0", "0", "0", "abc", "-x"]).into()];
+            if rng.chance(40) {
+                a.extend([cased(rng, "match"), rng.pick(&["*", "1*", "?", "[ab]", "*0*", "nomatch"]).into()]);
+            }
+            if rng.chance(10) {
+                a.extend([cased(rng, "count"), rng.pick(&["0", "-1", "abc"]).into()]);
+            }
+            a.extend([cased(rng, "count"), "1000".into()]);
+            a
+        }
+        18 => match rng.below(4) {
+            0 => vec!["SET".into(), "str".into(), "v".into()],
+            1 => vec!["DEL".into(), key(rng)],
+            2 => vec![rng.pick(&["RENAME", "COPY"]).into(), key(rng), key(rng)],
+            _ => vec!["EXPIRE".into(), key(rng), "1000".into()],
+        },
+        _ => vec![
+            "CONFIG".into(),
+            "SET".into(),
+            "set-max-intset-entries".into(),
+            rng.pick(&["0", "1", "2", "3", "5", "512", "-1", "abc"]).into(),
+        ],
+    }
+}
+
+/// A line of the set-focused run (`set_args`), now and then with an argument dropped or added
+/// (never to SPOP/SRANDMEMBER: without its count each picks at random).
+fn random_set_line(rng: &mut Rng) -> (String, Check) {
+    let mut check = Check::Exact;
+    let mut args = set_args(rng, &mut check);
+    if args[0] != "SPOP" && args[0] != "SRANDMEMBER" && rng.chance(3) {
+        if rng.chance(50) && args.len() > 1 {
+            args.pop();
+        } else {
+            args.push(rng.pick(MEMBERS).into());
+        }
+    }
+    (args.join(" "), check)
+}
+
+#[test]
+fn random_set_commands_match_a_live_server() {
+    check_tools();
+    let n: usize = std::env::var("REDISPLAY_DIFF_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(2500);
+    let seeds: Vec<u64> = match std::env::var("REDISPLAY_DIFF_SEED").ok().and_then(|v| v.parse().ok()) {
+        Some(s) => vec![s],
+        None => vec![201, 202, 203],
+    };
+    let mut failures = Vec::new();
+    for &seed in &seeds {
+        if let Err(e) = run_random(seed, n, random_set_line, "sets") {
+            failures.push(e);
+        }
+    }
+    eprintln!("random differential, sets: {} seeds × {n} lines", seeds.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
