@@ -43,6 +43,8 @@ fn huge_numbers_and_clock_abuse_are_errors_not_hangs() {
         ("99999999 PING", "(redisplay) a repeat count above"),
         ("EXPIRE k 9223372036854775807", "(error) ERR invalid expire time in 'expire' command"),
         ("PEXPIREAT k 9223372036854775807", "(integer) 0"),
+        ("SADD s a", "(integer) 1"),
+        ("SRANDMEMBER s -9223372036854775807", "(error) ERR playground limit"),
     ];
     for (line, want) in cases {
         let text = String::from_utf8(s.run_line(line.as_bytes()).text).unwrap();

@@ -30,7 +30,8 @@ const COMMANDS: &[&str] = &[
     "object", "set", "get", "getex", "getdel", "getset", "setnx", "setex", "psetex", "mset", "msetnx", "mget", "incr",
     "incrby", "decr", "decrby", "incrbyfloat", "append", "strlen", "getrange", "substr", "setrange", "lcs", "expire",
     "pexpire", "expireat", "pexpireat", "ttl", "pttl", "expiretime", "pexpiretime", "persist", "clock", "help", "nosuch",
-    "CONFIG", "Set", "",
+    "CONFIG", "Set", "", "sadd", "srem", "smove", "sismember", "smismember", "scard", "spop", "srandmember", "smembers",
+    "sinter", "sintercard", "sinterstore", "sunion", "sunionstore", "sdiff", "sdiffstore", "sscan",
 ];
 
 const WORDS: &[&str] = &[
