@@ -238,3 +238,40 @@ fn failed_and_empty_writes_fire_nothing() {
     run(&mut e, c, "LTRIM l 0 -1");
     assert_eq!(keyspace_events(&mut e), ["ltrim l"]);
 }
+
+/// Hostile arguments for every list and hash command: nothing panics, every call answers, the
+/// engine still answers PING. (tests/robustness.rs fuzzes the whole line grammar; this one
+/// aims at these handlers' index, count and option arithmetic.)
+#[test]
+fn hostile_arguments_never_panic() {
+    const COMMANDS: &[&str] = &[
+        "LPUSH", "RPUSH", "LPUSHX", "RPUSHX", "LPOP", "RPOP", "LLEN", "LRANGE", "LINDEX", "LSET", "LREM", "LINSERT", "LTRIM",
+        "LPOS", "LMOVE", "LMPOP", "RPOPLPUSH", "HSET", "HMSET", "HSETNX", "HGET", "HMGET", "HDEL", "HLEN", "HEXISTS", "HKEYS",
+        "HVALS", "HGETALL", "HINCRBY", "HINCRBYFLOAT", "HSTRLEN", "HRANDFIELD", "HSCAN", "DEL", "CONFIG",
+    ];
+    const WORDS: &[&str] = &[
+        "l", "h", "x", "0", "1", "-1", "2", "-2", "3", "100", "-100", "9223372036854775807", "-9223372036854775808",
+        "9223372036854775808", "4611686018427387903", "-4611686018427387903", "18446744073709551615", "", "abc", "1.5",
+        "inf", "-inf", "nan", "1e4932", "LEFT", "RIGHT", "BEFORE", "AFTER", "RANK", "COUNT", "MAXLEN", "MATCH", "TYPE",
+        "WITHVALUES", "*", "[", "\\", "SET", "hash-max-listpack-entries", "hash-max-listpack-value",
+    ];
+    let mut state: u64 = 0x1234_5678;
+    let mut next = |n: usize| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 33) % n as u64) as usize
+    };
+    let (mut e, c) = engine(11);
+    for i in 0..20_000 {
+        let mut argv: Vec<Vec<u8>> = vec![COMMANDS[next(COMMANDS.len())].as_bytes().to_vec()];
+        for _ in 0..next(7) {
+            argv.push(WORDS[next(WORDS.len())].as_bytes().to_vec());
+        }
+        if argv[0] == b"CONFIG" && argv.len() > 1 {
+            argv[1] = b"SET".to_vec();
+        }
+        let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| e.execute(c, &argv)))
+            .unwrap_or_else(|_| panic!("call {i} panicked: {:?}", argv.iter().map(|a| String::from_utf8_lossy(a).into_owned()).collect::<Vec<_>>()));
+        let _ = reply.to_cli();
+    }
+    assert_eq!(run(&mut e, c, "PING"), Reply::Status("PONG".into()));
+}
