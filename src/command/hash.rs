@@ -552,11 +552,12 @@ fn hrandfield_with_count(e: &mut Engine, c: &Call, l: i64, withvalues: bool) -> 
         let picks: Vec<usize> = (0..count).map(|_| e.random_index(size)).collect();
         return emit(e, &picks);
     }
-    let count = count as usize;
-    // CASE 2: the whole hash, in its order.
-    if count >= size {
+    // CASE 2: the whole hash, in its order. (Compared as u64: on wasm32 a count of 2^32 would
+    // truncate to 0 as a usize.)
+    if count >= size as u64 {
         return emit(e, &(0..size).collect::<Vec<_>>());
     }
+    let count = count as usize;
     let mut picks: Vec<usize>;
     if count * 3 > size {
         // CASE 3: remove random fields from a copy until `count` remain.
