@@ -9,6 +9,7 @@
 //! virtual clock, which cannot move during a command; `serverCron` runs once per `1000/hz` ms
 //! of virtual time crossed (fast-forwarded in bulk while it has nothing observable to do).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
@@ -74,7 +75,8 @@ pub struct Stats {
     pub total_error_replies: u64,
     pub unexpected_error_replies: u64,
     pub dirty: u64,
-    pub commands: BTreeMap<String, CommandStat>,
+    /// Per-command counters (INFO commandstats), keyed by the table's full names.
+    pub commands: BTreeMap<&'static str, CommandStat>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -207,13 +209,15 @@ impl Engine {
             Lookup::Found(cmd) => cmd,
             Lookup::Rejected(err) => {
                 self.stats.total_error_replies += 1;
-                if let Some(name) = argv.first() {
-                    let base = String::from_utf8_lossy(name).to_ascii_lowercase();
-                    if let Some(base) = table().get(base.as_bytes()) {
-                        self.stats.commands.entry(base.name.clone()).or_default().rejected_calls += 1;
-                    }
+                let base = argv.first().and_then(|name| table().get(name));
+                if let Some(base) = base {
+                    self.stats.commands.entry(base.name.as_str()).or_default().rejected_calls += 1;
                 }
-                self.log_command(client, db, argv, true);
+                let name = match base {
+                    Some(b) => Cow::Borrowed(b.name.as_str()),
+                    None => Cow::Owned(argv.first().map(|n| String::from_utf8_lossy(n).to_ascii_lowercase()).unwrap_or_default()),
+                };
+                self.log_command(client, db, name, argv.len(), true);
                 return err;
             }
         };
@@ -223,7 +227,7 @@ impl Engine {
         let call = Call { client, db, argv, cmd };
         let reply = handler(self, &call);
         self.stats.total_commands_processed += 1;
-        let stat = self.stats.commands.entry(cmd.name.clone()).or_default();
+        let stat = self.stats.commands.entry(cmd.name.as_str()).or_default();
         stat.calls += 1;
         let reply = match reply {
             Reply::Error(msg) => {
@@ -234,14 +238,18 @@ impl Engine {
             other => other,
         };
         let db_after = self.client_db(client).unwrap_or(db);
-        self.log_command(client, db_after, argv, reply.is_error());
+        self.log_command(client, db_after, Cow::Borrowed(cmd.name.as_str()), argv.len(), reply.is_error());
         reply
     }
 
-    fn log_command(&mut self, client: ClientId, db: usize, argv: &[Vec<u8>], error: bool) {
-        let name = argv.first().map(|n| String::from_utf8_lossy(n).to_ascii_lowercase()).unwrap_or_default();
+    /// Records events (default) or not: a host without views can switch it off.
+    pub fn set_event_recording(&mut self, on: bool) {
+        self.events.set_enabled(on);
+    }
+
+    fn log_command(&mut self, client: ClientId, db: usize, name: Cow<'static, str>, argc: usize, error: bool) {
         let at_ms = self.now_ms;
-        self.events.push(Event::Command { at_ms, client, db, name, argc: argv.len(), error });
+        self.events.push(Event::Command { at_ms, client, db, name, argc, error });
     }
 
     // ---------------------------------------------------------------------------------------
@@ -344,6 +352,9 @@ impl Engine {
     /// Records a keyspace event (notify.c `notifyKeyspaceEvent()`'s event names). Always
     /// logged for the views; published to subscribers once pub/sub exists.
     pub(crate) fn notify(&mut self, event: &str, db: usize, key: &[u8]) {
+        if !self.events.enabled() {
+            return;
+        }
         let at_ms = self.now_ms;
         self.events.push(Event::Keyspace {
             at_ms,
@@ -466,11 +477,6 @@ impl Engine {
     /// Takes every queued event and the number dropped since the last drain.
     pub fn drain_events(&mut self) -> (Vec<Event>, u64) {
         self.events.drain()
-    }
-
-    /// A uniform double in [0, 1) from the engine's seeded RNG.
-    pub(crate) fn random_f64(&mut self) -> f64 {
-        uniform(&mut self.rng)
     }
 
     /// A uniform index in `0..n` (n > 0) from the engine's seeded RNG.

@@ -5,6 +5,7 @@
 //! views draw from it. When the queue is full the oldest events are dropped and counted, so a
 //! view can say "N events were not shown" instead of silently missing them.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use serde::Serialize;
@@ -23,7 +24,8 @@ pub enum ExpiredBy {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Event {
     /// A command ran (or was rejected before running).
-    Command { at_ms: i64, client: u64, db: usize, name: String, argc: usize, error: bool },
+    /// `name` is the table's full name (`config|get`) or, for an unknown command, as typed.
+    Command { at_ms: i64, client: u64, db: usize, name: Cow<'static, str>, argc: usize, error: bool },
     /// A keyspace change, named as Redis's keyspace notifications name it (`set`, `del`,
     /// `expire`, `expired`, `rename_from`…), whether or not notifications are enabled.
     Keyspace { at_ms: i64, db: usize, event: String, key: String },
@@ -50,6 +52,8 @@ pub enum Event {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SearchStep {
     pub level: usize,
+    /// 0-based rank of the node examined.
+    pub rank: u64,
     pub member: String,
     pub score: f64,
 }
@@ -59,14 +63,31 @@ pub struct EventLog {
     queue: VecDeque<Event>,
     capacity: usize,
     dropped: u64,
+    enabled: bool,
 }
 
 impl EventLog {
     pub fn new(capacity: usize) -> EventLog {
-        EventLog { queue: VecDeque::new(), capacity: capacity.max(1), dropped: 0 }
+        EventLog { queue: VecDeque::new(), capacity: capacity.max(1), dropped: 0, enabled: true }
+    }
+
+    /// Whether events are recorded. A host with no views (the native CLI, benchmarks of the
+    /// bare engine) switches recording off; callers check this before building costly events.
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    pub fn set_enabled(&mut self, on: bool) {
+        self.enabled = on;
+        if !on {
+            self.queue.clear();
+        }
     }
 
     pub fn push(&mut self, e: Event) {
+        if !self.enabled {
+            return;
+        }
         if self.queue.len() == self.capacity {
             self.queue.pop_front();
             self.dropped += 1;

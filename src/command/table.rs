@@ -268,7 +268,12 @@ pub enum Lookup<'a> {
 
 impl CommandTable {
     pub fn get(&self, name: &[u8]) -> Option<&Command> {
-        self.index.get(&name.to_ascii_lowercase()).map(|&i| &self.commands[i])
+        // Lowercase into a stack buffer: no command name is longer than 32 bytes.
+        let mut buf = [0u8; 32];
+        let lower = buf.get_mut(..name.len())?;
+        lower.copy_from_slice(name);
+        lower.make_ascii_lowercase();
+        self.index.get(&*lower).map(|&i| &self.commands[i])
     }
 
     /// server.c `lookupCommandLogic()` + `commandCheckExistence()` + `commandCheckArity()`.

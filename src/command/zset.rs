@@ -32,7 +32,7 @@ pub const MAX_RANDOM_REPLY: u64 = 1_000_000;
 // Shared helpers
 // ---------------------------------------------------------------------------------------------
 
-fn limits(e: &Engine) -> Limits {
+pub(crate) fn limits(e: &Engine) -> Limits {
     Limits {
         max_entries: e.config.int("zset-max-listpack-entries").max(0) as usize,
         max_value: e.config.int("zset-max-listpack-value").max(0) as usize,
@@ -48,7 +48,7 @@ fn check_zset_write(e: &mut Engine, db: usize, key: &[u8]) -> Result<bool, Reply
     }
 }
 
-fn check_zset_read(e: &mut Engine, db: usize, key: &[u8]) -> Result<bool, Reply> {
+pub(crate) fn check_zset_read(e: &mut Engine, db: usize, key: &[u8]) -> Result<bool, Reply> {
     match e.lookup_read(db, key).map(|o| matches!(o.value, Value::Zset(_))) {
         None => Ok(false),
         Some(true) => Ok(true),
@@ -57,7 +57,7 @@ fn check_zset_read(e: &mut Engine, db: usize, key: &[u8]) -> Result<bool, Reply>
 }
 
 /// The stored zset (after a lookup said it is one).
-fn zset_ref<'a>(e: &'a Engine, db: usize, key: &[u8]) -> Option<&'a Zset> {
+pub(crate) fn zset_ref<'a>(e: &'a Engine, db: usize, key: &[u8]) -> Option<&'a Zset> {
     match e.dbs[db].get(key).map(|o| &o.value) {
         Some(Value::Zset(z)) => Some(z),
         _ => None,
@@ -90,6 +90,9 @@ fn members_reply(items: &[(Vec<u8>, f64)], withscores: bool) -> Reply {
 }
 
 fn emit_changes(e: &mut Engine, db: usize, key: &[u8], changes: Vec<Change>) {
+    if !e.events.enabled() {
+        return;
+    }
     let at_ms = e.now_ms();
     for ch in changes {
         let ev = match ch {
@@ -101,14 +104,14 @@ fn emit_changes(e: &mut Engine, db: usize, key: &[u8], changes: Vec<Change>) {
 }
 
 fn emit_removed(e: &mut Engine, db: usize, key: &[u8], removed: &[(Vec<u8>, f64)]) {
-    if !removed.is_empty() {
+    if !removed.is_empty() && e.events.enabled() {
         let at_ms = e.now_ms();
         e.events.push(Event::ZsetRemove { at_ms, db, key: text(key), members: removed.iter().map(|(m, _)| text(m)).collect() });
     }
 }
 
 fn emit_search(e: &mut Engine, db: usize, key: &[u8], command: &str, path: Vec<PathStep>) {
-    if path.is_empty() {
+    if path.is_empty() || !e.events.enabled() {
         return;
     }
     let Some(Zset::Skiplist { zsl, .. }) = zset_ref(e, db, key) else { return };
@@ -116,7 +119,7 @@ fn emit_search(e: &mut Engine, db: usize, key: &[u8], command: &str, path: Vec<P
         .iter()
         .map(|p| {
             let n = zsl.node(p.node);
-            SearchStep { level: p.level, member: text(&n.ele), score: n.score }
+            SearchStep { level: p.level, rank: p.rank.saturating_sub(1), member: text(&n.ele), score: n.score }
         })
         .collect();
     let at_ms = e.now_ms();
@@ -346,7 +349,8 @@ fn zrank_generic(e: &mut Engine, c: &Call, rev: bool) -> Reply {
         Ok(false) => Reply::Nil,
         Ok(true) => {
             let mut path = Vec::new();
-            let r = zset_ref(e, c.db, key).and_then(|z| zset::rank(z, c.arg(2), rev, Some(&mut path)));
+            let trace = e.events.enabled();
+            let r = zset_ref(e, c.db, key).and_then(|z| zset::rank(z, c.arg(2), rev, trace.then_some(&mut path)));
             emit_search(e, c.db, key, if rev { "zrevrank" } else { "zrank" }, path);
             r.map(|r| Reply::Integer(r as i64)).unwrap_or(Reply::Nil)
         }
@@ -480,6 +484,7 @@ fn zrange_generic(e: &mut Engine, c: &Call, argc_start: usize, store: bool, mut 
         }
     };
     let mut path = Vec::new();
+    let trace = e.events.enabled();
     let mut rank_len = None;
     let result: Vec<(Vec<u8>, f64)> = match (exists, zset_ref(e, c.db, key)) {
         (true, Some(z)) => match &parsed {
@@ -493,7 +498,7 @@ fn zrange_generic(e: &mut Engine, c: &Call, argc_start: usize, store: bool, mut 
                     vec![]
                 }
             },
-            Parsed::Score(r) => zset::range_by_score(z, r, rev, offset, limit, Some(&mut path)),
+            Parsed::Score(r) => zset::range_by_score(z, r, rev, offset, limit, trace.then_some(&mut path)),
             Parsed::Lex(r) => zset::range_by_lex(z, r, rev, offset, limit),
         },
         _ => {

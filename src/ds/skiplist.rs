@@ -140,6 +140,8 @@ fn before(score: f64, ele: &[u8], other_score: f64, other_ele: &[u8]) -> bool {
 pub struct PathStep {
     pub level: usize,
     pub node: u32,
+    /// 1-based rank of `node`.
+    pub rank: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -339,12 +341,13 @@ impl Skiplist {
                 if f == NIL {
                     break;
                 }
+                let f_rank = rank + self.nodes[x as usize].levels[i].span;
                 if let Some(p) = path.as_deref_mut() {
-                    p.push(PathStep { level: i, node: f });
+                    p.push(PathStep { level: i, node: f, rank: f_rank });
                 }
                 let n = &self.nodes[f as usize];
                 if n.score < score || (n.score == score && n.ele.as_slice() <= ele) {
-                    rank += self.nodes[x as usize].levels[i].span;
+                    rank = f_rank;
                     x = f;
                 } else {
                     break;
@@ -400,16 +403,19 @@ impl Skiplist {
             return NIL;
         }
         let mut x = HEADER;
+        let mut traversed = 0u64;
         for i in (0..self.level).rev() {
             loop {
                 let f = self.fwd(x, i);
                 if f == NIL {
                     break;
                 }
+                let f_rank = traversed + self.nodes[x as usize].levels[i].span;
                 if let Some(p) = path.as_deref_mut() {
-                    p.push(PathStep { level: i, node: f });
+                    p.push(PathStep { level: i, node: f, rank: f_rank });
                 }
                 if !r.gte_min(self.nodes[f as usize].score) {
+                    traversed = f_rank;
                     x = f;
                 } else {
                     break;
