@@ -52,6 +52,8 @@ fn main() {
     let follow_wall_clock = time.is_none();
     let start_ms = time.unwrap_or_else(wall_ms);
     let mut session = Session::new(EngineOptions { seed, start_ms });
+    // No views here: don't build events nobody will read.
+    session.engine.set_event_recording(false);
 
     let mut input: Box<dyn BufRead> = match &file {
         Some(path) => match std::fs::File::open(path) {
