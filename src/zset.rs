@@ -334,6 +334,35 @@ pub fn range_by_score(z: &Zset, r: &ScoreRange, rev: bool, offset: i64, limit: i
     out
 }
 
+/// t_zset.c `zzlIsInLexRange()`: the range against the listpack's first and last members (in
+/// storage order — lex ranges assume equal scores; with mixed scores Redis's answer follows
+/// this storage-order logic, and so does ours).
+fn lp_in_lex_range(v: &[(Vec<u8>, f64)], r: &LexRange) -> bool {
+    match (v.first(), v.last()) {
+        (Some(first), Some(last)) => !r.is_empty() && r.gte_min(&last.0) && r.lte_max(&first.0),
+        _ => false,
+    }
+}
+
+/// t_zset.c `zzlFirstInLexRange()`: the first member not below the minimum, if it is not
+/// above the maximum.
+fn lp_first_in_lex(v: &[(Vec<u8>, f64)], r: &LexRange) -> Option<usize> {
+    if !lp_in_lex_range(v, r) {
+        return None;
+    }
+    let i = v.iter().position(|(m, _)| r.gte_min(m))?;
+    r.lte_max(&v[i].0).then_some(i)
+}
+
+/// t_zset.c `zzlLastInLexRange()`.
+fn lp_last_in_lex(v: &[(Vec<u8>, f64)], r: &LexRange) -> Option<usize> {
+    if !lp_in_lex_range(v, r) {
+        return None;
+    }
+    let i = v.iter().rposition(|(m, _)| r.lte_max(m))?;
+    r.gte_min(&v[i].0).then_some(i)
+}
+
 /// As `range_by_score` for a lexicographic range (genericZrangebylexCommand).
 pub fn range_by_lex(z: &Zset, r: &LexRange, rev: bool, offset: i64, limit: i64) -> Vec<(Vec<u8>, f64)> {
     let mut out = Vec::new();
@@ -344,16 +373,10 @@ pub fn range_by_lex(z: &Zset, r: &LexRange, rev: bool, offset: i64, limit: i64) 
     let mut remaining = if limit < 0 { u64::MAX } else { limit as u64 };
     match z {
         Zset::Listpack(v) => {
-            let iter: Box<dyn Iterator<Item = &(Vec<u8>, f64)>> = if rev { Box::new(v.iter().rev()) } else { Box::new(v.iter()) };
-            let mut started = false;
+            let start = if rev { lp_last_in_lex(v, r) } else { lp_first_in_lex(v, r) };
+            let Some(start) = start else { return out };
+            let iter: Box<dyn Iterator<Item = &(Vec<u8>, f64)>> = if rev { Box::new(v[..=start].iter().rev()) } else { Box::new(v[start..].iter()) };
             for (m, s) in iter {
-                if !started {
-                    if (!rev && r.gte_min(m)) || (rev && r.lte_max(m)) {
-                        started = true;
-                    } else {
-                        continue;
-                    }
-                }
                 if (!rev && !r.lte_max(m)) || (rev && !r.gte_min(m)) {
                     break;
                 }
@@ -408,21 +431,32 @@ pub fn count_in_range(z: &Zset, r: &ScoreRange) -> u64 {
     }
 }
 
-/// Number of members in a lexicographic range (ZLEXCOUNT).
-pub fn count_in_lex_range(z: &Zset, r: &LexRange) -> u64 {
+/// Number of members in a lexicographic range (ZLEXCOUNT), as Redis computes it.
+pub fn count_in_lex_range(z: &Zset, r: &LexRange) -> i64 {
     if r.is_empty() {
         return 0;
     }
     match z {
-        Zset::Listpack(v) => v.iter().filter(|(m, _)| r.contains(m)).count() as u64,
+        Zset::Listpack(v) => match lp_first_in_lex(v, r) {
+            Some(i) => v[i..].iter().take_while(|(m, _)| r.lte_max(m)).count() as i64,
+            None => 0,
+        },
         Zset::Skiplist { zsl, .. } => {
+            // zlexcountCommand: length - (rank(first) - 1), minus length - rank(last); with mixed
+            // scores this can go negative, and Redis prints what the unsigned sum wraps to.
             let first = zsl.first_in_lex_range(r);
             if first == NIL {
                 return 0;
             }
+            let f = zsl.node(first);
+            let len = zsl.len() as i64;
+            let mut count = len - (zsl.rank(f.score, &f.ele, None) as i64 - 1);
             let last = zsl.last_in_lex_range(r);
-            let (f, l) = (zsl.node(first), zsl.node(last));
-            zsl.rank(l.score, &l.ele, None) - zsl.rank(f.score, &f.ele, None) + 1
+            if last != NIL {
+                let l = zsl.node(last);
+                count -= len - zsl.rank(l.score, &l.ele, None) as i64;
+            }
+            count
         }
     }
 }
@@ -433,6 +467,30 @@ pub fn remove_range_by_rank(z: &mut Zset, start: u64, end: u64) -> Vec<(Vec<u8>,
         Zset::Listpack(v) => v.drain(start as usize..=end as usize).collect(),
         Zset::Skiplist { dict, zsl } => {
             let removed = zsl.delete_range_by_rank(start + 1, end + 1);
+            for (m, _) in &removed {
+                dict.swap_remove(m);
+            }
+            removed
+        }
+    }
+}
+
+/// t_zset.c `zzlDeleteRangeByLex()` / `zslDeleteRangeByLex()`: from the first member in the
+/// range (found as Redis finds it), delete while members are not above the maximum.
+pub fn remove_range_by_lex(z: &mut Zset, r: &LexRange) -> Vec<(Vec<u8>, f64)> {
+    match z {
+        Zset::Listpack(v) => match lp_first_in_lex(v, r) {
+            Some(i) => {
+                let n = v[i..].iter().take_while(|(m, _)| r.lte_max(m)).count();
+                v.drain(i..i + n).collect()
+            }
+            None => vec![],
+        },
+        Zset::Skiplist { dict, zsl } => {
+            if !zsl.in_lex_range(r) {
+                return vec![];
+            }
+            let removed = zsl.delete_range_by_lex(r);
             for (m, _) in &removed {
                 dict.swap_remove(m);
             }

@@ -543,6 +543,34 @@ impl Skiplist {
         removed
     }
 
+    /// t_zset.c `zslDeleteRangeByLex()`: descends to the first node not below the range's
+    /// minimum (by member bytes, as if every score were equal), then deletes nodes while they are
+    /// below its maximum. Returns the removed members.
+    pub fn delete_range_by_lex(&mut self, r: &LexRange) -> Vec<(Vec<u8>, f64)> {
+        let mut removed = Vec::new();
+        let mut update = [HEADER; MAX_LEVEL];
+        let mut x = HEADER;
+        for i in (0..self.level).rev() {
+            loop {
+                let f = self.fwd(x, i);
+                if f != NIL && !r.gte_min(&self.nodes[f as usize].ele) {
+                    x = f;
+                } else {
+                    break;
+                }
+            }
+            update[i] = x;
+        }
+        let mut x = self.fwd(x, 0);
+        while x != NIL && r.lte_max(&self.nodes[x as usize].ele) {
+            let next = self.fwd(x, 0);
+            removed.push((self.nodes[x as usize].ele.clone(), self.nodes[x as usize].score));
+            self.delete_node(x, &update);
+            x = next;
+        }
+        removed
+    }
+
     /// Iterates (member, score) from the first node, ascending.
     pub fn iter(&self) -> SkiplistIter<'_> {
         SkiplistIter { zsl: self, at: self.first() }
