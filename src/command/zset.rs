@@ -385,7 +385,7 @@ pub fn zlexcount(e: &mut Engine, c: &Call) -> Reply {
     match check_zset_read(e, c.db, c.arg(1)) {
         Err(r) => r,
         Ok(false) => Reply::Integer(0),
-        Ok(true) => Reply::Integer(zset_ref(e, c.db, c.arg(1)).map_or(0, |z| zset::count_in_lex_range(z, &range)) as i64),
+        Ok(true) => Reply::Integer(zset_ref(e, c.db, c.arg(1)).map_or(0, |z| zset::count_in_lex_range(z, &range))),
     }
 }
 
@@ -634,13 +634,7 @@ fn zremrange_generic(e: &mut Engine, c: &Call, rtype: RangeType) -> Reply {
             None => vec![],
         },
         Parsed::Score(r) => zset::remove_where(z, |_, s| r.contains(s)),
-        Parsed::Lex(r) => {
-            if r.is_empty() {
-                vec![]
-            } else {
-                zset::remove_where(z, |m, _| r.contains(m))
-            }
-        }
+        Parsed::Lex(r) => zset::remove_range_by_lex(z, r),
     })
     .unwrap_or_default();
     if !removed.is_empty() {
