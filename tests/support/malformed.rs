@@ -32,6 +32,13 @@ const COMMANDS: &[&str] = &[
     "pexpire", "expireat", "pexpireat", "ttl", "pttl", "expiretime", "pexpiretime", "persist", "clock", "help", "nosuch",
     "CONFIG", "Set", "", "sadd", "srem", "smove", "sismember", "smismember", "scard", "spop", "srandmember", "smembers",
     "sinter", "sintercard", "sinterstore", "sunion", "sunionstore", "sdiff", "sdiffstore", "sscan",
+    "zadd", "zincrby", "zscore", "zmscore", "zcard", "zcount", "zlexcount", "zrange", "zrangebyscore", "zrevrangebyscore",
+    "zrangebylex", "zrevrangebylex", "zrevrange", "zrank", "zrevrank", "zrem", "zremrangebyscore", "zremrangebyrank",
+    "zremrangebylex", "zpopmin", "zpopmax", "zmpop", "zrandmember", "zunion", "zinter", "zdiff", "zunionstore",
+    "zinterstore", "zdiffstore", "zintercard", "zrangestore", "zscan", "lpush", "rpush", "lpop", "rpop", "lrange", "lpos",
+    "lmove", "lmpop", "linsert", "lset", "ltrim", "lrem", "hset", "hget", "hgetall", "hincrby", "hincrbyfloat",
+    "hrandfield", "hscan", "hdel", "geoadd", "geopos", "geodist", "geohash", "geosearch", "geosearchstore", "georadius",
+    "georadiusbymember",
 ];
 
 const WORDS: &[&str] = &[
@@ -42,6 +49,9 @@ const WORDS: &[&str] = &[
     "*", "?", "[a-", "\\", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "18446744073709551616",
     "4294967296", "2147483648", "1e400", "-1e-400", "inf", "-inf", "nan", "+1", "-0", "010", "0x10", "1.5", "  1",
     "536870912", "33554432", "99999999999", "0.1", "1e17", "server", "all", "filterby", "pattern", "aclcat",
+    "byscore", "bylex", "rev", "limit", "withscores", "(1", "[a", "-", "+", "weights", "aggregate", "min", "max", "ch",
+    "incr", "withvalues", "left", "right", "before", "after", "rank", "maxlen", "m", "km", "mi", "frommember",
+    "fromlonlat", "byradius", "bybox", "asc", "desc", "any", "withcoord", "withdist", "withhash", "store", "storedist",
 ];
 
 fn number(r: &mut Rng) -> String {
