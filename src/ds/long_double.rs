@@ -354,6 +354,23 @@ impl LongDouble {
         LongDouble::Finite { neg: v < 0, mant: v.unsigned_abs(), exp: 0 }
     }
 
+    /// A double widened to long double, exactly (C's implicit `(long double)d`, as in
+    /// networking.c `addReplyHumanLongDouble(c, d)` for GEO coordinates).
+    pub fn from_f64(d: f64) -> LongDouble {
+        if d.is_nan() {
+            return LongDouble::Nan;
+        }
+        let neg = d.is_sign_negative();
+        if d.is_infinite() {
+            return LongDouble::Inf { neg };
+        }
+        let bits = d.to_bits();
+        let biased = ((bits >> 52) & 0x7ff) as i64;
+        let frac = bits & ((1u64 << 52) - 1);
+        let (mant, exp) = if biased == 0 { (frac, -1074) } else { (frac | (1u64 << 52), biased - 1075) };
+        LongDouble::Finite { neg, mant, exp }
+    }
+
     /// util.c `string2ld()`: `strtold` over the whole string, at most 5119 bytes.
     pub fn parse(s: &[u8]) -> Option<LongDouble> {
         if s.is_empty() || s.len() >= 5 * 1024 {
@@ -480,6 +497,16 @@ mod tests {
         assert_eq!(ld("3").add(ld("0")).to_human(), "3");
         assert_eq!(ld("-0.0").add(ld("0")).to_human(), "0");
         assert_eq!(LongDouble::from_i64(i64::MIN).to_human(), "-9223372036854775808");
+    }
+
+    #[test]
+    fn doubles_widen_exactly() {
+        assert_eq!(LongDouble::from_f64(13.36138933897018433).to_human(), "13.36138933897018433");
+        assert_eq!(LongDouble::from_f64(0.1).to_human(), "0.10000000000000001");
+        assert_eq!(LongDouble::from_f64(180.0).to_human(), "180");
+        assert_eq!(LongDouble::from_f64(-0.0).to_human(), "0");
+        assert_eq!(LongDouble::from_f64(5e-324).to_human(), "0");
+        assert_eq!(LongDouble::from_f64(f64::NEG_INFINITY).to_human(), "-inf");
     }
 
     #[test]

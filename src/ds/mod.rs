@@ -1,5 +1,7 @@
 //! Data structures that know nothing of commands or replies.
 
+pub mod geohash;
 pub mod long_double;
+pub mod pqsort;
 pub mod skiplist;
 pub mod intset;
