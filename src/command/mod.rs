@@ -8,6 +8,7 @@ pub mod clock;
 pub mod config;
 pub mod db;
 pub mod expire;
+pub mod geo;
 pub mod hash;
 pub mod list;
 pub mod object;

@@ -151,6 +151,17 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("zintercard", zset::zintercard),
     ("zrangestore", zset::zrangestore),
     ("zscan", zset::zscan),
+    // geo.c
+    ("geoadd", super::geo::geoadd),
+    ("geopos", super::geo::geopos),
+    ("geodist", super::geo::geodist),
+    ("geohash", super::geo::geohash),
+    ("geosearch", super::geo::geosearch),
+    ("geosearchstore", super::geo::geosearchstore),
+    ("georadius", super::geo::georadius),
+    ("georadiusbymember", super::geo::georadiusbymember),
+    ("georadius_ro", super::geo::georadius_ro),
+    ("georadiusbymember_ro", super::geo::georadiusbymember_ro),
     // t_list.c
     ("lpush", list::lpush),
     ("rpush", list::rpush),
