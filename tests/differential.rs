@@ -1225,3 +1225,202 @@ fn command_list_is_redis_list_restricted_to_ours() {
         assert!(real_all.contains(n), "we list {n}, Redis 7.0 doesn't");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// 4. GEO (geo.c): random places and searches
+// ---------------------------------------------------------------------------------------------
+// Places are random (some on the ±85.05112878 latitude limit, the antimeridian or the equator,
+// some stacked on one spot so that distances tie), searches use random centres, radii from
+// centimetres to beyond the Earth's size, boxes, every unit and option, and the *STORE results
+// are read back. Without ASC/DESC the reply order is Redis's cell walk, so every reply is
+// compared byte for byte.
+
+const GEO_KEYS: &[&str] = &["g1", "g2", "g1", "g2", "gx", "gs"];
+const GEO_MEMBERS: &[&str] = &["m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11", "\"\"", "\"\\xff\"", "\"a b\""];
+const GEO_UNITS: &[&str] = &["m", "km", "ft", "mi", "KM", "Mi"];
+
+fn geo_unit(rng: &mut Rng) -> String {
+    if rng.chance(3) { "parsec".into() } else { rng.pick(GEO_UNITS).into() }
+}
+
+/// A decimal in [lo, hi] with up to 6 decimals (or, now and then, a limit or junk).
+fn geo_number(rng: &mut Rng, lo: f64, hi: f64, edges: &[&str]) -> String {
+    if rng.chance(5) {
+        return rng.pick(edges).into();
+    }
+    let t = (rng.next() % 1_000_001) as f64 / 1_000_000.0;
+    format!("{:.*}", rng.below(7), lo + (hi - lo) * t)
+}
+
+fn geo_lonlat(rng: &mut Rng, a: &mut Vec<String>) {
+    const LON_EDGES: &[&str] = &["180", "-180", "179.99999", "-179.99999", "0", "-0", "180.000001", "abc", "1e3"];
+    const LAT_EDGES: &[&str] = &["85.05112878", "-85.05112878", "85.05112879", "0", "66.5", "-80.5", "90", "nan"];
+    // Mostly around Sicily, so that searches find something.
+    if rng.chance(60) {
+        a.push(geo_number(rng, 12.0, 16.0, LON_EDGES));
+        a.push(geo_number(rng, 36.0, 39.0, LAT_EDGES));
+    } else {
+        a.push(geo_number(rng, -180.0, 180.0, LON_EDGES));
+        a.push(geo_number(rng, -85.05, 85.05, LAT_EDGES));
+    }
+}
+
+fn geo_distance(rng: &mut Rng) -> String {
+    const RADII: &[&str] = &["0", "-1", "abc", "inf", "1e-300", "0.01", "20000000", "1e5"];
+    if rng.chance(8) {
+        return rng.pick(RADII).into();
+    }
+    let mag = 10f64.powi(rng.below(8) as i32);
+    format!("{:.3}", mag * (1 + rng.below(999)) as f64 / 100.0)
+}
+
+fn geo_args(rng: &mut Rng) -> Vec<String> {
+    let key = |rng: &mut Rng| rng.pick(GEO_KEYS).to_string();
+    let member = |rng: &mut Rng| rng.pick(GEO_MEMBERS).to_string();
+    let mut a: Vec<String> = Vec::new();
+    match rng.below(20) {
+        0..=5 => {
+            a.extend([rng.opt(&["GEOADD"]), key(rng)]);
+            for _ in 0..rng.below(3) {
+                a.push(rng.opt(&["NX", "XX", "CH", "GT"]));
+            }
+            let stacked = rng.chance(25);
+            let mut spot = Vec::new();
+            geo_lonlat(rng, &mut spot);
+            for _ in 0..1 + rng.below(5) {
+                if stacked {
+                    a.extend(spot.iter().cloned());
+                } else {
+                    geo_lonlat(rng, &mut a);
+                }
+                a.push(member(rng));
+            }
+        }
+        6..=12 => {
+            let cmd = rng.pick(&["GEOSEARCH", "GEOSEARCH", "GEOSEARCHSTORE", "GEORADIUS", "GEORADIUSBYMEMBER", "GEORADIUS_RO", "GEORADIUSBYMEMBER_RO"]);
+            let search = cmd.starts_with("GEOSEARCH");
+            let store = cmd == "GEOSEARCHSTORE";
+            a.push(cased(rng, cmd));
+            if store {
+                a.push("gd".into());
+            }
+            a.push(key(rng));
+            let mut parts: Vec<Vec<String>> = Vec::new();
+            if search {
+                let mut from = Vec::new();
+                if rng.chance(35) {
+                    from.extend([rng.opt(&["FROMMEMBER"]), member(rng)]);
+                } else {
+                    from.push(rng.opt(&["FROMLONLAT"]));
+                    geo_lonlat(rng, &mut from);
+                }
+                let mut by = Vec::new();
+                if rng.chance(50) {
+                    by.extend([rng.opt(&["BYRADIUS"]), geo_distance(rng)]);
+                } else {
+                    by.extend([rng.opt(&["BYBOX"]), geo_distance(rng), geo_distance(rng)]);
+                }
+                by.push(geo_unit(rng));
+                if rng.chance(97) {
+                    parts.push(from);
+                }
+                if rng.chance(97) {
+                    parts.push(by);
+                }
+            } else {
+                if cmd.contains("MEMBER") {
+                    a.push(member(rng));
+                } else {
+                    geo_lonlat(rng, &mut a);
+                }
+                a.extend([geo_distance(rng), geo_unit(rng)]);
+            }
+            if rng.chance(40) {
+                parts.push(vec![rng.opt(&["ASC", "DESC"])]);
+            }
+            if rng.chance(40) {
+                let mut count = vec![rng.opt(&["COUNT"]), rng.pick(&["1", "2", "3", "5", "8", "50", "0", "-1", "x"]).into()];
+                if rng.chance(30) {
+                    count.push(rng.opt(&["ANY"]));
+                }
+                parts.push(count);
+            }
+            let storing = store || (!search && !cmd.ends_with("_RO") && rng.chance(30));
+            if !storing || rng.chance(3) {
+                for w in ["WITHDIST", "WITHHASH", "WITHCOORD"] {
+                    if rng.chance(40) {
+                        parts.push(vec![cased(rng, w)]);
+                    }
+                }
+            }
+            if storing && !store {
+                parts.push(vec![rng.opt(&["STORE", "STOREDIST"]), "gd".into()]);
+            }
+            if store && rng.chance(50) {
+                parts.push(vec![rng.opt(&["STOREDIST"])]);
+            }
+            if rng.chance(3) {
+                parts.push(vec![rng.pick(&["ANY", "STORE", "BOGUS", "FROMMEMBER", "BYBOX"]).into()]);
+            }
+            for i in (1..parts.len()).rev() {
+                let j = rng.below(i + 1);
+                parts.swap(i, j);
+            }
+            for p in parts {
+                a.extend(p);
+            }
+        }
+        13 => a.extend(["ZRANGE".into(), "gd".into(), "0".into(), "-1".into(), "WITHSCORES".into()]),
+        14 | 15 => {
+            a.extend([rng.opt(&["GEOPOS", "GEOHASH"]), key(rng)]);
+            for _ in 0..rng.below(4) {
+                a.push(member(rng));
+            }
+        }
+        16 => {
+            a.extend([rng.opt(&["GEODIST"]), key(rng), member(rng), member(rng)]);
+            if rng.chance(70) {
+                a.push(geo_unit(rng));
+            }
+        }
+        17 => a.extend([rng.opt(&["ZREM"]), key(rng), member(rng)]),
+        18 => a.extend(["ZADD".into(), key(rng), rng.pick(&["-1", "0", "1.5", "4503599627370495", "4503599627370496", "inf", "1e300"]).into(), member(rng)]),
+        _ => match rng.below(3) {
+            0 => a.extend(["SET".into(), "gs".into(), "x".into()]),
+            1 => a.extend(["CONFIG".into(), "SET".into(), "zset-max-listpack-entries".into(), rng.pick(&["0", "2", "128"]).into()]),
+            _ => a.extend(["OBJECT".into(), "ENCODING".into(), key(rng)]),
+        },
+    }
+    a
+}
+
+/// A line of the GEO run (`geo_args`), now and then with an argument dropped or added.
+fn random_geo_line(rng: &mut Rng) -> (String, Check) {
+    let mut args = geo_args(rng);
+    if rng.chance(3) {
+        if rng.chance(50) && args.len() > 1 {
+            args.pop();
+        } else {
+            args.push(rng.pick(GEO_MEMBERS).into());
+        }
+    }
+    (args.join(" "), Check::Exact)
+}
+
+#[test]
+fn random_geo_commands_match_a_live_server() {
+    check_tools();
+    let n: usize = std::env::var("REDISPLAY_DIFF_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
+    let seeds: Vec<u64> = match std::env::var("REDISPLAY_DIFF_SEED").ok().and_then(|v| v.parse().ok()) {
+        Some(s) => vec![s],
+        None => vec![401, 402, 403],
+    };
+    let mut failures = Vec::new();
+    for &seed in &seeds {
+        if let Err(e) = run_random(seed, n, random_geo_line, "geo") {
+            failures.push(e);
+        }
+    }
+    eprintln!("random differential, geo: {} seeds × {n} lines", seeds.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
