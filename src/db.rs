@@ -4,15 +4,17 @@
 //!
 //! Lookups with lazy expiry (`lookupKey*`, `expireIfNeeded`) need the clock, the stats and
 //! the event log, so they live on the engine (engine.rs); this file never checks time.
-//! Differences: both maps are insertion-ordered `IndexMap`s, which give O(1) uniform
-//! sampling (eviction, RANDOMKEY) but not Redis's bucket layout; iteration order differs
-//! from a real server's (which is random per process anyway).
+//! Differences: both maps are insertion-ordered `IndexMap`s (so KEYS/SCAN order differs from a
+//! real server's, which is random per process anyway); beside each sits a model of its dict.c
+//! table shape (ds/buckets.rs) — bucket count, chains, resize points — which the active expire
+//! cycle's cursor and eviction's sampling walk as Redis walks its tables.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::BuildHasherDefault;
 
 use indexmap::IndexMap;
 
+use crate::ds::buckets::Buckets;
 use crate::object::RObj;
 
 /// A deterministic hasher: same layout for the same inputs, on every platform.
@@ -23,11 +25,25 @@ pub type Map<K, V> = IndexMap<K, V, Hasher>;
 pub struct Db {
     pub dict: Map<Vec<u8>, RObj>,
     pub expires: Map<Vec<u8>, i64>,
+    /// The dict.c table shape of `dict` and of `expires` (indices follow the maps').
+    pub dict_buckets: Buckets,
+    pub expires_buckets: Buckets,
     /// INFO keyspace `avg_ttl` (maintained by the active expire cycle).
     pub avg_ttl: i64,
+    /// `db->expires_cursor`: where the active expire cycle resumes its bucket walk.
+    pub expires_cursor: u64,
 }
 
 impl Db {
+    /// An empty db whose tables hash with `seed`.
+    pub fn new(seed: u64) -> Db {
+        Db {
+            dict_buckets: Buckets::new(seed),
+            expires_buckets: Buckets::new(seed ^ 0x5eed_e4b1_7e5),
+            ..Default::default()
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.dict.len()
     }
@@ -55,27 +71,39 @@ impl Db {
 
     /// db.c `dbAdd()`/`dbOverwrite()` without touching the TTL.
     pub fn insert(&mut self, key: Vec<u8>, obj: RObj) {
+        if let Some(slot) = self.dict.get_mut(&key) {
+            *slot = obj;
+            return;
+        }
+        self.dict_buckets.push(&key);
         self.dict.insert(key, obj);
     }
 
     /// db.c `setKey()`: store and clear any TTL unless `keep_ttl`.
     pub fn set_key(&mut self, key: Vec<u8>, obj: RObj, keep_ttl: bool) {
         if !keep_ttl {
-            self.expires.swap_remove(&key);
+            self.remove_expire(&key);
         }
-        self.dict.insert(key, obj);
+        self.insert(key, obj);
+    }
+
+    fn remove_from_dict(&mut self, key: &[u8]) -> Option<RObj> {
+        let (i, _, obj) = self.dict.swap_remove_full(key)?;
+        self.dict_buckets.swap_remove(i);
+        Some(obj)
     }
 
     /// db.c `dbSyncDelete()`: removes the key and its TTL; true if it existed.
     pub fn delete(&mut self, key: &[u8]) -> bool {
-        self.expires.swap_remove(key);
-        self.dict.swap_remove(key).is_some()
+        self.remove_expire(key);
+        self.remove_from_dict(key).is_some()
     }
 
     /// Removes and returns the value (for MOVE, RENAME, GETDEL), dropping the TTL.
     pub fn take(&mut self, key: &[u8]) -> Option<(RObj, Option<i64>)> {
-        let obj = self.dict.swap_remove(key)?;
-        let ttl = self.expires.swap_remove(key);
+        let obj = self.remove_from_dict(key)?;
+        let ttl = self.expires.get(key).copied();
+        self.remove_expire(key);
         Some((obj, ttl))
     }
 
@@ -84,13 +112,20 @@ impl Db {
         if let Some(stored) = self.expires.get_mut(key) {
             *stored = when_ms;
         } else if self.dict.contains_key(key) {
+            self.expires_buckets.push(key);
             self.expires.insert(key.to_vec(), when_ms);
         }
     }
 
     /// db.c `removeExpire()`: true if a TTL was removed.
     pub fn remove_expire(&mut self, key: &[u8]) -> bool {
-        self.expires.swap_remove(key).is_some()
+        match self.expires.swap_remove_full(key) {
+            Some((i, _, _)) => {
+                self.expires_buckets.swap_remove(i);
+                true
+            }
+            None => false,
+        }
     }
 
     /// db.c `keyIsExpired()` for a given `now`: strictly after its time.
@@ -101,6 +136,41 @@ impl Db {
     pub fn clear(&mut self) {
         self.dict.clear();
         self.expires.clear();
+        self.dict_buckets.clear();
+        self.expires_buckets.clear();
         self.avg_ttl = 0;
+        self.expires_cursor = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::object::{StrValue, Value};
+
+    #[test]
+    fn table_shapes_follow_every_change() {
+        let mut db = Db::new(42);
+        let obj = || RObj { value: Value::Str(StrValue::Embstr(b"v".to_vec())), lru: 0 };
+        let mut x = 1u64;
+        for _ in 0..5000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let key = format!("k{}", (x >> 33) % 300).into_bytes();
+            match (x >> 20) % 6 {
+                0 | 1 => db.insert(key, obj()),
+                2 => db.set_expire(&key, 5),
+                3 => {
+                    db.remove_expire(&key);
+                }
+                4 => {
+                    db.delete(&key);
+                }
+                _ => db.set_key(key, obj(), false),
+            }
+        }
+        db.dict_buckets.check(db.dict.keys().map(|k| k.as_slice())).unwrap();
+        db.expires_buckets.check(db.expires.keys().map(|k| k.as_slice())).unwrap();
+        db.expires_buckets.shrink_if_needed();
+        db.expires_buckets.check(db.expires.keys().map(|k| k.as_slice())).unwrap();
     }
 }

@@ -137,7 +137,7 @@ impl Engine {
         let config = Config::default();
         let dbnum = config.int("databases").max(1) as usize;
         let mut e = Engine {
-            dbs: vec![Db::default(); dbnum],
+            dbs: (0..dbnum).map(|i| Db::new(opts.seed.wrapping_add(i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))).collect(),
             clients: BTreeMap::new(),
             next_client_id: 1,
             config,

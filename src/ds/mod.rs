@@ -4,4 +4,5 @@ pub mod geohash;
 pub mod long_double;
 pub mod pqsort;
 pub mod skiplist;
+pub mod buckets;
 pub mod intset;
