@@ -273,6 +273,33 @@ export async function createEngine({ seed, startMs, onCrash = () => {}, onRecove
       return guarded("dbsize", (pg) => pg.dbsize(db), () => 0);
     },
 
+    /** The database the console is using (SELECT). */
+    currentDb() {
+      return guarded("current_db", (pg) => Number(pg.current_db()), () => 0);
+    },
+
+    /**
+     * A page of keys (src/introspect.rs `keyspace_page`): `{db, total, volatile, offset,
+     * keys: [{key, type, encoding, len, expire_at_ms, expired}]}`; `pattern` is a Redis glob
+     * (then `offset` counts matches).
+     */
+    keyspace(db, offset, count, pattern = null) {
+      return guarded(
+        "keyspace",
+        (pg) => pg.keyspace(db, offset, count, pattern ?? undefined),
+        () => ({ db, total: 0, volatile: 0, offset, keys: [] }),
+      );
+    },
+
+    /**
+     * Ranks `start..start+count` of the sorted set at `key` (src/introspect.rs `zset_window`):
+     * `{key, encoding, len, max_level, header_spans, start, entries: [{rank, member, score,
+     * level, spans}], max_entries, max_value}`, or null when `key` is not a sorted set.
+     */
+    zsetWindow(db, key, start, count) {
+      return guarded("zset_window", (pg) => pg.zset_window(db, key, start, count) ?? null, () => null);
+    },
+
     /** True while a crashed engine is being recreated. */
     isRecovering() {
       return playground === null;

@@ -26,7 +26,7 @@ export const MAX_FRAME_DT_MS = 250;
  * @param {object} deps
  * @param {object} deps.engine   from engine.js
  * @param {object} deps.store    from store.js
- * @param {Array<{update(events: object[], state: object): boolean, draw(state: object): void}>} deps.views
+ * @param {Array<{update(events: object[], state: object): boolean, draw(state: object): void, animating?(): boolean}>} deps.views
  * @param {Document} [deps.doc]
  * @param {(cb: FrameRequestCallback) => number} [deps.requestFrame]
  */
@@ -98,17 +98,23 @@ export function createLoop({ engine, store, views, doc = document, requestFrame 
     });
 
     const current = store.get();
+    let animating = false;
     for (const view of views) {
       if (view.update(events, current) || forceDraw) view.draw(current);
+      // A view in the middle of a short transition (a highlight fading) asks for more frames;
+      // once it is over the loop goes back to sleeping.
+      if (view.animating?.()) animating = true;
     }
     forceDraw = false;
 
-    if (isPlaying || pendingMs >= 1) schedule();
+    if (isPlaying || pendingMs >= 1 || animating) schedule();
   }
 
+  // Any change to the UI part of the state (pause, speed, the selected key…) needs a frame;
+  // the loop's own clock updates do not.
   let previous = store.get();
   store.subscribe((s) => {
-    if (s.paused !== previous.paused || s.speed !== previous.speed) schedule();
+    if (s.clock === previous.clock || s.paused !== previous.paused || s.speed !== previous.speed) schedule();
     previous = s;
   });
 

@@ -12,6 +12,14 @@ import { createNotices } from "./notices.js";
 import { createConsole } from "./console/console-view.js";
 import { buildCompletionEntries } from "./console/completion.js";
 import { createClockView, formatClock } from "./views/clock-view.js";
+import { createKeyspaceView } from "./views/keyspace-view.js";
+import { createZsetView } from "./views/zset-view.js";
+
+/**
+ * The booted page's parts — `{engine, store, loop}` once boot succeeded — for the e2e tests
+ * (which load big data sets through the page's own engine) and the devtools console.
+ */
+export const pageParts = {};
 
 function randomSeed() {
   return crypto.getRandomValues(new Uint32Array(1))[0];
@@ -45,6 +53,8 @@ async function boot() {
   for (const problem of params.problems) notices.show(problem, "warning");
 
   let consoleView = null;
+  let keyspaceView = null;
+  let zsetView = null;
   let loop = null;
   let engine;
   try {
@@ -65,6 +75,8 @@ async function boot() {
       onRecovered() {
         consoleView?.setPrompt(engine.prompt());
         consoleView?.printNote("(redisplay) the engine was restarted after an internal error; the keyspace is empty.");
+        keyspaceView?.refresh();
+        zsetView?.refresh();
         loop?.redrawAll();
       },
     });
@@ -97,13 +109,25 @@ async function boot() {
     reset() {
       engine.reset();
       loop.cancelPending();
+      store.set({ selectedDb: 0, selectedKey: null });
+      keyspaceView.refresh();
+      zsetView.refresh();
       consoleView.setPrompt(engine.prompt());
       consoleView.printNote(
         `(redisplay) reset: a fresh engine with seed ${params.seed}, clock back to ${formatClock(engine.now())}.`,
       );
     },
   });
-  loop = createLoop({ engine, store, views: [clockView] });
+  // The keyspace and sorted-set views read windowed snapshots through this, never the engine.
+  const source = {
+    currentDb: () => engine.currentDb(),
+    keyspace: (db, offset, count, pattern) => engine.keyspace(db, offset, count, pattern),
+    zsetWindow: (db, key, start, count) => engine.zsetWindow(db, key, start, count),
+  };
+  const invalidate = () => loop?.wake();
+  keyspaceView = createKeyspaceView(document.getElementById("keyspace"), { source, store, invalidate });
+  zsetView = createZsetView(document.getElementById("zset"), { source, store, invalidate });
+  loop = createLoop({ engine, store, views: [clockView, keyspaceView, zsetView] });
 
   document.getElementById("boot-status").hidden = true;
   const link = permalink(params.seed, params.startMs);
@@ -124,6 +148,7 @@ async function boot() {
 
   loop.start();
   consoleView.focus();
+  Object.assign(pageParts, { engine, store, loop });
   document.documentElement.dataset.boot = "ready";
 }
 

@@ -13,6 +13,9 @@ export function createInitialState({ seed, startMs, paused = false, speed = 1 })
     speed,
     seed,
     startMs,
+    // The key the sorted-set view shows (picked in the keyspace view), or null.
+    selectedDb: 0,
+    selectedKey: null,
     clock: Object.freeze({
       now: startMs,
       hz: 10,
