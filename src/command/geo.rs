@@ -13,11 +13,13 @@
 //! members inside the circle or box, and sorts with the same algorithms as redis-server
 //! (src/ds/pqsort.rs) — so even without ASC/DESC, and among equal distances, the order is
 //! Redis's. Coordinates are printed like `addReplyHumanLongDouble()` (`%.17Lf` of the
-//! double, trimmed), distances like `addReplyDoubleDistance()` (`%.4f`).
+//! double, trimmed), distances like `addReplyDoubleDistance()`, which in 7.0.15 is
+//! `fixedpoint_d2string(d, 4)` — not quite `%.4f` (see below).
 //!
 //! Differences: RESP2 only, like the rest of the engine. Redis asserts (crashes) when a
 //! *STORE would insert the same member twice or a NaN distance; neither can come from a
-//! search here, and the playground would keep the first.
+//! search here, and the playground would keep the first. On wasm32 distances can differ in
+//! the last bit (src/ds/geohash.rs).
 
 use crate::command::table::{table, Call};
 use crate::command::zset::{check_zset_read, limits, zset_ref, zadd};
@@ -87,9 +89,29 @@ fn coord_reply(v: f64) -> Reply {
     Reply::bulk(LongDouble::from_f64(v).to_human())
 }
 
-/// geo.c `addReplyDoubleDistance()`.
+/// geo.c `addReplyDoubleDistance()`: util.c `fixedpoint_d2string(d, 4)`.
 fn distance_reply(d: f64) -> Reply {
-    Reply::bulk(fmt_fixed(d, 4))
+    Reply::bulk(fixedpoint_d2string(d, 4))
+}
+
+/// util.c `fixedpoint_d2string()`, which 7.0.15 formats distances with instead of `%.4f`:
+/// `llrint(d × 10^digits)` — the product rounded to a double first, then to an integer half to
+/// even — printed with the dot put back. So 15600109.92905000038 prints as "15600109.9290"
+/// where `%.4f` says "…9291". A NaN or a product beyond the long long range reads as
+/// LLONG_MIN (x86-64's `cvtsd2si`), printed negative.
+fn fixedpoint_d2string(d: f64, digits: usize) -> String {
+    if d == 0.0 {
+        return format!("0.{}", "0".repeat(digits));
+    }
+    const TWO63: f64 = 9_223_372_036_854_775_808.0;
+    let scaled = (d * 10f64.powi(digits as i32)).round_ties_even();
+    let svalue = if (-TWO63..TWO63).contains(&scaled) { scaled as i64 } else { i64::MIN };
+    let mut text = format!("{:0>width$}", svalue.unsigned_abs(), width = digits + 1);
+    text.insert(text.len() - digits, '.');
+    if svalue < 0 {
+        text.insert(0, '-');
+    }
+    text
 }
 
 /// geo.c `longLatFromMember()`: the position of a member of the stored zset.
@@ -598,5 +620,19 @@ mod tests {
         assert_eq!(out[0], "(integer) 2\n");
         assert_eq!(out[1], "\"166.2742\"\n");
         assert_eq!(out[2], "1) 1) \"Catania\"\n   2) \"56.4413\"\n2) 1) \"Palermo\"\n   2) \"190.4424\"\n");
+    }
+
+    #[test]
+    fn distances_print_like_fixedpoint_d2string() {
+        use super::fixedpoint_d2string as f;
+        assert_eq!(f(0.0, 4), "0.0000");
+        assert_eq!(f(-0.0, 4), "0.0000");
+        assert_eq!(f(0.00004, 4), "0.0000");
+        assert_eq!(f(0.0005, 4), "0.0005");
+        assert_eq!(f(0.7750, 4), "0.7750");
+        assert_eq!(f(166274.15156960033, 4), "166274.1516");
+        // %.4f would round this one up (its exact value is above ...905); Redis gives 9290.
+        assert_eq!(f(15600109.92905000038444995880126953125, 4), "15600109.9290");
+        assert_eq!(f(f64::NAN, 4), "-922337203685477.5808");
     }
 }

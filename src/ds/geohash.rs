@@ -17,15 +17,21 @@
 //! same order as the C, so results agree with redis-server bit for bit where glibc's libm and
 //! Rust's agree (natively they are the same functions).
 //!
-//! Checked live against redis-server 7.0.15: `geohashGetDistance` is the plain haversine
-//! formula with no shortcut for equal longitudes (newer Redis has one, which changes the last
-//! printed digit of some GEODIST replies), while the BYBOX test measures the north-south
-//! distance as `R·|Δlatitude|` in radians (`geohashGetLatDistance`), which differs from the
-//! haversine in the last bits and so decides points on the box's edge.
+//! Checked against redis-server 7.0.15 (live, and its exported `geohashGetDistance`,
+//! `geohashGetLatDistance` and `geohashGetDistanceIfInRectangle` disassembled): when the
+//! longitudes are equal (the haversine's `v` is exactly 0) the distance is `R·|Δlatitude|` in
+//! radians rather than the haversine (the two differ in the last bits, which shows in some
+//! GEODIST replies), and the BYBOX test measures the north-south distance the same way.
 //!
-//! Deviations: none in the arithmetic. `bits_from_score` spells out what the C cast
-//! `(uint64_t)score` compiles to on x86-64 (the only target Debian's redis-server 7.0.15 was
-//! checked on), since the cast is undefined for negative or huge scores.
+//! `bits_from_score` spells out what the C cast `(uint64_t)score` compiles to on x86-64 (the
+//! target Debian's redis-server 7.0.15 was checked on), since the cast is undefined for
+//! negative or huge scores.
+//!
+//! Deviation: `sin`, `cos` and `asin` are Rust's. Natively they are glibc's, as in
+//! redis-server; on wasm32 they are Rust's portable libm, which differs from glibc in the last
+//! bit for a few percent of arguments. A reply changes only when a distance falls within about
+//! 1e-10 of a 4th-decimal rounding point or of a radius or box edge (about one distance in a
+//! million); porting glibc's table-driven implementations was judged not worth it.
 
 use std::f64::consts::PI;
 
@@ -473,15 +479,18 @@ pub fn cell_score_range(hash: HashBits) -> (u64, u64) {
 // Distances
 // ---------------------------------------------------------------------------------------------
 
-/// geohash_helper.c `geohashGetDistance()` as in 7.0: the haversine great-circle distance in
-/// meters, always by the full formula.
+/// geohash_helper.c `geohashGetDistance()`: the haversine great-circle distance in meters,
+/// or the distance along the meridian when the longitudes are the same.
 pub fn distance(lon1d: f64, lat1d: f64, lon2d: f64, lat2d: f64) -> f64 {
-    let lat1r = deg_rad(lat1d);
     let lon1r = deg_rad(lon1d);
-    let lat2r = deg_rad(lat2d);
     let lon2r = deg_rad(lon2d);
-    let u = ((lat2r - lat1r) / 2.0).sin();
     let v = ((lon2r - lon1r) / 2.0).sin();
+    if v == 0.0 {
+        return lat_distance(lat1d, lat2d);
+    }
+    let lat1r = deg_rad(lat1d);
+    let lat2r = deg_rad(lat2d);
+    let u = ((lat2r - lat1r) / 2.0).sin();
     2.0 * EARTH_RADIUS_IN_METERS * (u * u + lat1r.cos() * lat2r.cos() * v * v).sqrt().asin()
 }
 
@@ -539,6 +548,16 @@ mod tests {
     fn palermo_catania_distance() {
         let (a, b) = (decode_score(3479099956230698.0).unwrap(), decode_score(3479447370796909.0).unwrap());
         assert_eq!(format!("{:.4}", distance(a.0, a.1, b.0, b.1)), "166274.1516");
+    }
+
+    /// Equal longitudes take the meridian formula: the haversine would print ...5551 here
+    /// (GEOADD -94.258661 69.59409299999999 / -94.258661 -18.930262999999997, GEODIST →
+    /// "9846236.5550" from redis-server 7.0.15).
+    #[test]
+    fn equal_longitudes_measure_along_the_meridian() {
+        let a = decode_score(score_bits(-94.258661, 69.59409299999999).unwrap() as f64).unwrap();
+        let b = decode_score(score_bits(-94.258661, -18.930262999999997).unwrap() as f64).unwrap();
+        assert_eq!(distance(a.0, a.1, b.0, b.1), lat_distance(a.1, b.1));
     }
 
     #[test]
