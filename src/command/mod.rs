@@ -1,8 +1,9 @@
 //! Commands: the table (table.rs) and one file per family, named after the Redis source file
 //! it models — server.rs ↔ server.c, db.rs ↔ db.c, string.rs ↔ t_string.c, expire.rs ↔
 //! expire.c, object.rs ↔ object.c, config.rs ↔ config.c, list.rs ↔ t_list.c, hash.rs ↔
-//! t_hash.c, set.rs ↔ t_set.c — plus clock.rs, the playground's own CLOCK command. Shared
-//! reply helpers live here, with Redis's exact error strings (server.c `createSharedObjects()`).
+//! t_hash.c, set.rs ↔ t_set.c, zset.rs ↔ t_zset.c, geo.rs ↔ geo.c — plus clock.rs, the
+//! playground's own CLOCK command. Shared reply helpers live here, with Redis's exact error
+//! strings (server.c `createSharedObjects()`).
 
 pub mod clock;
 pub mod config;
