@@ -481,7 +481,9 @@ fn georadius_generic(e: &mut Engine, c: &Call, src_index: usize, variant: Varian
     }
 
     let shape = Shape { xy, conversion, kind };
-    let limit = if opts.any { opts.count as usize } else { 0 };
+    // COUNT is a long long; where usize is 32 bits a count past it is "no limit" all the same.
+    let count = usize::try_from(opts.count).unwrap_or(usize::MAX);
+    let limit = if opts.any { count } else { 0 };
     let mut points = match zset_ref(e, c.db, key) {
         Some(z) => members_of_all_neighbors(z, &shape, limit),
         None => vec![],
@@ -491,7 +493,7 @@ fn georadius_generic(e: &mut Engine, c: &Call, src_index: usize, variant: Varian
     }
 
     let result_length = points.len();
-    let returned = if opts.count == 0 || (result_length as i64) < opts.count { result_length } else { opts.count as usize };
+    let returned = if count == 0 || result_length < count { result_length } else { count };
     if opts.sort != Sort::None {
         let desc = |a: &GeoPoint, b: &GeoPoint| -by_distance(a, b);
         match (opts.sort, returned == result_length) {
