@@ -54,6 +54,8 @@ pub struct SearchStep {
     pub level: usize,
     /// 0-based rank of the node examined.
     pub rank: u64,
+    /// The search moved onto this node (true) or stopped before it and went down (false).
+    pub moved: bool,
     pub member: String,
     pub score: f64,
 }

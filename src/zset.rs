@@ -146,6 +146,7 @@ pub fn add(
             if score != cur {
                 let (m, _) = v.remove(pos);
                 let at = lp_insert_pos(v, score, &m);
+                changes.push(Change::Inserted { member: m.clone(), score, rank: at as u64, level: 0 });
                 v.insert(at, (m, lp_score(score)));
                 return AddOutcome::Updated { score };
             }
@@ -185,10 +186,16 @@ pub fn add(
                 l
             });
             dict.insert(ele.to_vec(), score);
-            if let Some(l) = moved_level {
-                let rank = zsl.rank(score, ele, None).saturating_sub(1);
-                changes.push(Change::Inserted { member: ele.to_vec(), score, rank, level: l });
-            }
+            let rank = zsl.rank(score, ele, None).saturating_sub(1);
+            let level = moved_level.unwrap_or_else(|| {
+                let n = zsl.by_rank(rank + 1);
+                if n == NIL {
+                    0
+                } else {
+                    zsl.node(n).levels.len()
+                }
+            });
+            changes.push(Change::Inserted { member: ele.to_vec(), score, rank, level });
             return AddOutcome::Updated { score };
         }
         AddOutcome::Unchanged { score }
@@ -196,10 +203,9 @@ pub fn add(
         AddOutcome::Nop
     } else {
         let l = level();
-        zsl.insert(score, ele.to_vec(), l);
+        let (_, rank) = zsl.insert_ranked(score, ele.to_vec(), l);
         dict.insert(ele.to_vec(), score);
-        let rank = zsl.rank(score, ele, None).saturating_sub(1);
-        changes.push(Change::Inserted { member: ele.to_vec(), score, rank, level: l });
+        changes.push(Change::Inserted { member: ele.to_vec(), score, rank: rank - 1, level: l });
         AddOutcome::Added { score }
     }
 }

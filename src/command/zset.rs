@@ -119,7 +119,7 @@ fn emit_search(e: &mut Engine, db: usize, key: &[u8], command: &str, path: Vec<P
         .iter()
         .map(|p| {
             let n = zsl.node(p.node);
-            SearchStep { level: p.level, rank: p.rank.saturating_sub(1), member: text(&n.ele), score: n.score }
+            SearchStep { level: p.level, rank: p.rank.saturating_sub(1), moved: p.moved, member: text(&n.ele), score: n.score }
         })
         .collect();
     let at_ms = e.now_ms();

@@ -142,6 +142,8 @@ pub struct PathStep {
     pub node: u32,
     /// 1-based rank of `node`.
     pub rank: u64,
+    /// Whether the search moved onto `node` (else it stopped before it and went down a level).
+    pub moved: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -237,6 +239,11 @@ impl Skiplist {
     /// t_zset.c `zslInsert()`: inserts a member the caller knows is absent, at `level`
     /// (from `random_level`). Returns the new node.
     pub fn insert(&mut self, score: f64, ele: Vec<u8>, level: usize) -> u32 {
+        self.insert_ranked(score, ele, level).0
+    }
+
+    /// `insert`, also returning the new node's 1-based rank (known from the descent).
+    pub fn insert_ranked(&mut self, score: f64, ele: Vec<u8>, level: usize) -> (u32, u64) {
         let level = level.clamp(1, MAX_LEVEL);
         let (mut update, mut rank) = self.find_update(score, &ele);
         if level > self.level {
@@ -268,7 +275,7 @@ impl Skiplist {
             self.tail = x;
         }
         self.length += 1;
-        x
+        (x, rank[0] + 1)
     }
 
     /// t_zset.c `zslDeleteNode()`.
@@ -342,11 +349,12 @@ impl Skiplist {
                     break;
                 }
                 let f_rank = rank + self.nodes[x as usize].levels[i].span;
-                if let Some(p) = path.as_deref_mut() {
-                    p.push(PathStep { level: i, node: f, rank: f_rank });
-                }
                 let n = &self.nodes[f as usize];
-                if n.score < score || (n.score == score && n.ele.as_slice() <= ele) {
+                let moved = n.score < score || (n.score == score && n.ele.as_slice() <= ele);
+                if let Some(p) = path.as_deref_mut() {
+                    p.push(PathStep { level: i, node: f, rank: f_rank, moved });
+                }
+                if moved {
                     rank = f_rank;
                     x = f;
                 } else {
@@ -411,10 +419,11 @@ impl Skiplist {
                     break;
                 }
                 let f_rank = traversed + self.nodes[x as usize].levels[i].span;
+                let moved = !r.gte_min(self.nodes[f as usize].score);
                 if let Some(p) = path.as_deref_mut() {
-                    p.push(PathStep { level: i, node: f, rank: f_rank });
+                    p.push(PathStep { level: i, node: f, rank: f_rank, moved });
                 }
-                if !r.gte_min(self.nodes[f as usize].score) {
+                if moved {
                     traversed = f_rank;
                     x = f;
                 } else {
