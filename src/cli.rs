@@ -120,6 +120,8 @@ impl Session {
         for _ in 0..repeat {
             self.send_command(&argv, &mut out);
         }
+        // The event loop goes back to sleep after serving the line: beforeSleep's fast cycle.
+        self.engine.before_sleep();
         out
     }
 

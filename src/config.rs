@@ -117,6 +117,12 @@ pub const PARAMS: &[ParamDef] = &[
     // string value or LCS's table. Redis allows up to proto-max-bulk-len (512mb); a browser
     // tab should not be made to allocate that much by one typed line.
     p("playground-max-alloc", mem(1024, LONG_MAX, false), "33554432"),
+    // Playground-only: which active-expire algorithm serverCron runs — Redis 7.0's bucket
+    // cursor, or the classic ≤5.0 random sampling that tutorials describe (src/expire.rs).
+    p("playground-expire-algorithm", Kind::Enum(&["7.0", "classic"]), "7.0"),
+    // Playground-only: scales every virtual CPU cost of src/cost.rs (100 = as calibrated
+    // against redis-server 7.0.15); time caps and stalls move with it.
+    p("playground-cost-percent", int(0, 100_000), "100"),
 ];
 
 /// notify.c NOTIFY_* flag bits.

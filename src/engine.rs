@@ -70,7 +70,12 @@ pub struct Stats {
     pub expired_keys: u64,
     pub expired_stale_perc: f64,
     pub expired_time_cap_reached_count: u64,
-    pub expire_cycle_cpu_milliseconds: u64,
+    /// `stat_expire_cycle_time_used`, virtual µs (INFO shows ms).
+    pub expire_cycle_time_used_us: u64,
+    /// Main-thread ns spent freeing values synchronously (DEL, expiry, overwrites).
+    pub free_time_ns: u64,
+    /// Values handed to the lazyfree thread.
+    pub lazyfreed_objects: u64,
     pub evicted_keys: u64,
     pub total_error_replies: u64,
     pub unexpected_error_replies: u64,
@@ -123,6 +128,14 @@ pub struct Engine {
     pub(crate) stats: Stats,
     pub(crate) events: EventLog,
     pub(crate) run_id: String,
+    /// activeExpireCycle()'s statics.
+    pub(crate) expire: crate::expire::ExpireState,
+    /// databasesCron()'s `resize_db` static.
+    pub(crate) resize_db: usize,
+    /// `server.hz`: the configured hz, doubled by dynamic-hz when clients are many.
+    hz_effective: i64,
+    /// The command being executed (for events such as lazy expiry).
+    pub(crate) current_command: Option<&'static str>,
     /// Cached from `maxmemory-policy` (updated by `config_changed`): an LFU policy.
     lfu: bool,
     /// Cached: shared integers allowed (not with maxmemory + an LRU/LFU policy).
@@ -153,6 +166,10 @@ impl Engine {
             run_id,
             lfu: false,
             shared_integers: true,
+            expire: Default::default(),
+            resize_db: 0,
+            hz_effective: 10,
+            current_command: None,
         };
         e.config_changed();
         e.lruclock = e.lru_clock_at(opts.start_ms);
@@ -225,7 +242,9 @@ impl Engine {
             return Reply::err("ERR command has no handler");
         };
         let call = Call { client, db, argv, cmd };
+        self.current_command = Some(cmd.name.as_str());
         let reply = handler(self, &call);
+        self.current_command = None;
         self.stats.total_commands_processed += 1;
         let stat = self.stats.commands.entry(cmd.name.as_str()).or_default();
         stat.calls += 1;
@@ -265,9 +284,12 @@ impl Engine {
         true
     }
 
-    /// db.c `deleteExpiredKeyAndPropagate()`: delete, count, fire `expired`.
-    pub(crate) fn delete_expired_key(&mut self, db: usize, key: &[u8], by: ExpiredBy) {
+    /// db.c `deleteExpiredKeyAndPropagate()`: delete, count, fire `expired`. Returns the
+    /// main-thread ns spent freeing the value.
+    pub(crate) fn delete_expired_key(&mut self, db: usize, key: &[u8], by: ExpiredBy) -> u64 {
         let when = self.dbs[db].expire_of(key).unwrap_or(self.now_ms);
+        let lazy = self.config.bool("lazyfree-lazy-expire");
+        let free_ns = self.account_free(db, key, lazy, if by == ExpiredBy::Lazy { "lazy expiry" } else { "active expiry" });
         self.dbs[db].delete(key);
         self.stats.expired_keys += 1;
         self.events.push(Event::Expired {
@@ -276,8 +298,29 @@ impl Engine {
             key: String::from_utf8_lossy(key).into_owned(),
             by,
             late_ms: self.now_ms - when,
+            command: if by == ExpiredBy::Lazy { self.current_command } else { None },
         });
         self.notify("expired", db, key);
+        free_ns
+    }
+
+    /// Charges freeing the value at `key` (about to be deleted) to the main thread, or hands it to
+    /// the lazyfree thread when `lazy` applies and the value is big enough (lazyfree.c
+    /// `dbAsyncDelete()`). Returns the main-thread ns; a free of a millisecond or more is
+    /// reported as a stall.
+    pub(crate) fn account_free(&mut self, db: usize, key: &[u8], lazy: bool, cause: &'static str) -> u64 {
+        let Some(obj) = self.dbs[db].get(key) else { return 0 };
+        if lazy && crate::cost::frees_in_background(&obj.value) {
+            self.stats.lazyfreed_objects += 1;
+            return 0;
+        }
+        let ns = crate::cost::scaled(crate::cost::free_cost_ns(&obj.value), self.config.int("playground-cost-percent"));
+        self.stats.free_time_ns += ns;
+        if ns >= 1_000_000 && self.events.enabled() {
+            let at_ms = self.now_ms;
+            self.events.push(Event::Stall { at_ms, db, key: crate::util::text(key), cause, us: ns / 1000 });
+        }
+        ns
     }
 
     /// db.c `lookupKey()`: lazy expiry, then LRU touch and hit/miss stats per `flags`.
@@ -377,8 +420,26 @@ impl Engine {
         self.now_ms
     }
 
+    /// `server.hz`: the configured hz (1..500), doubled by dynamic-hz while there are more than
+    /// 200 clients per tick (server.c `serverCron()`).
     pub fn hz(&self) -> i64 {
-        self.config.int("hz").clamp(1, 500)
+        self.hz_effective.clamp(1, 500)
+    }
+
+    /// server.c's dynamic-hz adjustment, also applied when hz is configured.
+    pub(crate) fn update_hz(&mut self) {
+        let mut hz = self.config.int("hz").clamp(1, 500);
+        if self.config.bool("dynamic-hz") {
+            let clients = self.clients.len() as i64;
+            while clients / hz > 200 {
+                hz *= 2;
+                if hz > 500 {
+                    hz = 500;
+                    break;
+                }
+            }
+        }
+        self.hz_effective = hz;
     }
 
     pub fn cron_period_ms(&self) -> i64 {
@@ -427,8 +488,9 @@ impl Engine {
                 self.push_cron_event(ticks);
                 return Advance { ticks, lag_ms: t - at };
             }
-            if self.cron_is_idle() {
-                // Nothing a tick does is observable except the counters: jump to the last one.
+            if !self.cron_has_work() {
+                // No volatile key and no table to shrink: a tick only bumps its counters and
+                // decays the stale-percentage average, so jump to the last one.
                 let period = self.cron_period_ms();
                 let remaining = ((t - self.next_cron_ms) / period) as u64 + 1;
                 let n = remaining.min(max_ticks - ticks);
@@ -437,12 +499,15 @@ impl Engine {
                 self.cronloops += n;
                 self.lruclock = self.lru_clock_at(at);
                 self.next_cron_ms = at + period;
+                self.stats.expired_stale_perc *= 0.95f64.powi(n.min(100_000) as i32);
+                self.expire.timelimit_exit = false;
                 ticks += n;
                 last_tick_ms = Some(at);
                 continue;
             }
             self.now_ms = self.next_cron_ms;
             self.server_cron();
+            self.before_sleep();
             ticks += 1;
             last_tick_ms = Some(self.now_ms);
             self.next_cron_ms = self.now_ms + self.cron_period_ms();
@@ -459,15 +524,21 @@ impl Engine {
         }
     }
 
-    /// True when a serverCron run would change nothing but its own counters.
-    fn cron_is_idle(&self) -> bool {
-        true
-    }
-
-    /// server.c `serverCron()`: one timer tick.
+    /// server.c `serverCron()`: one timer tick — the LRU clock, dynamic hz, and
+    /// `databasesCron()` (the slow active-expire cycle, then shrinking tables).
     fn server_cron(&mut self) {
         self.lruclock = self.lru_clock_at(self.now_ms);
+        self.update_hz();
         self.cronloops += 1;
+        self.active_expire_cycle(crate::expire::CycleKind::Slow);
+        self.try_resize_tables();
+    }
+
+    /// server.c `beforeSleep()`: the fast active-expire cycle (under its gating rules). Redis
+    /// runs it on every event-loop iteration; the engine runs it after each cron tick and the
+    /// console after each line it runs.
+    pub fn before_sleep(&mut self) {
+        self.active_expire_cycle(crate::expire::CycleKind::Fast);
     }
 
     // ---------------------------------------------------------------------------------------

@@ -29,8 +29,15 @@ pub enum Event {
     /// A keyspace change, named as Redis's keyspace notifications name it (`set`, `del`,
     /// `expire`, `expired`, `rename_from`…), whether or not notifications are enabled.
     Keyspace { at_ms: i64, db: usize, event: String, key: String },
-    /// A key was removed because its TTL had passed.
-    Expired { at_ms: i64, db: usize, key: String, by: ExpiredBy, late_ms: i64 },
+    /// A key was removed because its TTL had passed: by which mechanism, how long after its
+    /// time, and (lazy expiry) which command touched it.
+    Expired { at_ms: i64, db: usize, key: String, by: ExpiredBy, late_ms: i64, command: Option<&'static str> },
+    /// The main thread spent `us` freeing a big value synchronously (DEL, expiry, overwrite):
+    /// the server served nothing meanwhile. Lazy freeing (UNLINK, lazyfree-lazy-*) avoids it.
+    Stall { at_ms: i64, db: usize, key: String, cause: &'static str, us: u64 },
+    /// One call of the active expire cycle (slow from cron, fast before sleeping): its rounds,
+    /// the keys each examined, the repeat decisions, the time used against the budget.
+    ExpireCycle { at_ms: i64, report: Box<crate::expire::ExpireCycleReport> },
     /// `ticks` serverCron runs happened, the last at `at_ms`.
     Cron { at_ms: i64, ticks: u64, hz: i64 },
     /// The clock was set (not advanced): CLOCK SET or the host's set_time.

@@ -19,10 +19,12 @@
 pub mod cli;
 pub mod command;
 pub mod config;
+pub mod cost;
 pub mod db;
 pub mod ds;
 pub mod engine;
 pub mod events;
+pub mod expire;
 pub mod introspect;
 pub mod memory;
 pub mod object;

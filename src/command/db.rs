@@ -96,10 +96,12 @@ pub fn flushall(e: &mut Engine, c: &Call) -> Reply {
 }
 
 /// db.c `delGenericCommand()`: expire first (a dead key doesn't count), then delete.
-fn del_generic(e: &mut Engine, c: &Call) -> Reply {
+fn del_generic(e: &mut Engine, c: &Call, lazy: bool) -> Reply {
     let mut deleted = 0;
     for key in &c.argv[1..] {
         e.expire_if_needed(c.db, key);
+        // Freeing a big value blocks the main thread unless it goes to the lazyfree thread.
+        e.account_free(c.db, key, lazy, if lazy { "UNLINK" } else { "DEL" });
         if e.dbs[c.db].delete(key) {
             e.notify("del", c.db, key);
             e.dirty(1);
@@ -110,11 +112,12 @@ fn del_generic(e: &mut Engine, c: &Call) -> Reply {
 }
 
 pub fn del(e: &mut Engine, c: &Call) -> Reply {
-    del_generic(e, c)
+    let lazy = e.config.bool("lazyfree-lazy-user-del");
+    del_generic(e, c, lazy)
 }
 
 pub fn unlink(e: &mut Engine, c: &Call) -> Reply {
-    del_generic(e, c)
+    del_generic(e, c, true)
 }
 
 pub fn exists(e: &mut Engine, c: &Call) -> Reply {

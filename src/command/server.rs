@@ -8,7 +8,8 @@
 //! but the playground doesn't is unknown to COMMAND INFO (nil), DOCS (left out) and GETKEYS
 //! (`Invalid command specified`); a container's subcommands are listed in table order where
 //! Redis uses its dict's hash order (random per process); INFO has the sections and fields
-//! that the playground models (see `info`), with `redisplay_*` fields saying what is virtual.
+//! that the playground models (see `info`); a `# Playground` section (not Redis) shows the clock,
+//! seed, expiry algorithm and the cost model's constants.
 use crate::command::table::{doc_field, table, Call, Command};
 use crate::command::{is_opt, syntax_error};
 use crate::engine::Engine;
@@ -42,8 +43,8 @@ pub fn container_help(_e: &mut Engine, c: &Call) -> Reply {
 // INFO
 // ---------------------------------------------------------------------------------------------
 
-const SECTIONS: &[&str] = &["server", "clients", "memory", "persistence", "stats", "replication", "cpu", "commandstats", "keyspace"];
-const DEFAULT_SECTIONS: &[&str] = &["server", "clients", "memory", "persistence", "stats", "replication", "cpu", "keyspace"];
+const SECTIONS: &[&str] = &["server", "clients", "memory", "persistence", "stats", "replication", "cpu", "commandstats", "keyspace", "playground"];
+const DEFAULT_SECTIONS: &[&str] = &["server", "clients", "memory", "persistence", "stats", "replication", "cpu", "keyspace", "playground"];
 
 /// server.c `infoCommand()` / `genRedisInfoString()`: the sections asked for (default: all but
 /// commandstats), each `# Title` then `field:value` lines, CRLF-separated, blank line between.
@@ -90,9 +91,6 @@ fn info_section(e: &Engine, name: &str) -> String {
             kv("hz", e.hz().to_string());
             kv("configured_hz", e.config.int("hz").to_string());
             kv("lru_clock", e.lruclock.to_string());
-            kv("redisplay_clock", "virtual".into());
-            kv("redisplay_seed", e.seed.to_string());
-            kv("redisplay_cron_loops", e.cronloops.to_string());
             "Server"
         }
         "clients" => {
@@ -115,6 +113,8 @@ fn info_section(e: &Engine, name: &str) -> String {
             kv("maxmemory_human", crate::memory::bytes_to_human(max as f64));
             kv("maxmemory_policy", e.config.str("maxmemory-policy").to_string());
             kv("mem_allocator", "jemalloc-5.3.0 (modelled)".into());
+            kv("lazyfree_pending_objects", "0".into());
+            kv("lazyfreed_objects", e.stats.lazyfreed_objects.to_string());
             kv("redisplay_memory", "modelled".into());
             "Memory"
         }
@@ -134,7 +134,7 @@ fn info_section(e: &Engine, name: &str) -> String {
             kv("expired_keys", s.expired_keys.to_string());
             kv("expired_stale_perc", format!("{:.2}", s.expired_stale_perc * 100.0));
             kv("expired_time_cap_reached_count", s.expired_time_cap_reached_count.to_string());
-            kv("expire_cycle_cpu_milliseconds", s.expire_cycle_cpu_milliseconds.to_string());
+            kv("expire_cycle_cpu_milliseconds", (s.expire_cycle_time_used_us / 1000).to_string());
             kv("evicted_keys", s.evicted_keys.to_string());
             kv("evicted_clients", "0".into());
             kv("total_eviction_exceeded_time", "0".into());
@@ -150,6 +150,26 @@ fn info_section(e: &Engine, name: &str) -> String {
             kv("role", "master".into());
             kv("connected_slaves", "0".into());
             "Replication"
+        }
+        "playground" => {
+            // Not Redis: what the playground models and the constants it models them with.
+            use crate::cost::*;
+            kv("clock", "virtual".into());
+            kv("seed", e.seed.to_string());
+            kv("cron_loops", e.cronloops.to_string());
+            kv("expire_algorithm", e.config.str("playground-expire-algorithm").to_string());
+            kv("cost_percent", e.config.int("playground-cost-percent").to_string());
+            kv("cost_examine_key_ns", EXAMINE_KEY_NS.to_string());
+            kv("cost_visit_bucket_ns", VISIT_BUCKET_NS.to_string());
+            kv("cost_delete_key_ns", DELETE_KEY_NS.to_string());
+            kv("cost_free_zset_member_ns", FREE_ZSET_MEMBER_NS.to_string());
+            kv("cost_free_hash_field_ns", FREE_HASH_FIELD_NS.to_string());
+            kv("cost_free_set_member_ns", FREE_SET_MEMBER_NS.to_string());
+            kv("cost_free_list_node_ns", FREE_LIST_NODE_NS.to_string());
+            kv("cost_free_string_kib_ns", FREE_STRING_KIB_NS.to_string());
+            kv("lazyfree_threshold", LAZYFREE_THRESHOLD.to_string());
+            kv("main_thread_free_us", (e.stats.free_time_ns / 1000).to_string());
+            "Playground"
         }
         "cpu" => {
             kv("used_cpu_sys", "0.000000".into());

@@ -153,6 +153,12 @@ impl Buckets {
         self.hash.clear();
     }
 
+    /// server.c `htNeedsResize()`.
+    pub fn needs_shrink(&self) -> bool {
+        let (size, used) = (self.head.len(), self.hash.len());
+        size > INITIAL_SIZE && used * 100 / size < MIN_FILL_PERCENT
+    }
+
     /// server.c `htNeedsResize()` + dict.c `dictResize()`: shrink to the smallest power of two
     /// holding the entries (at least 4) when fewer than 10% of the buckets are used. True if it
     /// resized.
