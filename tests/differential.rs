@@ -20,11 +20,8 @@
 
 mod common;
 
-use std::io::Write;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use common::{compare, parse_script, Check, ScriptLine};
 use redisplay::{EngineOptions, Session};
@@ -33,85 +30,10 @@ use redisplay::{EngineOptions, Session};
 // A throwaway redis-server
 // ---------------------------------------------------------------------------------------------
 
-const NEED_REDIS: &str = "redis-server 7.0.15 and redis-cli are required by the live differential test \
-     (tests/differential.rs). Run the README's test command, scripts/test.sh, which installs them \
-     (scripts/setup.sh test); or: apt-get install redis-server";
+#[path = "support/live_server.rs"]
+mod live_server;
 
-fn check_tools() {
-    let version = Command::new("redis-server").arg("--version").output();
-    let Ok(version) = version else { panic!("redis-server not found. {NEED_REDIS}") };
-    let text = String::from_utf8_lossy(&version.stdout);
-    assert!(text.contains("v=7.0."), "redis-server is not 7.0 ({}). {NEED_REDIS}", text.trim());
-    if Command::new("redis-cli").arg("--version").output().is_err() {
-        panic!("redis-cli not found. {NEED_REDIS}");
-    }
-}
-
-struct Server {
-    child: Child,
-    port: u16,
-    dir: PathBuf,
-}
-
-impl Server {
-    fn start() -> Server {
-        for attempt in 0..5 {
-            let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port");
-            let dir = std::env::temp_dir().join(format!("redisplay-diff-{}-{port}-{attempt}", std::process::id()));
-            std::fs::create_dir_all(&dir).unwrap();
-            let child = Command::new("redis-server")
-                .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-                .arg("--dir")
-                .arg(&dir)
-                .args(["--daemonize", "no", "--logfile", ""])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap_or_else(|e| panic!("cannot start redis-server: {e}. {NEED_REDIS}"));
-            let mut server = Server { child, port, dir };
-            let deadline = Instant::now() + Duration::from_secs(5);
-            while Instant::now() < deadline {
-                if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                    return server;
-                }
-                if let Ok(Some(_)) = server.child.try_wait() {
-                    break; // the port was taken meanwhile: try another
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            drop(server);
-        }
-        panic!("redis-server did not start on a loopback port after 5 attempts");
-    }
-
-    /// Everything redis-cli prints for `input` (its interactive mode, reading lines from a pipe).
-    fn cli(&self, input: &[u8]) -> Vec<u8> {
-        let mut child = Command::new("redis-cli")
-            .args(["-p", &self.port.to_string(), "--no-raw"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot run redis-cli: {e}. {NEED_REDIS}"));
-        let mut stdin = child.stdin.take().unwrap();
-        let input = input.to_vec();
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(&input);
-        });
-        let out = child.wait_with_output().expect("redis-cli output");
-        writer.join().unwrap();
-        assert!(out.stderr.is_empty(), "redis-cli wrote to stderr: {}", String::from_utf8_lossy(&out.stderr));
-        out.stdout
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+use live_server::{check_tools, Server};
 
 fn wall_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as i64
