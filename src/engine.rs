@@ -558,6 +558,43 @@ impl Engine {
         (self.rng.next_u64() % n as u64) as usize
     }
 
+    /// Fills a db with `count` string keys `<prefix><n>` whose TTLs are drawn from the engine's
+    /// seeded RNG between `min_ms` and `max_ms` — uniformly, or (`exponential`) with most TTLs
+    /// near `min_ms` and a long tail. A playground helper for the views, not a Redis command.
+    /// Returns how many keys it created (existing names are skipped).
+    pub fn populate_volatile(&mut self, db: usize, count: usize, prefix: &[u8], min_ms: i64, max_ms: i64, exponential: bool) -> usize {
+        if db >= self.dbs.len() {
+            return 0;
+        }
+        let (lo, hi) = (min_ms.clamp(1, MAX_CLOCK_MS), max_ms.clamp(1, MAX_CLOCK_MS));
+        let (lo, hi) = (lo.min(hi), lo.max(hi));
+        let span = (hi - lo) as f64;
+        let mut made = 0;
+        let was_recording = self.events.enabled();
+        self.events.set_enabled(false);
+        for n in 0..count.min(5_000_000) {
+            let mut key = prefix.to_vec();
+            key.extend_from_slice(n.to_string().as_bytes());
+            if self.dbs[db].contains(&key) {
+                continue;
+            }
+            let u = uniform(&mut self.rng);
+            let ttl = if exponential {
+                // Mean at a fifth of the range, capped at its top.
+                lo + ((-(1.0 - u).ln()) * span / 5.0).min(span) as i64
+            } else {
+                lo + (u * span) as i64
+            };
+            let value = crate::object::StrValue::from_bytes(b"v".to_vec());
+            let obj = self.new_obj(crate::object::Value::Str(value));
+            self.dbs[db].insert(key.clone(), obj);
+            self.dbs[db].set_expire(&key, self.now_ms + ttl);
+            made += 1;
+        }
+        self.events.set_enabled(was_recording);
+        made
+    }
+
     pub fn dbnum(&self) -> usize {
         self.dbs.len()
     }

@@ -155,6 +155,23 @@ mod tests {
     use crate::engine::EngineOptions;
 
     #[test]
+    fn the_expire_field_counts_every_volatile_key_once() {
+        let mut s = Session::new(EngineOptions { seed: 5, start_ms: 1_000_000 });
+        assert_eq!(s.engine.populate_volatile(0, 10_000, b"k:", 100, 10_000, false), 10_000);
+        assert_eq!(s.engine.populate_volatile(0, 100, b"k:", 100, 10_000, true), 0, "existing names are skipped");
+        s.engine.set_time(1_000_000 + 5_000);
+        let f = expire_field(&s.engine, 0, 64).unwrap();
+        let (live, stale): (u32, u32) = f.cells.iter().fold((0, 0), |(a, b), c| (a + c.live, b + c.stale));
+        assert_eq!((live + stale) as usize, f.volatile);
+        assert_eq!(stale as usize, f.stale);
+        assert!(f.stale > 4000 && f.stale < 6000, "about half are past their TTL: {}", f.stale);
+        assert_eq!(f.table_size, 16384);
+        let buckets = expire_buckets(&s.engine, 0, f.cursor_bucket, 8);
+        assert_eq!(buckets.len(), 8);
+        assert_eq!(buckets[0].bucket, f.cursor_bucket);
+    }
+
+    #[test]
     fn windows_report_levels_and_spans_that_add_up() {
         let mut s = Session::new(EngineOptions { seed: 3, start_ms: 0 });
         let args: Vec<String> = (0..300).map(|i| format!("{i} m{i}")).collect();
@@ -185,4 +202,100 @@ mod tests {
         let k = page.keys.iter().find(|k| k.key == "k").unwrap();
         assert!(k.expired);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The expires table, for the expiry view
+// ---------------------------------------------------------------------------------------------
+
+/// One cell of the expires field: a run of consecutive buckets.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct ExpireCell {
+    /// Keys with a TTL still ahead.
+    pub live: u32,
+    /// Keys past their TTL, not yet reclaimed.
+    pub stale: u32,
+}
+
+/// The whole expires table of a db folded into `cells` cells in bucket order, with the active
+/// expire cycle's cursor: the field the 7.0 cursor sweeps. O(keys with a TTL).
+#[derive(Debug, Clone, Serialize)]
+pub struct ExpireField {
+    pub db: usize,
+    pub table_size: usize,
+    pub volatile: usize,
+    pub stale: usize,
+    pub keys: usize,
+    /// Bucket the cursor points at (`expires_cursor & mask`).
+    pub cursor_bucket: usize,
+    pub buckets_per_cell: f64,
+    pub cells: Vec<ExpireCell>,
+}
+
+pub fn expire_field(e: &Engine, db: usize, cells: usize) -> Option<ExpireField> {
+    let d = e.dbs.get(db)?;
+    let size = d.expires_buckets.size();
+    let n = cells.clamp(1, 100_000).min(size.max(1));
+    let mut out = vec![ExpireCell::default(); n];
+    let now = e.now_ms();
+    let mut stale = 0;
+    for b in 0..size {
+        let cell = b * n / size.max(1);
+        for i in d.expires_buckets.chain(b) {
+            if let Some((_, &when)) = d.expires.get_index(i as usize) {
+                if now > when {
+                    out[cell].stale += 1;
+                    stale += 1;
+                } else {
+                    out[cell].live += 1;
+                }
+            }
+        }
+    }
+    Some(ExpireField {
+        db,
+        table_size: size,
+        volatile: d.expires.len(),
+        stale,
+        keys: d.len(),
+        cursor_bucket: if size == 0 { 0 } else { d.expires_buckets.bucket_for_cursor(d.expires_cursor) },
+        buckets_per_cell: if n == 0 { 0.0 } else { size as f64 / n as f64 },
+        cells: out,
+    })
+}
+
+/// One bucket of the expires table and its chain.
+#[derive(Debug, Clone, Serialize)]
+pub struct BucketView {
+    pub bucket: usize,
+    pub keys: Vec<BucketKey>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BucketKey {
+    pub key: String,
+    pub ttl_ms: i64,
+    pub expired: bool,
+}
+
+/// Buckets `start..start+count` of a db's expires table (wrapping), chains head first.
+pub fn expire_buckets(e: &Engine, db: usize, start: usize, count: usize) -> Vec<BucketView> {
+    let Some(d) = e.dbs.get(db) else { return vec![] };
+    let size = d.expires_buckets.size();
+    if size == 0 {
+        return vec![];
+    }
+    let now = e.now_ms();
+    (0..count.min(size).min(4096))
+        .map(|k| {
+            let b = (start + k) % size;
+            let keys = d
+                .expires_buckets
+                .chain(b)
+                .filter_map(|i| d.expires.get_index(i as usize))
+                .map(|(k, &when)| BucketKey { key: text(k), ttl_ms: when.saturating_sub(now), expired: now > when })
+                .collect();
+            BucketView { bucket: b, keys }
+        })
+        .collect()
 }

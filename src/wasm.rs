@@ -236,6 +236,29 @@ impl Playground {
         to_js(&page)
     }
 
+    /// The expires table of a db folded into `cells` cells (bucket order) with the active
+    /// expire cursor: `{db, table_size, volatile, stale, keys, cursor_bucket, buckets_per_cell,
+    /// cells: [{live, stale}]}`. O(keys with a TTL): call it when something changed.
+    pub fn expire_field(&self, db: u32, cells: u32) -> JsValue {
+        match crate::introspect::expire_field(&self.session.engine, db as usize, cells as usize) {
+            Some(f) => to_js(&f),
+            None => JsValue::NULL,
+        }
+    }
+
+    /// Buckets `start..start+count` of a db's expires table with their chains:
+    /// `[{bucket, keys: [{key, ttl_ms, expired}]}]`.
+    pub fn expire_buckets(&self, db: u32, start: u32, count: u32) -> JsValue {
+        to_js(&crate::introspect::expire_buckets(&self.session.engine, db as usize, start as usize, count as usize))
+    }
+
+    /// Creates `count` keys `<prefix><n>` with TTLs drawn (seeded) between `min_ms` and `max_ms`,
+    /// `distribution` "uniform" or "exponential". Not a Redis command. Returns the number made.
+    pub fn populate(&mut self, db: u32, count: u32, prefix: &str, min_ms: f64, max_ms: f64, distribution: &str) -> u32 {
+        let (lo, hi) = (clock_ms(min_ms), clock_ms(max_ms));
+        self.session.engine.populate_volatile(db as usize, count as usize, prefix.as_bytes(), lo, hi, distribution == "exponential") as u32
+    }
+
     /// A window of a sorted set for the sorted-set view: `{key, encoding, len, max_level,
     /// header_spans, start, entries: [{rank, member, score, level, spans}], max_entries,
     /// max_value}`, or null if `key` is not a sorted set.
