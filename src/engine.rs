@@ -378,6 +378,8 @@ impl Engine {
 
     /// Refreshes what the engine caches from the config after CONFIG SET.
     pub(crate) fn config_changed(&mut self) {
+        // config.c updateHZ(): server.hz follows config_hz at once.
+        self.update_hz();
         let policy = self.config.str("maxmemory-policy");
         self.lfu = policy.ends_with("-lfu");
         let lru_or_lfu = self.lfu || policy.ends_with("-lru");
