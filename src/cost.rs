@@ -66,7 +66,7 @@ pub fn free_effort(v: &Value) -> u64 {
 /// Nanoseconds the main thread spends freeing `v` synchronously (beyond DELETE_KEY_NS).
 pub fn free_cost_ns(v: &Value) -> u64 {
     match v {
-        Value::Str(StrValue::Raw(b)) => (b.len() as u64 / 1024) * FREE_STRING_KIB_NS,
+        Value::Str(StrValue::Raw(b, _)) => (b.len() as u64 / 1024) * FREE_STRING_KIB_NS,
         Value::Str(_) => 0,
         Value::List(l) => {
             let nodes = list_nodes(l.len(), l.iter().map(|e| e.len() + 2).sum());
@@ -108,7 +108,7 @@ mod tests {
         let z = Value::Zset(Zset::Skiplist { dict, zsl });
         assert_eq!(free_cost_ns(&z), 1000 * FREE_ZSET_MEMBER_NS);
         assert!(frees_in_background(&z));
-        assert!(!frees_in_background(&Value::Str(StrValue::Raw(vec![0; 100 << 20]))));
-        assert_eq!(free_cost_ns(&Value::Str(StrValue::Raw(vec![0; 100 << 20]))) / 1_000_000, 11);
+        assert!(!frees_in_background(&Value::Str(StrValue::Raw(vec![0; 100 << 20], 0))));
+        assert_eq!(free_cost_ns(&Value::Str(StrValue::Raw(vec![0; 100 << 20], 0))) / 1_000_000, 11);
     }
 }

@@ -32,6 +32,10 @@ pub struct Db {
     pub avg_ttl: i64,
     /// `db->expires_cursor`: where the active expire cycle resumes its bucket walk.
     pub expires_cursor: u64,
+    /// Σ over keys of their dictEntry, key sds and value allocations (memory.rs).
+    pub mem: usize,
+    /// Keys handed out mutably since the last `refresh_dirty`: their sizes may have changed.
+    dirty: Vec<Vec<u8>>,
 }
 
 impl Db {
@@ -56,8 +60,35 @@ impl Db {
         self.dict.get(key)
     }
 
+    /// A value to change in place: its size is recomputed after the command (`refresh_dirty`).
     pub fn get_mut(&mut self, key: &[u8]) -> Option<&mut RObj> {
+        let obj = self.dict.get_mut(key)?;
+        self.dirty.push(key.to_vec());
+        Some(obj)
+    }
+
+    /// A value whose metadata (LRU/LFU) changes but not its size.
+    pub fn get_mut_quiet(&mut self, key: &[u8]) -> Option<&mut RObj> {
         self.dict.get_mut(key)
+    }
+
+    /// Recomputes the size of every value handed out by `get_mut` since the last call.
+    pub fn refresh_dirty(&mut self) {
+        if self.dirty.is_empty() {
+            return;
+        }
+        let mut dirty = std::mem::take(&mut self.dirty);
+        dirty.sort_unstable();
+        dirty.dedup();
+        for key in &dirty {
+            if let Some(obj) = self.dict.get_mut(key.as_slice()) {
+                let new = crate::memory::value_alloc(&obj.value);
+                self.mem = self.mem - obj.mem + new;
+                obj.mem = new;
+            }
+        }
+        dirty.clear();
+        self.dirty = dirty;
     }
 
     pub fn contains(&self, key: &[u8]) -> bool {
@@ -70,11 +101,14 @@ impl Db {
     }
 
     /// db.c `dbAdd()`/`dbOverwrite()` without touching the TTL.
-    pub fn insert(&mut self, key: Vec<u8>, obj: RObj) {
+    pub fn insert(&mut self, key: Vec<u8>, mut obj: RObj) {
+        obj.mem = crate::memory::value_alloc(&obj.value);
         if let Some(slot) = self.dict.get_mut(&key) {
+            self.mem = self.mem - slot.mem + obj.mem;
             *slot = obj;
             return;
         }
+        self.mem += crate::memory::key_alloc(&key) + obj.mem;
         self.dict_buckets.push(&key);
         self.dict.insert(key, obj);
     }
@@ -90,6 +124,7 @@ impl Db {
     fn remove_from_dict(&mut self, key: &[u8]) -> Option<RObj> {
         let (i, _, obj) = self.dict.swap_remove_full(key)?;
         self.dict_buckets.swap_remove(i);
+        self.mem -= crate::memory::key_alloc(key) + obj.mem;
         Some(obj)
     }
 
@@ -140,6 +175,8 @@ impl Db {
         self.expires_buckets.clear();
         self.avg_ttl = 0;
         self.expires_cursor = 0;
+        self.mem = 0;
+        self.dirty.clear();
     }
 }
 
@@ -151,7 +188,7 @@ mod tests {
     #[test]
     fn table_shapes_follow_every_change() {
         let mut db = Db::new(42);
-        let obj = || RObj { value: Value::Str(StrValue::Embstr(b"v".to_vec())), lru: 0 };
+        let obj = || RObj { value: Value::Str(StrValue::Embstr(b"v".to_vec())), lru: 0, mem: 0 };
         let mut x = 1u64;
         for _ in 0..5000 {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -170,6 +207,8 @@ mod tests {
         }
         db.dict_buckets.check(db.dict.keys().map(|k| k.as_slice())).unwrap();
         db.expires_buckets.check(db.expires.keys().map(|k| k.as_slice())).unwrap();
+        let mem: usize = db.dict.iter().map(|(k, o)| crate::memory::key_alloc(k) + crate::memory::value_alloc(&o.value)).sum();
+        assert_eq!(db.mem, mem, "the running total follows every insert and delete");
         db.expires_buckets.shrink_if_needed();
         db.expires_buckets.check(db.expires.keys().map(|k| k.as_slice())).unwrap();
     }

@@ -76,6 +76,10 @@ pub struct Stats {
     pub free_time_ns: u64,
     /// Values handed to the lazyfree thread.
     pub lazyfreed_objects: u64,
+    /// INFO `used_memory_peak`.
+    pub peak_memory: u64,
+    /// Virtual µs spent evicting.
+    pub eviction_time_used_us: u64,
     pub evicted_keys: u64,
     pub total_error_replies: u64,
     pub unexpected_error_replies: u64,
@@ -130,6 +134,8 @@ pub struct Engine {
     pub(crate) run_id: String,
     /// activeExpireCycle()'s statics.
     pub(crate) expire: crate::expire::ExpireState,
+    /// The eviction pool and performEvictions()'s statics.
+    pub(crate) evict: crate::evict::EvictState,
     /// databasesCron()'s `resize_db` static.
     pub(crate) resize_db: usize,
     /// `server.hz`: the configured hz, doubled by dynamic-hz when clients are many.
@@ -167,6 +173,7 @@ impl Engine {
             lfu: false,
             shared_integers: true,
             expire: Default::default(),
+            evict: Default::default(),
             resize_db: 0,
             hz_effective: 10,
             current_command: None,
@@ -241,10 +248,26 @@ impl Engine {
         let Some(handler) = cmd.handler else {
             return Reply::err("ERR command has no handler");
         };
+        // server.c processCommand(): evict before every command while over maxmemory; when
+        // nothing can be evicted, refuse commands that may grow memory.
+        if self.config.int("maxmemory") != 0 && self.perform_evictions() == crate::evict::EvictResult::Fail && cmd.has_flag("denyoom") {
+            self.stats.total_error_replies += 1;
+            self.stats.commands.entry(cmd.name.as_str()).or_default().rejected_calls += 1;
+            self.log_command(client, db, Cow::Borrowed(cmd.name.as_str()), argv.len(), true);
+            return Reply::err("OOM command not allowed when used memory > 'maxmemory'.");
+        }
         let call = Call { client, db, argv, cmd };
         self.current_command = Some(cmd.name.as_str());
         let reply = handler(self, &call);
         self.current_command = None;
+        // Values the command may have changed in place get their size recomputed.
+        for d in self.dbs.iter_mut() {
+            d.refresh_dirty();
+        }
+        let used = crate::memory::used_memory(self);
+        if used > self.stats.peak_memory {
+            self.stats.peak_memory = used;
+        }
         self.stats.total_commands_processed += 1;
         let stat = self.stats.commands.entry(cmd.name.as_str()).or_default();
         stat.calls += 1;
@@ -343,20 +366,28 @@ impl Engine {
             }
             return None;
         }
+        let write = flags & lookup::WRITE != 0;
+        fn get<'a>(d: &'a mut Db, k: &[u8], write: bool) -> Option<&'a mut RObj> {
+            if write {
+                d.get_mut(k)
+            } else {
+                d.get_mut_quiet(k)
+            }
+        }
         if flags & lookup::NOTOUCH != 0 {
-            return self.dbs[db].get_mut(key);
+            return get(&mut self.dbs[db], key, write);
         }
         if self.lfu {
             // db.c updateLFU(): decay, then a logarithmic increment, then restamp.
             let r = uniform(&mut self.rng);
             let (now, decay, factor) = (self.now_ms, self.config.int("lfu-decay-time"), self.config.int("lfu-log-factor"));
-            let obj = self.dbs[db].get_mut(key)?;
+            let obj = get(&mut self.dbs[db], key, write)?;
             let counter = crate::object::lfu_decr_and_return(obj.lru, now, decay);
             let counter = crate::object::lfu_log_incr(counter, r, factor);
             obj.lru = (crate::object::lfu_time_in_minutes(now) << 8) | counter;
             return Some(obj);
         }
-        let obj = self.dbs[db].get_mut(key)?;
+        let obj = get(&mut self.dbs[db], key, write)?;
         obj.lru = lru;
         Some(obj)
     }
@@ -373,13 +404,17 @@ impl Engine {
     /// (object.c `createObject()`).
     pub(crate) fn new_obj(&self, value: crate::object::Value) -> RObj {
         let lru = if self.lfu { crate::object::lfu_initial(self.now_ms) } else { self.lruclock };
-        RObj { value, lru }
+        RObj { value, lru, mem: 0 }
     }
 
     /// Refreshes what the engine caches from the config after CONFIG SET.
     pub(crate) fn config_changed(&mut self) {
         // config.c updateHZ(): server.hz follows config_hz at once.
         self.update_hz();
+        // config.c updateMaxmemory(): start evicting (before the event loop sleeps).
+        if self.config.int("maxmemory") != 0 {
+            self.evict.timer_running = true;
+        }
         let policy = self.config.str("maxmemory-policy");
         self.lfu = policy.ends_with("-lfu");
         let lru_or_lfu = self.lfu || policy.ends_with("-lru");
@@ -541,6 +576,10 @@ impl Engine {
     /// console after each line it runs.
     pub fn before_sleep(&mut self) {
         self.active_expire_cycle(crate::expire::CycleKind::Fast);
+        // evict.c evictionTimeProc(): keep evicting between commands once started.
+        if self.evict.timer_running {
+            self.perform_evictions();
+        }
     }
 
     // ---------------------------------------------------------------------------------------

@@ -35,6 +35,8 @@ pub enum Event {
     /// The main thread spent `us` freeing a big value synchronously (DEL, expiry, overwrite):
     /// the server served nothing meanwhile. Lazy freeing (UNLINK, lazyfree-lazy-*) avoids it.
     Stall { at_ms: i64, db: usize, key: String, cause: &'static str, us: u64 },
+    /// One key evicted: the samples that fed the pool, the pool before and after, the victim.
+    Eviction { at_ms: i64, report: Box<crate::evict::EvictionReport> },
     /// One call of the active expire cycle (slow from cron, fast before sleeping): its rounds,
     /// the keys each examined, the repeat decisions, the time used against the budget.
     ExpireCycle { at_ms: i64, report: Box<crate::expire::ExpireCycleReport> },

@@ -24,6 +24,7 @@ pub mod db;
 pub mod ds;
 pub mod engine;
 pub mod events;
+pub mod evict;
 pub mod expire;
 pub mod introspect;
 pub mod memory;

@@ -1,16 +1,43 @@
-//! The `used_memory` model: what zmalloc would count on Debian's redis-server 7.0.15 (jemalloc
-//! 5.3.0, 16-byte quantum), from REDIS-FACTS §3: size-class-rounded allocations for each key's
-//! dictEntry, key sds and value, plus 8 bytes per hash-table bucket.
+//! The `used_memory` model: what zmalloc counts on Debian's redis-server 7.0.15 (jemalloc
+//! 5.3.0, 16-byte quantum), from REDIS-FACTS §3 — size-class-rounded allocations for each key's
+//! dictEntry, key sds and value, 8 bytes per hash-table bucket, the expires table, a measured
+//! startup baseline and a measured cost per connected client — and object.c
+//! `objectComputeSize()` for MEMORY USAGE, plus server.c `bytesToHuman()`.
 //!
-//! Models object.c `objectComputeSize()` for strings and server.c `bytesToHuman()`.
-//! Differences: computed from the keyspace on demand rather than by counting allocations;
-//! the startup baseline is the measured `used_memory_startup`; client buffers are not counted.
+//! Values: int/embstr/raw strings (a raw string's sds keeps the spare room sds.c
+//! `sdsMakeRoomFor()` reserved when it grew), listpacks sized entry by entry as listpack.c
+//! encodes them, intsets by width, quicklists as 8 KB listpack nodes, hashtables as dict +
+//! buckets + entries + sds, skiplists as zset + dict + header + one node per member sized by its
+//! level. Kept incrementally: each db sums its keys (db.rs) and recomputes a key's value size
+//! after a command touched it. Differences: for collections above `EXACT_LIMIT` elements the
+//! per-element part is estimated from the first elements (as MEMORY USAGE itself samples), so
+//! one write stays O(1); quicklist node boundaries follow a greedy 8 KB packing, not the exact
+//! history of pushes and pops; incremental rehashing (a second table) is not modelled.
 
+use crate::db::Db;
+use crate::ds::skiplist::NIL;
 use crate::engine::Engine;
-use crate::object::{StrValue, Value};
+use crate::object::{Hash, Set, StrValue, Value, Zset};
+use crate::util::string2ll;
 
 /// INFO `used_memory_startup` measured on Debian's 7.0.15 with the default config.
-pub const USED_MEMORY_STARTUP: u64 = 876_272;
+pub const USED_MEMORY_STARTUP: u64 = 876_232;
+/// What one connected client adds to used_memory while it runs commands (measured: 914,704 −
+/// 876,232 with one client connected; CLIENT LIST `tot-mem=37658` plus its struct).
+pub const CLIENT_MEMORY: u64 = 38_472;
+/// Elements counted exactly in a collection's size; beyond, the rest is estimated from them.
+pub const EXACT_LIMIT: usize = 128;
+
+// struct sizes (64-bit, 7.0)
+pub const SIZEOF_ROBJ: usize = 16;
+pub const SIZEOF_DICT: usize = 56;
+pub const SIZEOF_DICT_ENTRY: usize = 24;
+pub const SIZEOF_QUICKLIST: usize = 40;
+pub const SIZEOF_QUICKLIST_NODE: usize = 40;
+pub const SIZEOF_ZSET: usize = 16;
+pub const SIZEOF_ZSKIPLIST: usize = 32;
+/// 24 + 16 × ZSKIPLIST_MAXLEVEL (32): the skiplist header node.
+pub const SIZEOF_ZSL_HEADER: usize = 24 + 16 * 32;
 
 /// jemalloc's size class for an allocation of `n` bytes (Debian build, 16-byte quantum).
 pub fn size_class(n: usize) -> usize {
@@ -40,9 +67,12 @@ pub fn size_class(n: usize) -> usize {
     }
 }
 
-/// sds.c `sdsReqType()` header size for a string of `len` bytes.
+/// sds.c `sdsReqType()` header size for a string of `len` bytes (type 5 for short ones, except
+/// the empty string, which sdsnewlen makes type 8).
 pub fn sds_header(len: usize) -> usize {
-    if len < 32 {
+    if len == 0 {
+        3
+    } else if len < 32 {
         1
     } else if len < 256 {
         3
@@ -55,29 +85,98 @@ pub fn sds_header(len: usize) -> usize {
     }
 }
 
+/// The allocation of an sds holding `len` bytes created exactly (sdsnewlen).
 pub fn sds_alloc(len: usize) -> usize {
     size_class(sds_header(len) + len + 1)
 }
 
-/// object.c `objectComputeSize()` for a value. Collections are estimated from their
-/// element sizes for now (the calibrated per-encoding model comes with eviction).
-pub fn value_size(v: &Value) -> usize {
-    match v {
-        Value::Str(StrValue::Int { .. }) => 16,
-        Value::Str(StrValue::Embstr(b)) => size_class(16 + 3 + b.len() + 1),
-        Value::Str(StrValue::Raw(b)) => 16 + sds_alloc(b.len()),
-        Value::List(l) => 16 + 40 + 40 + size_class(7 + l.iter().map(|e| e.len() + 2).sum::<usize>()),
-        Value::Hash(crate::object::Hash::Listpack(v)) => 16 + size_class(7 + v.iter().map(|(f, x)| f.len() + x.len() + 4).sum::<usize>()),
-        Value::Hash(crate::object::Hash::Table(m)) => {
-            16 + 56 + 8 * buckets(m.len()) + m.iter().map(|(f, x)| 24 + sds_alloc(f.len()) + sds_alloc(x.len())).sum::<usize>()
-        }
-        Value::Set(crate::object::Set::Intset(i)) => 16 + size_class(i.blob_len()),
-        Value::Set(crate::object::Set::Table(m)) => 16 + 56 + 8 * buckets(m.len()) + m.iter().map(|x| 24 + sds_alloc(x.len())).sum::<usize>(),
-        Value::Zset(crate::object::Zset::Listpack(v)) => 16 + size_class(7 + v.iter().map(|(m, _)| m.len() + 12).sum::<usize>()),
-        Value::Zset(z @ crate::object::Zset::Skiplist { .. }) => {
-            16 + 16 + 32 + 56 + 8 * buckets(z.len()) + 640 + z.iter().map(|(m, _)| sds_alloc(m.len()) + 24 + 48).sum::<usize>()
-        }
+/// The room sds.c `sdsMakeRoomFor()` reserves when an sds grows to `newlen` bytes: double it
+/// below 1 MB (SDS_MAX_PREALLOC), else add 1 MB.
+pub fn sds_greedy_room(newlen: usize) -> usize {
+    if newlen < 1024 * 1024 {
+        newlen * 2
+    } else {
+        newlen + 1024 * 1024
     }
+}
+
+/// The allocation of a grown sds with `room` bytes of capacity (never type 5).
+pub fn sds_grown_alloc(room: usize) -> usize {
+    let hdr = sds_header(room).max(3);
+    size_class(hdr + room + 1)
+}
+
+/// Bytes of one listpack entry holding `e` (listpack.c `lpEncodeGetType()` + backlen).
+pub fn lp_entry_size(e: &[u8]) -> usize {
+    let enc = match (e.len() <= 20).then(|| string2ll(e)).flatten() {
+        Some(v) => lp_int_size(v),
+        None => {
+            if e.len() < 64 {
+                1 + e.len()
+            } else if e.len() < 4096 {
+                2 + e.len()
+            } else {
+                5 + e.len()
+            }
+        }
+    };
+    enc + lp_backlen(enc)
+}
+
+fn lp_int_size(v: i64) -> usize {
+    if (0..=127).contains(&v) {
+        1
+    } else if (-4096..=4095).contains(&v) {
+        2
+    } else if (i16::MIN as i64..=i16::MAX as i64).contains(&v) {
+        3
+    } else if (-(1 << 23)..(1 << 23)).contains(&v) {
+        4
+    } else if (i32::MIN as i64..=i32::MAX as i64).contains(&v) {
+        5
+    } else {
+        9
+    }
+}
+
+fn lp_backlen(n: usize) -> usize {
+    if n <= 127 {
+        1
+    } else if n < 16383 {
+        2
+    } else if n < 2_097_151 {
+        3
+    } else if n < 268_435_455 {
+        4
+    } else {
+        5
+    }
+}
+
+/// A score as a listpack stores it: integral scores as integers, others as `%.17g` text.
+pub fn lp_score_size(score: f64) -> usize {
+    if score.fract() == 0.0 && score > -9.2e18 && score < 9.2e18 {
+        let enc = lp_int_size(score as i64);
+        enc + lp_backlen(enc)
+    } else {
+        lp_entry_size(crate::zset::d2string(score).as_bytes())
+    }
+}
+
+/// listpack header (6) + entries + end byte.
+fn lp_bytes(entries: usize) -> usize {
+    6 + entries + 1
+}
+
+/// Σ f(i) over a collection of `len` elements: exact up to EXACT_LIMIT, else from
+/// EXACT_LIMIT/4 evenly spaced elements, extrapolated.
+fn estimate(len: usize, f: impl Fn(usize) -> usize) -> usize {
+    if len <= EXACT_LIMIT {
+        return (0..len).map(f).sum();
+    }
+    let k = EXACT_LIMIT / 4;
+    let sum: usize = (0..k).map(|j| f(j * len / k)).sum();
+    (sum as f64 / k as f64 * len as f64) as usize
 }
 
 /// Hash-table buckets for `n` entries: 0 when empty, else max(4, next power of two ≥ n).
@@ -89,17 +188,178 @@ pub fn buckets(n: usize) -> usize {
     }
 }
 
-pub fn used_memory(e: &Engine) -> u64 {
-    let mut total = USED_MEMORY_STARTUP as usize;
-    for db in &e.dbs {
-        total += buckets(db.dict.len()) * 8 + buckets(db.expires.len()) * 8;
-        total += db.expires.len() * size_class(24);
-        for (key, obj) in &db.dict {
-            let shared = matches!(obj.value, Value::Str(StrValue::Int { shared: true, .. }));
-            total += size_class(24) + sds_alloc(key.len()) + if shared { 0 } else { value_size(&obj.value) };
+/// The listpack byte size of each quicklist node, packed as quicklist.c
+/// `_quicklistNodeAllowInsert()` packs pushes at list-max-listpack-size -2: an element joins
+/// the node while node bytes + element length + 8 ≤ 8192. Exact up to 2048 elements; longer
+/// lists repeat the shape of their first 2048.
+pub fn quicklist_nodes(l: &crate::object::List) -> Vec<usize> {
+    const LIMIT: usize = 8192;
+    const EXACT: usize = 2048;
+    let mut nodes: Vec<usize> = Vec::new();
+    let mut cur = 0usize;
+    for e in l.iter().take(EXACT) {
+        if cur == 0 || cur + e.len() + 8 > LIMIT {
+            if cur > 0 {
+                nodes.push(cur);
+            }
+            cur = 7;
+        }
+        cur += lp_entry_size(e);
+    }
+    if cur > 0 {
+        nodes.push(cur);
+    }
+    if l.len() > EXACT && !nodes.is_empty() {
+        let scale = l.len() as f64 / EXACT as f64;
+        let total: usize = nodes.iter().sum();
+        let want = ((total as f64 * scale) / 8192.0).ceil().max(1.0) as usize;
+        let per = ((total as f64 * scale) / want as f64) as usize;
+        return vec![per; want];
+    }
+    nodes
+}
+
+/// What the value's allocations add to used_memory (size classes, real allocations).
+pub fn value_alloc(v: &Value) -> usize {
+    match v {
+        Value::Str(StrValue::Int { shared: true, .. }) => 0,
+        Value::Str(StrValue::Int { .. }) => SIZEOF_ROBJ,
+        Value::Str(StrValue::Embstr(b)) => size_class(SIZEOF_ROBJ + 3 + b.len() + 1),
+        Value::Str(StrValue::Raw(b, room)) => SIZEOF_ROBJ + raw_sds_alloc(b.len(), *room),
+        Value::List(l) => {
+            let nodes: usize = quicklist_nodes(l).iter().map(|&b| size_class(SIZEOF_QUICKLIST_NODE) + size_class(b)).sum();
+            SIZEOF_ROBJ + size_class(SIZEOF_QUICKLIST) + nodes
+        }
+        Value::Hash(Hash::Listpack(v)) => SIZEOF_ROBJ + size_class(lp_bytes(v.iter().map(|(f, x)| lp_entry_size(f) + lp_entry_size(x)).sum())),
+        Value::Hash(Hash::Table(m)) => {
+            SIZEOF_ROBJ
+                + size_class(SIZEOF_DICT)
+                + size_class(8 * buckets(m.len()))
+                + estimate(m.len(), |i| m.get_index(i).map_or(0, |(f, x)| size_class(SIZEOF_DICT_ENTRY) + sds_alloc(f.len()) + sds_alloc(x.len())))
+        }
+        Value::Set(Set::Intset(i)) => SIZEOF_ROBJ + size_class(i.blob_len()),
+        Value::Set(Set::Table(s)) => {
+            SIZEOF_ROBJ
+                + size_class(SIZEOF_DICT)
+                + size_class(8 * buckets(s.len()))
+                + estimate(s.len(), |i| s.get_index(i).map_or(0, |m| size_class(SIZEOF_DICT_ENTRY) + sds_alloc(m.len())))
+        }
+        Value::Zset(Zset::Listpack(v)) => SIZEOF_ROBJ + size_class(lp_bytes(v.iter().map(|(m, s)| lp_entry_size(m) + lp_score_size(*s)).sum())),
+        Value::Zset(Zset::Skiplist { dict, zsl }) => {
+            let node_size = |n: u32| {
+                let node = zsl.node(n);
+                sds_alloc(node.ele.len()) + size_class(SIZEOF_DICT_ENTRY) + size_class(24 + 16 * node.levels.len())
+            };
+            let members = if zsl.len() <= EXACT_LIMIT {
+                let mut sum = 0;
+                let mut n = zsl.first();
+                while n != NIL {
+                    sum += node_size(n);
+                    n = zsl.next(n);
+                }
+                sum
+            } else {
+                estimate(zsl.len(), |i| match zsl.by_rank(i as u64 + 1) {
+                    NIL => 0,
+                    n => node_size(n),
+                })
+            };
+            SIZEOF_ROBJ
+                + size_class(SIZEOF_ZSET)
+                + size_class(SIZEOF_ZSKIPLIST)
+                + size_class(SIZEOF_DICT)
+                + size_class(8 * buckets(dict.len()))
+                + size_class(SIZEOF_ZSL_HEADER)
+                + members
         }
     }
-    total as u64
+}
+
+/// A raw string's sds: exact when created whole, with sdsMakeRoomFor's spare room when it grew.
+fn raw_sds_alloc(len: usize, room: usize) -> usize {
+    if room > len {
+        sds_grown_alloc(room)
+    } else {
+        sds_alloc(len)
+    }
+}
+
+/// What a key costs besides its value: its dictEntry and its sds.
+pub fn key_alloc(key: &[u8]) -> usize {
+    size_class(SIZEOF_DICT_ENTRY) + sds_alloc(key.len())
+}
+
+/// object.c `objectComputeSize()`: MEMORY USAGE's value part, sampling the first `samples`
+/// elements (0 = all) as Redis does, with struct sizes unrounded where Redis uses sizeof.
+pub fn object_compute_size(v: &Value, samples: usize) -> usize {
+    let samples = if samples == 0 { usize::MAX } else { samples };
+    let sampled = |len: usize, it: &mut dyn Iterator<Item = usize>| -> usize {
+        let mut sum = 0usize;
+        let mut n = 0usize;
+        for x in it.take(samples) {
+            sum += x;
+            n += 1;
+        }
+        if n == 0 {
+            0
+        } else {
+            (sum as f64 / n as f64 * len as f64) as usize
+        }
+    };
+    match v {
+        Value::Str(StrValue::Int { .. }) => SIZEOF_ROBJ,
+        Value::Str(StrValue::Embstr(b)) => size_class(SIZEOF_ROBJ + 3 + b.len() + 1),
+        Value::Str(StrValue::Raw(b, room)) => SIZEOF_ROBJ + raw_sds_alloc(b.len(), *room),
+        Value::List(l) => {
+            // The first `samples` nodes, averaged over all of them.
+            let nodes = quicklist_nodes(l);
+            SIZEOF_ROBJ + SIZEOF_QUICKLIST + sampled(nodes.len(), &mut nodes.iter().map(|&b| SIZEOF_QUICKLIST_NODE + size_class(b)))
+        }
+        Value::Hash(Hash::Listpack(_)) | Value::Zset(Zset::Listpack(_)) | Value::Set(Set::Intset(_)) => value_alloc(v),
+        Value::Hash(Hash::Table(m)) => {
+            SIZEOF_ROBJ
+                + SIZEOF_DICT
+                + 8 * buckets(m.len())
+                + sampled(m.len(), &mut m.iter().map(|(f, x)| sds_alloc(f.len()) + sds_alloc(x.len()) + SIZEOF_DICT_ENTRY))
+        }
+        Value::Set(Set::Table(s)) => {
+            SIZEOF_ROBJ + SIZEOF_DICT + 8 * buckets(s.len()) + sampled(s.len(), &mut s.iter().map(|m| SIZEOF_DICT_ENTRY + sds_alloc(m.len())))
+        }
+        Value::Zset(Zset::Skiplist { dict, zsl }) => {
+            let mut n = zsl.first();
+            let mut it = std::iter::from_fn(|| {
+                if n == NIL {
+                    return None;
+                }
+                let node = zsl.node(n);
+                n = zsl.next(n);
+                Some(sds_alloc(node.ele.len()) + SIZEOF_DICT_ENTRY + size_class(24 + 16 * node.levels.len()))
+            });
+            SIZEOF_ROBJ
+                + SIZEOF_ZSET
+                + SIZEOF_ZSKIPLIST
+                + SIZEOF_DICT
+                + 8 * buckets(dict.len())
+                + size_class(SIZEOF_ZSL_HEADER)
+                + sampled(dict.len(), &mut it)
+        }
+    }
+}
+
+/// The memory a db's tables add besides its keys: bucket arrays and expires entries.
+fn db_tables(d: &Db) -> u64 {
+    let dict_buckets = size_class(8 * d.dict_buckets.size()) as u64;
+    let expires_buckets = size_class(8 * d.expires_buckets.size()) as u64;
+    dict_buckets + expires_buckets + d.expires.len() as u64 * size_class(SIZEOF_DICT_ENTRY) as u64
+}
+
+/// INFO `used_memory`.
+pub fn used_memory(e: &Engine) -> u64 {
+    let mut total = USED_MEMORY_STARTUP + CLIENT_MEMORY * e.clients.len() as u64;
+    for d in &e.dbs {
+        total += d.mem as u64 + db_tables(d);
+    }
+    total
 }
 
 /// server.c `bytesToHuman()`.
@@ -130,11 +390,19 @@ mod tests {
     #[test]
     fn string_sizes_match_memory_usage_on_debian() {
         // MEMORY USAGE = value + key sds + sizeof(dictEntry) 24 (REDIS-FACTS §3.4).
-        let usage = |key: &str, v: Value| value_size(&v) + sds_alloc(key.len()) + 24;
+        let usage = |key: &str, v: Value| object_compute_size(&v, 5) + sds_alloc(key.len()) + 24;
         assert_eq!(usage("foo", Value::Str(StrValue::Embstr(b"bar".to_vec()))), 64);
         assert_eq!(usage("n", Value::Str(StrValue::Int { value: 123456, shared: false })), 48);
         assert_eq!(usage(&"k".repeat(34), Value::Str(StrValue::Embstr(vec![b'v'; 44]))), 136);
-        assert_eq!(usage("big", Value::Str(StrValue::Raw(vec![b'v'; 45]))), 112);
+        assert_eq!(usage("big", Value::Str(StrValue::Raw(vec![b'v'; 45], 0))), 112);
+    }
+
+    #[test]
+    fn listpack_entries() {
+        assert_eq!(lp_entry_size(b"1"), 2);
+        assert_eq!(lp_entry_size(b"128"), 3);
+        assert_eq!(lp_entry_size(b"abc"), 5);
+        assert_eq!(lp_entry_size(&[b'x'; 64]), 67);
     }
 
     #[test]

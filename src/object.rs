@@ -27,7 +27,9 @@ pub enum StrValue {
     /// `int` encoding; `shared` when it is one of Redis's shared integers.
     Int { value: i64, shared: bool },
     Embstr(Vec<u8>),
-    Raw(Vec<u8>),
+    /// A raw sds; the second field is its spare capacity as sds.c `sdsMakeRoomFor()` reserved
+    /// it when the string grew (0 when created whole), for the memory model.
+    Raw(Vec<u8>, usize),
 }
 
 /// A list: 7.0 always reports `quicklist` (a linked list of listpack nodes); the node layout
@@ -97,6 +99,8 @@ pub enum Value {
 pub struct RObj {
     pub value: Value,
     pub lru: u32,
+    /// The value's allocations as memory.rs models them, kept by the db (db.rs).
+    pub mem: usize,
 }
 
 impl StrValue {
@@ -105,7 +109,7 @@ impl StrValue {
         if b.len() <= EMBSTR_SIZE_LIMIT {
             StrValue::Embstr(b)
         } else {
-            StrValue::Raw(b)
+            StrValue::Raw(b, 0)
         }
     }
 
@@ -126,22 +130,17 @@ impl StrValue {
         StrValue::Int { value: v, shared: shared_ok && (0..SHARED_INTEGERS).contains(&v) }
     }
 
-    /// A raw (non-embedded) string: what APPEND/SETRANGE leave behind (`dbUnshareStringValue`).
-    pub fn raw(b: Vec<u8>) -> StrValue {
-        StrValue::Raw(b)
-    }
-
     pub fn to_bytes(&self) -> Vec<u8> {
         match self {
             StrValue::Int { value, .. } => value.to_string().into_bytes(),
-            StrValue::Embstr(b) | StrValue::Raw(b) => b.clone(),
+            StrValue::Embstr(b) | StrValue::Raw(b, _) => b.clone(),
         }
     }
 
     pub fn len(&self) -> usize {
         match self {
             StrValue::Int { value, .. } => crate::util::digits10(*value),
-            StrValue::Embstr(b) | StrValue::Raw(b) => b.len(),
+            StrValue::Embstr(b) | StrValue::Raw(b, _) => b.len(),
         }
     }
 
@@ -153,14 +152,14 @@ impl StrValue {
         match self {
             StrValue::Int { .. } => "int",
             StrValue::Embstr(_) => "embstr",
-            StrValue::Raw(_) => "raw",
+            StrValue::Raw(..) => "raw",
         }
     }
 
     pub fn as_i64(&self) -> Option<i64> {
         match self {
             StrValue::Int { value, .. } => Some(*value),
-            StrValue::Embstr(b) | StrValue::Raw(b) => crate::util::string2ll(b),
+            StrValue::Embstr(b) | StrValue::Raw(b, _) => crate::util::string2ll(b),
         }
     }
 }

@@ -78,6 +78,24 @@ fn check_playground_alloc(e: &Engine, bytes: u64) -> Result<(), Reply> {
     Ok(())
 }
 
+/// The spare room of a string's sds: only a grown raw string has any (an int or embstr is first
+/// copied into an exact raw sds by `dbUnshareStringValue()`).
+fn sds_room(s: &StrValue) -> usize {
+    match s {
+        StrValue::Raw(_, room) => *room,
+        _ => 0,
+    }
+}
+
+/// sds.c `sdsMakeRoomFor()`: keep the room if `newlen` fits, else reserve greedily.
+fn grown_room(room: usize, newlen: usize) -> usize {
+    if room >= newlen {
+        room
+    } else {
+        crate::memory::sds_greedy_room(newlen)
+    }
+}
+
 /// Shared integers are off when the eviction policy needs each key's own LRU/LFU field.
 fn shared_ok(e: &Engine) -> bool {
     e.shared_integers_ok()
@@ -464,10 +482,11 @@ pub fn append(e: &mut Engine, c: &Call) -> Reply {
             if let Err(r) = check_string_length(e, s.len() as u64, add.len() as u64) {
                 return r;
             }
+            let room = sds_room(&s);
             let mut bytes = s.to_bytes();
             bytes.extend_from_slice(add);
             let len = bytes.len();
-            store_keep_ttl(e, c.db, key, StrValue::raw(bytes));
+            store_keep_ttl(e, c.db, key, StrValue::Raw(bytes, grown_room(room, len)));
             len
         }
     };
@@ -531,7 +550,8 @@ pub fn setrange(e: &mut Engine, c: &Call) -> Reply {
         Ok(v) => v,
         Err(r) => return r,
     };
-    let mut bytes = match old {
+    let end = offset as usize + value.len();
+    let (mut bytes, room) = match old {
         None => {
             if value.is_empty() {
                 return Reply::Integer(0);
@@ -539,7 +559,8 @@ pub fn setrange(e: &mut Engine, c: &Call) -> Reply {
             if let Err(r) = check_string_length(e, offset as u64, value.len() as u64) {
                 return r;
             }
-            Vec::new()
+            // A new sds of exactly offset+len bytes.
+            (Vec::new(), 0)
         }
         Some(s) => {
             if value.is_empty() {
@@ -548,16 +569,17 @@ pub fn setrange(e: &mut Engine, c: &Call) -> Reply {
             if let Err(r) = check_string_length(e, offset as u64, value.len() as u64) {
                 return r;
             }
-            s.to_bytes()
+            let room = sds_room(&s);
+            let grown = if end > s.len() { grown_room(room, end) } else { room };
+            (s.to_bytes(), grown)
         }
     };
-    let end = offset as usize + value.len();
     if bytes.len() < end {
         bytes.resize(end, 0);
     }
     bytes[offset as usize..end].copy_from_slice(value);
     let len = bytes.len();
-    store_keep_ttl(e, c.db, key, StrValue::raw(bytes));
+    store_keep_ttl(e, c.db, key, StrValue::Raw(bytes, room));
     e.notify("setrange", c.db, key);
     e.dirty(1);
     Reply::Integer(len as i64)

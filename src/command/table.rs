@@ -85,6 +85,12 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("object|idletime", object::object_idletime),
     ("object|freq", object::object_freq),
     ("object|help", server::container_help),
+    ("memory|usage", object::memory_usage),
+    ("memory|stats", object::memory_stats),
+    ("memory|doctor", object::memory_doctor),
+    ("memory|purge", object::memory_purge),
+    ("memory|malloc-stats", object::memory_malloc_stats),
+    ("memory|help", server::container_help),
     // t_string.c
     ("set", string::set),
     ("get", string::get),
