@@ -300,6 +300,52 @@ export async function createEngine({ seed, startMs, onCrash = () => {}, onRecove
       return guarded("zset_window", (pg) => pg.zset_window(db, key, start, count) ?? null, () => null);
     },
 
+    /**
+     * A db's expires table folded into `cells` cells in bucket order (src/introspect.rs
+     * `expire_field`): `{db, table_size, volatile, stale, keys, cursor_bucket,
+     * buckets_per_cell, cells: [{live, stale}]}`, or null. O(keys with a TTL): throttle it.
+     */
+    expireField(db, cells) {
+      return guarded("expire_field", (pg) => pg.expire_field(db, cells) ?? null, () => null);
+    },
+
+    /** Buckets `start..start+count` of a db's expires table: `[{bucket, keys: [{key, ttl_ms, expired}]}]`. */
+    expireBuckets(db, start, count) {
+      return guarded(
+        "expire_buckets",
+        (pg) => {
+          const r = pg.expire_buckets(db, start, count);
+          return Array.isArray(r) ? r : [];
+        },
+        () => [],
+      );
+    },
+
+    /**
+     * Creates `count` keys `<prefix><n>` in `db` with TTLs from the engine's seeded RNG between
+     * `minMs` and `maxMs` (`distribution` "uniform" or "exponential"); existing names are
+     * skipped. Not a Redis command, and it emits no events. Returns the number created.
+     */
+    populate(db, count, prefix, minMs, maxMs, distribution) {
+      return guarded("populate", (pg) => Number(pg.populate(db, count, prefix, minMs, maxMs, distribution)), () => 0);
+    },
+
+    /**
+     * Runs one command given as arguments on the console's client, without redis-cli's line
+     * parsing or printing (the views' controls use it for CONFIG SET/GET): `{text, reply}`.
+     */
+    command(args) {
+      return guarded(
+        "command",
+        (pg) => {
+          const r = pg.command(args.map(String));
+          lastNow = pg.now();
+          return { text: String(r.text), reply: r.reply ?? null };
+        },
+        () => ({ text: "", reply: { type: "error", value: "the engine is restarting after an internal error" } }),
+      );
+    },
+
     /** True while a crashed engine is being recreated. */
     isRecovering() {
       return playground === null;

@@ -7,6 +7,13 @@
 // it schedules no frame at all, so an idle page costs no CPU; `wake()` (an input, a control)
 // runs one frame to pick up what changed.
 //
+// A frame also bounds the real time it spends in the engine (ENGINE_BUDGET_MS): it asks for a
+// few ticks at a time, drains their events, and stops once the budget is spent, so a tick-heavy
+// stretch (a million keys expiring at 60×) slows the virtual clock — shown as lag — instead of
+// freezing the page for seconds. Ticks run at the same virtual times however they are split,
+// so the run is the same; only how fast it plays changes. (Draining after each slice also keeps
+// the engine's bounded event log from overflowing within a frame.)
+//
 // Two kinds of requested time are treated differently when a frame cannot run all the cron
 // ticks it would need (the engine bounds ticks per call and reports the rest as lag):
 //   - playback (dt × speed) is not carried over: the clock simply runs slower than asked and
@@ -22,6 +29,10 @@ export const FRAME_TICK_BUDGET = 10_000;
 /** A frame longer than this (a debugger pause, a slow machine) counts as this long. */
 export const MAX_FRAME_DT_MS = 250;
 
+/** Real ms a frame may spend running cron ticks and draining their events before it leaves
+ *  the rest as lag or pending (a single tick is never split, so one heavy tick can exceed it). */
+export const ENGINE_BUDGET_MS = 8;
+
 /**
  * @param {object} deps
  * @param {object} deps.engine   from engine.js
@@ -29,14 +40,51 @@ export const MAX_FRAME_DT_MS = 250;
  * @param {Array<{update(events: object[], state: object): boolean, draw(state: object): void, animating?(): boolean}>} deps.views
  * @param {Document} [deps.doc]
  * @param {(cb: FrameRequestCallback) => number} [deps.requestFrame]
+ * @param {() => number} [deps.realNow]  real time in ms (tests may pin it)
  */
-export function createLoop({ engine, store, views, doc = document, requestFrame = (cb) => requestAnimationFrame(cb) }) {
+export function createLoop({
+  engine,
+  store,
+  views,
+  doc = document,
+  requestFrame = (cb) => requestAnimationFrame(cb),
+  realNow = () => performance.now(),
+}) {
   let scheduled = false;
   let started = false;
   let lastFrameTime = null; // real time of the previous playing frame, or null
   let fractionMs = 0; // sub-millisecond playback carried to the next frame
   let pendingMs = 0; // jump/step time not yet run
   let forceDraw = true;
+
+  /**
+   * Runs cron ticks towards `target` a few at a time, draining the events of each slice, until
+   * it is reached, FRAME_TICK_BUDGET ticks ran, or ENGINE_BUDGET_MS of real time went by. The
+   * first slice is one tick; each next one about as many as the time left allows at the cost
+   * per tick seen so far (at most twice as many as ran so far, so a cheap start cannot hide an
+   * expensive stretch). Returns `{ticks, lagMs, now, events, dropped}`.
+   */
+  function advanceWithinBudget(target) {
+    const t0 = realNow();
+    let ticks = 0;
+    let chunk = 1;
+    let events = [];
+    let dropped = 0;
+    for (;;) {
+      const r = engine.advanceTo(target, Math.min(chunk, FRAME_TICK_BUDGET - ticks));
+      ticks += r.ticks;
+      const drained = engine.drainEvents();
+      events = events.length === 0 ? drained.events : events.concat(drained.events);
+      dropped += drained.dropped;
+      const done = { ticks, lagMs: r.lagMs, now: r.now, events, dropped };
+      if (r.lagMs <= 0 || ticks >= FRAME_TICK_BUDGET || r.ticks === 0) return done;
+      const spent = realNow() - t0;
+      if (spent >= ENGINE_BUDGET_MS) return done;
+      const perTick = spent / Math.max(1, ticks);
+      const fits = Math.floor((ENGINE_BUDGET_MS - spent) / Math.max(perTick, 1e-4));
+      chunk = Math.max(1, Math.min(fits, 2 * ticks));
+    }
+  }
 
   function schedule() {
     if (!started || scheduled) return;
@@ -68,10 +116,13 @@ export function createLoop({ engine, store, views, doc = document, requestFrame 
     const before = engine.now();
     let frameTicks = 0;
     let lagMs = 0;
+    let events = null;
+    let dropped = 0;
     const wantMs = pendingMs + playWholeMs;
     if (wantMs >= 1) {
-      const result = engine.advanceTo(before + wantMs, FRAME_TICK_BUDGET);
+      const result = advanceWithinBudget(before + wantMs);
       frameTicks = result.ticks;
+      ({ events, dropped } = result);
       if (result.lagMs > 0) {
         // Jumps are served first; whatever playback could not run is reported as lag.
         const ran = Math.max(0, result.now - before);
@@ -85,7 +136,7 @@ export function createLoop({ engine, store, views, doc = document, requestFrame 
       }
     }
 
-    const { events, dropped } = engine.drainEvents();
+    if (events === null) ({ events, dropped } = engine.drainEvents());
     const clock = store.get().clock;
     store.setClock({
       ...reduceEvents(clock, events, dropped),

@@ -14,6 +14,8 @@ import { buildCompletionEntries } from "./console/completion.js";
 import { createClockView, formatClock } from "./views/clock-view.js";
 import { createKeyspaceView } from "./views/keyspace-view.js";
 import { createZsetView } from "./views/zset-view.js";
+import { createExpiryView } from "./views/expiry-view.js";
+import { createViewTabs } from "./views/view-tabs.js";
 
 /**
  * The booted page's parts — `{engine, store, loop}` once boot succeeded — for the e2e tests
@@ -55,6 +57,7 @@ async function boot() {
   let consoleView = null;
   let keyspaceView = null;
   let zsetView = null;
+  let expiryView = null;
   let loop = null;
   let engine;
   try {
@@ -77,6 +80,7 @@ async function boot() {
         consoleView?.printNote("(redisplay) the engine was restarted after an internal error; the keyspace is empty.");
         keyspaceView?.refresh();
         zsetView?.refresh();
+        expiryView?.refresh();
         loop?.redrawAll();
       },
     });
@@ -90,7 +94,9 @@ async function boot() {
     return;
   }
 
-  const store = createStore(createInitialState({ seed: params.seed, startMs: params.startMs }));
+  // `#expiry` in the URL opens the expiry view in the right-hand panel.
+  const panelView = window.location.hash === "#expiry" ? "expiry" : "zset";
+  const store = createStore(createInitialState({ seed: params.seed, startMs: params.startMs, panelView }));
   const clockView = createClockView(document.getElementById("clock"), {
     togglePause() {
       store.set({ paused: !store.get().paused });
@@ -112,6 +118,7 @@ async function boot() {
       store.set({ selectedDb: 0, selectedKey: null });
       keyspaceView.refresh();
       zsetView.refresh();
+      expiryView.refresh();
       consoleView.setPrompt(engine.prompt());
       consoleView.printNote(
         `(redisplay) reset: a fresh engine with seed ${params.seed}, clock back to ${formatClock(engine.now())}.`,
@@ -123,11 +130,45 @@ async function boot() {
     currentDb: () => engine.currentDb(),
     keyspace: (db, offset, count, pattern) => engine.keyspace(db, offset, count, pattern),
     zsetWindow: (db, key, start, count) => engine.zsetWindow(db, key, start, count),
+    expireField: (db, cells) => engine.expireField(db, cells),
+    expireBuckets: (db, start, count) => engine.expireBuckets(db, start, count),
   };
   const invalidate = () => loop?.wake();
   keyspaceView = createKeyspaceView(document.getElementById("keyspace"), { source, store, invalidate });
   zsetView = createZsetView(document.getElementById("zset"), { source, store, invalidate });
-  loop = createLoop({ engine, store, views: [clockView, keyspaceView, zsetView] });
+  expiryView = createExpiryView(document.getElementById("expiry"), {
+    source,
+    store,
+    invalidate,
+    actions: {
+      configGet(name) {
+        const r = engine.command(["CONFIG", "GET", name]);
+        const items = r.reply?.type === "array" ? r.reply.value : [];
+        return items.length >= 2 ? String(items[1].value) : null;
+      },
+      configSet(name, value) {
+        const r = engine.command(["CONFIG", "SET", name, value]);
+        // Say in the console what was run, so the control teaches the command.
+        consoleView?.printNote(`(expiry view) CONFIG SET ${name} ${value} → ${r.text.trim()}`);
+        loop.wake();
+        return { ok: r.reply?.type === "status", text: r.text };
+      },
+      populate({ db, count, prefix, minMs, maxMs, distribution }) {
+        const made = engine.populate(db, count, prefix, minMs, maxMs, distribution);
+        keyspaceView.refresh();
+        loop.wake();
+        return made;
+      },
+    },
+  });
+  loop = createLoop({ engine, store, views: [clockView, keyspaceView, zsetView, expiryView] });
+  createViewTabs(document.querySelector(".view-tabs"), store);
+  // Clicking a sorted set in the keyspace list shows it: bring its view forward.
+  document.getElementById("keyspace").addEventListener("click", (event) => {
+    if (event.target instanceof Element && event.target.closest('.keyspace-row[data-type="zset"]')) {
+      store.set({ panelView: "zset" });
+    }
+  });
 
   document.getElementById("boot-status").hidden = true;
   const link = permalink(params.seed, params.startMs);
@@ -147,8 +188,9 @@ async function boot() {
   });
 
   loop.start();
+  expiryView.start();
   consoleView.focus();
-  Object.assign(pageParts, { engine, store, loop });
+  Object.assign(pageParts, { engine, store, loop, views: { keyspace: keyspaceView, zset: zsetView, expiry: expiryView } });
   document.documentElement.dataset.boot = "ready";
 }
 

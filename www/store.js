@@ -6,13 +6,18 @@
 /** The speeds the clock control offers: virtual ms per real ms. */
 export const SPEEDS = Object.freeze([1, 10, 60, 600, 3600]);
 
+/** The views the right-hand panel switches between (the tabs above it). */
+export const PANEL_VIEWS = Object.freeze(["zset", "expiry"]);
+
 /** The state the page starts with. */
-export function createInitialState({ seed, startMs, paused = false, speed = 1 }) {
+export function createInitialState({ seed, startMs, paused = false, speed = 1, panelView = "zset" }) {
   return Object.freeze({
     paused,
     speed,
     seed,
     startMs,
+    // Which view the right-hand panel shows: one of PANEL_VIEWS.
+    panelView: PANEL_VIEWS.includes(panelView) ? panelView : "zset",
     // The key the sorted-set view shows (picked in the keyspace view), or null.
     selectedDb: 0,
     selectedKey: null,

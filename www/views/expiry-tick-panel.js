@@ -1,0 +1,199 @@
+// "What this tick did": the expire cycles of one serverCron tick (a slow cycle, and the fast one
+// beforeSleep may run after it), each with its budget bar and its rounds — the buckets or random
+// picks a round examined, the keys (deleted ones struck through), the stale percentage against
+// the threshold, and the engine's own repeat/stop decision and reason. Everything is read from
+// the `expire_cycle` events; user data (key names) goes in through textContent only.
+
+import {
+  number,
+  formatTtl,
+  formatUs,
+  describeCycle,
+  describeRound,
+  pickCounts,
+} from "./expiry-cycle.js";
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function pct(v) {
+  return `${Math.max(0, Math.min(100, v)).toFixed(3)}%`;
+}
+
+function budgetBar(report) {
+  const box = el("div", "tk-budget");
+  box.dataset.used = String(report.time_used_us);
+  box.dataset.budget = String(report.budget_us);
+  box.dataset.capped = String(Boolean(report.cap_reached));
+  const bar = el("div", `tk-bar${report.cap_reached ? " is-capped" : ""}`);
+  bar.setAttribute("role", "meter");
+  bar.setAttribute("aria-valuemin", "0");
+  bar.setAttribute("aria-valuemax", String(report.budget_us));
+  bar.setAttribute("aria-valuenow", String(Math.min(report.time_used_us, report.budget_us)));
+  bar.setAttribute("aria-label", "Time used of the cycle's budget");
+  const fill = el("div", "tk-bar-fill");
+  const used = report.budget_us > 0 ? (report.time_used_us / report.budget_us) * 100 : 0;
+  fill.style.width = used > 0 ? `max(2px, ${pct(used)})` : "0";
+  bar.append(fill);
+  // Where each listed round ended, on the same scale.
+  for (const r of report.rounds.slice(0, 64)) {
+    const at = report.budget_us > 0 ? (r.elapsed_us / report.budget_us) * 100 : 0;
+    if (at <= 0 || at > 100) continue;
+    const tick = el("span", "tk-bar-round");
+    tick.style.left = pct(at);
+    bar.append(tick);
+  }
+  box.append(bar);
+  return box;
+}
+
+function staleBar(round, report) {
+  const classic = report.algorithm === "classic";
+  const threshold = classic ? 25 : Number(report.acceptable_stale);
+  const scale = Math.min(100, Math.max(30, threshold * 3));
+  const stale = Number(round.stale_percent);
+  const bar = el("span", `tk-stalebar${round.repeat ? " is-over" : ""}`);
+  bar.title = `${stale.toFixed(1)}% of the keys examined were expired; the line is the threshold (${threshold}%)`;
+  const fill = el("span", "tk-stalebar-fill");
+  fill.style.width = pct((Math.min(stale, scale) / scale) * 100);
+  const mark = el("span", "tk-stalebar-mark");
+  mark.style.left = pct((threshold / scale) * 100);
+  bar.append(fill, mark);
+  return bar;
+}
+
+function keyChips(round, report) {
+  const box = el("div", "tk-keys");
+  const classic = report.algorithm === "classic";
+  const counts = classic ? pickCounts(round) : null;
+  const seen = new Map();
+  for (const k of round.keys) {
+    const chip = el("span", `tk-key ${k.expired ? "is-deleted" : "is-live"}`);
+    chip.dataset.key = k.key;
+    chip.dataset.expired = String(Boolean(k.expired));
+    chip.dataset.ttl = String(k.ttl_ms);
+    const nth = (seen.get(k.key) ?? 0) + 1;
+    seen.set(k.key, nth);
+    const ttl = k.expired ? `${formatTtl(-k.ttl_ms)} late → deleted` : formatTtl(k.ttl_ms);
+    chip.append(el("span", "tk-key-name", k.key), el("span", "tk-key-ttl", ttl));
+    if (classic && counts.get(k.key) > 1) {
+      chip.classList.add("is-repick");
+      chip.append(el("span", "tk-key-pick", nth === 1 ? `picked ×${counts.get(k.key)}` : `again (${nth})`));
+    }
+    box.append(chip);
+  }
+  const more = Number(round.sampled) - round.keys.length;
+  if (more > 0) box.append(el("span", "tk-more", `+${number(more)} more keys examined (not listed)`));
+  return box;
+}
+
+/**
+ * Renders one tick into `root`.
+ *
+ * @param {HTMLElement} root
+ * @param {{at: number, cycles: object[]}|null} tick
+ * @param {object} opts
+ * @param {number} opts.hz
+ * @param {number} opts.keysForRounds   rounds per cycle whose keys are listed
+ * @param {number} [opts.maxRounds]     rounds per cycle listed at all
+ * @param {(ms: number) => string} opts.formatTime
+ * @param {number} [opts.ticksInFrame]  how many ticks ran with it (fast playback)
+ */
+export function renderTick(root, tick, { hz, keysForRounds, maxRounds = Infinity, formatTime, ticksInFrame = 1 }) {
+  if (tick === null) {
+    const empty = el("div", "tk-empty");
+    empty.append(
+      el("p", "tk-empty-title", "No expire cycle has run yet."),
+      el(
+        "p",
+        "tk-empty-hint",
+        "Add keys with a TTL (the form above, or SET k v PX 1500 in the console), then press “Step 1 tick”: each serverCron tick runs one slow cycle, listed here round by round.",
+      ),
+    );
+    root.replaceChildren(empty);
+    return;
+  }
+  const nodes = [];
+  const head = el("div", "tk-head");
+  head.append(
+    el("span", "tk-when", `Tick at ${formatTime(tick.at)}`),
+    el(
+      "span",
+      "tk-count",
+      `${tick.cycles.length === 1 ? "1 cycle" : `${tick.cycles.length} cycles`}` +
+        (ticksInFrame > 1 ? ` · the last of ${number(ticksInFrame)} ticks run this frame` : ""),
+    ),
+  );
+  nodes.push(head);
+
+  tick.cycles.forEach((report, ci) => {
+    const d = describeCycle(report, hz);
+    const sec = el("section", `tk-cycle is-${report.kind}`);
+    sec.dataset.kind = report.kind;
+    sec.dataset.algorithm = report.algorithm;
+    sec.dataset.index = String(ci);
+    sec.dataset.keysPerLoop = String(report.keys_per_loop);
+    sec.dataset.acceptableStale = String(report.acceptable_stale);
+    const h = el("div", "tk-cycle-head");
+    const badge = el("span", `tk-kind tk-kind-${report.kind}`, report.kind === "fast" ? "FAST" : "SLOW");
+    badge.title = `${d.kind}: ${d.why}`;
+    h.append(badge, el("span", "tk-algo", d.algorithm), el("span", "tk-params", d.params));
+    const budget = budgetBar(report);
+    budget.append(el("span", "tk-budget-text", d.budget));
+    if (report.kind === "fast") h.append(el("span", "tk-why", `(${d.why})`));
+    sec.append(h, budget);
+    if (d.capped) sec.append(el("div", "tk-cap", d.capped));
+    sec.append(el("div", "tk-totals", `${d.iterations} · ${d.totals}`));
+
+    const list = el("ol", "tk-rounds");
+    report.rounds.slice(0, maxRounds).forEach((round, ri) => {
+      const r = describeRound(round, report);
+      const li = el("li", `tk-round ${round.repeat ? "is-repeat" : "is-stop"} round-${(ri % 6) + 1}`);
+      Object.assign(li.dataset, {
+        db: String(round.db),
+        iteration: String(round.iteration),
+        sampled: String(round.sampled),
+        expired: String(round.expired),
+        buckets: String(round.buckets),
+        cursor: String(round.cursor),
+        repeat: String(Boolean(round.repeat)),
+        round: String(ri + 1),
+      });
+      const rh = el("div", "tk-round-head");
+      rh.append(
+        el("span", "tk-round-title", `R${ri + 1} · ${r.title}`),
+        el("span", "tk-sweep", r.sweep),
+        el("span", "tk-counts", r.counts),
+        el("span", "tk-elapsed", `at ${formatUs(round.elapsed_us)}`),
+      );
+      const dec = el("div", "tk-round-decision");
+      dec.append(
+        el("span", "tk-stale", r.stale),
+        staleBar(round, report),
+        el("span", `tk-decision is-${r.decision}`, r.decision === "repeat" ? "→ repeat this db" : "→ stop"),
+        el("q", "tk-reason", round.reason),
+      );
+      li.append(rh, dec);
+      if (r.note) li.append(el("div", "tk-note", r.note));
+      if (ri < keysForRounds) li.append(keyChips(round, report));
+      list.append(li);
+    });
+    const shown = Math.min(report.rounds.length, maxRounds);
+    sec.append(list);
+    if (shown < report.rounds.length) {
+      sec.append(el("p", "tk-more", `…${number(report.rounds.length - shown)} more rounds. While playing, ${shown} rounds are listed (keys for ${keysForRounds}); pause or step to see them all.`));
+    } else if (shown > keysForRounds) {
+      sec.append(el("p", "tk-more", `While playing, keys are listed for the first ${keysForRounds} rounds; pause or step to see every round's keys.`));
+    }
+    const unlisted = Number(report.round_count) - report.rounds.length;
+    if (report.rounds.length >= 64 && unlisted > 0) {
+      sec.append(el("p", "tk-more", `…and up to ${number(unlisted)} more loops not listed (the engine lists 64 rounds per cycle; the totals count them all).`));
+    }
+    nodes.push(sec);
+  });
+  root.replaceChildren(...nodes);
+}

@@ -1,0 +1,50 @@
+// The tabs above the right-hand panel: which view it shows (the sorted-set view or the expiry
+// view). The choice lives in the store (`panelView`); this module only draws the tab bar, shows
+// the chosen panel and hides the others, and follows the WAI-ARIA tabs pattern (arrow keys move
+// between tabs). A hidden view keeps following the engine's events but draws nothing.
+
+/**
+ * @param {HTMLElement} tablist   an element with role="tablist" holding one button per view,
+ *                                each with `data-view` and `aria-controls` naming its panel
+ * @param {{get(): object, set(patch: object): boolean, subscribe(fn: (s: object) => void): () => void}} store
+ */
+export function createViewTabs(tablist, store) {
+  const tabs = [...tablist.querySelectorAll("[role=tab][data-view]")];
+  const panelOf = (tab) => document.getElementById(tab.getAttribute("aria-controls"));
+
+  function show(view) {
+    for (const tab of tabs) {
+      const on = tab.dataset.view === view;
+      tab.setAttribute("aria-selected", String(on));
+      tab.tabIndex = on ? 0 : -1;
+      tab.classList.toggle("is-current", on);
+      const panel = panelOf(tab);
+      if (panel) panel.hidden = !on;
+    }
+    document.documentElement.dataset.panelView = view;
+  }
+
+  for (const tab of tabs) {
+    tab.addEventListener("click", () => store.set({ panelView: tab.dataset.view }));
+    tab.addEventListener("keydown", (event) => {
+      const i = tabs.indexOf(tab);
+      const moves = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 };
+      if (!(event.key in moves)) return;
+      event.preventDefault();
+      const next = tabs[(moves[event.key] + tabs.length) % tabs.length];
+      store.set({ panelView: next.dataset.view });
+      next.focus();
+    });
+  }
+
+  let shown = null;
+  store.subscribe((s) => {
+    if (s.panelView !== shown) {
+      shown = s.panelView;
+      show(shown);
+    }
+  });
+  shown = store.get().panelView;
+  show(shown);
+  tablist.hidden = false;
+}
