@@ -68,24 +68,20 @@ export function bucketRows(buckets, marks, keep) {
  * @param {number|null} m.cursorBucket       the cursor now
  * @param {number|null} m.startBucket        where the tick's first round began ("before" picture)
  * @param {boolean} m.before                 the picture is "as the tick found them"
- * @returns {HTMLElement|null} the row to scroll to
  */
 export function renderBuckets(list, m) {
   const keep = new Set([m.cursorBucket, m.startBucket].filter((b) => b !== null && b !== undefined));
   const rows = bucketRows(m.buckets, m.marks, keep);
   const age = m.at - m.fetchedAt;
   const items = [];
-  let anchor = null;
   for (const row of rows) {
     if (m.before && row.kind === "bucket" && row.bucket === m.startBucket) {
-      const start = el("li", "bk-marker bk-start", "▷ this tick's first round began here");
-      items.push(start);
-      anchor ??= start;
+      items.push(el("li", "bk-marker bk-start", "▷ this tick's first round began here"));
     }
     if (row.kind === "bucket" && row.bucket === m.cursorBucket) {
-      const cur = el("li", "bk-marker bk-cursor", m.before ? "▶ cursor after the tick: the next cycle starts here" : "▶ cursor: the next cycle starts here");
-      items.push(cur);
-      if (!m.before) anchor ??= cur;
+      items.push(
+        el("li", "bk-marker bk-cursor", m.before ? "▶ cursor after the tick: the next cycle starts here" : "▶ cursor: the next cycle starts here"),
+      );
     }
     const li = el("li", `bk-row${row.round > 0 ? ` is-swept round-${((row.round - 1) % 6) + 1}` : ""}`);
     if (row.round > 0) li.dataset.round = String(row.round);
@@ -127,5 +123,4 @@ export function renderBuckets(list, m) {
     items.push(li);
   }
   list.replaceChildren(...items);
-  return anchor;
 }

@@ -48,7 +48,7 @@ export function loopRule(report) {
 
 /** How the budget is set, in words: "25% of a 100 ms tick" / "fast cycle: 1,000 µs". */
 export function budgetRule(report, hz) {
-  if (report.kind === "fast") return `the fast cycle's ${formatUs(report.budget_us)}`;
+  if (report.kind === "fast") return "a fast cycle's budget";
   const periodUs = 1_000_000 / hz;
   const percent = Math.round((report.budget_us / periodUs) * 100);
   return `${percent}% of a ${number(Math.round(periodUs / 1000))} ms tick`;
@@ -145,8 +145,7 @@ export function describeCycle(report, hz) {
   const rounds = report.rounds.length;
   const iterations = Number(report.round_count);
   const dbs = report.dbs_visited;
-  const dbText =
-    dbs.length === 0 ? "no db" : dbs.length === 1 ? `db ${dbs[0]}` : `${dbs.length} dbs (${dbs[0]}…${dbs[dbs.length - 1]})`;
+  const dbText = dbs.length === 0 ? "no db" : dbs.length === 1 ? `db ${dbs[0]}` : `${dbs.length} dbs from db ${dbs[0]}`;
   let iterationsText = `${number(iterations)} loop${iterations === 1 ? "" : "s"} over ${dbText}`;
   if (rounds < iterations) {
     iterationsText +=

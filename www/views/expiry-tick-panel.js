@@ -129,6 +129,10 @@ export function renderTick(root, tick, { hz, keysForRounds, maxRounds = Infinity
     ),
   );
   nodes.push(head);
+  // Several cycles in one tick (a slow one over budget, then beforeSleep's fast one): say so
+  // up front, with a way to jump to each.
+  const jumps = tick.cycles.length > 1 ? el("div", "tk-jumps") : null;
+  if (jumps) nodes.push(jumps);
 
   tick.cycles.forEach((report, ci) => {
     const d = describeCycle(report, hz);
@@ -194,6 +198,17 @@ export function renderTick(root, tick, { hz, keysForRounds, maxRounds = Infinity
       sec.append(el("p", "tk-more", `…and up to ${number(unlisted)} more loops not listed (the engine lists 64 rounds per cycle; the totals count them all).`));
     }
     nodes.push(sec);
+    if (jumps) {
+      const b = el(
+        "button",
+        `tk-jump is-${report.kind}`,
+        `${report.kind === "fast" ? "FAST" : "SLOW"} · ${number(report.rounds.length)} round${report.rounds.length === 1 ? "" : "s"} · ${number(report.expired)} deleted${report.cap_reached ? " · over budget" : ""}`,
+      );
+      b.type = "button";
+      b.addEventListener("click", () => sec.scrollIntoView({ block: "start" }));
+      if (ci > 0) jumps.append(el("span", "tk-then", "then"));
+      jumps.append(b);
+    }
   });
   root.replaceChildren(...nodes);
 }

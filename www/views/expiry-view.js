@@ -20,8 +20,8 @@
 // or nothing changed.
 
 import { formatClock } from "./clock-view.js";
-import { number, formatUs, groupTicks, sweepOf, describeLazy, describeStall } from "./expiry-cycle.js";
-import { drawFieldCells, drawFieldOverlay, cellsFor, cellOf } from "./expiry-field.js";
+import { number, groupTicks, sweepOf, describeLazy, describeStall } from "./expiry-cycle.js";
+import { createFieldPanel } from "./expiry-field-panel.js";
 import { renderBuckets } from "./expiry-buckets.js";
 import { renderTick } from "./expiry-tick-panel.js";
 import { createExpiryHistory, createExpiryCharts, CHART_SPANS } from "./expiry-charts.js";
@@ -89,29 +89,6 @@ export function createExpiryView(root, { source, store, actions, invalidate, now
   controlsBox.id = "expiry-controls";
 
   const fieldBox = el("section", "expiry-field");
-  const fieldHead = el("div", "expiry-field-head");
-  const fieldCaption = el("span", "expiry-caption");
-  fieldCaption.id = "expiry-field-caption";
-  const legend = el("span", "expiry-legend");
-  for (const [cls, text] of [
-    ["sw-ramp", "no key stale → all stale (past TTL, not deleted yet)"],
-    ["sw-cursor", "cursor"],
-    ["sw-sweep", "swept by the latest tick"],
-  ]) {
-    const item = el("span", "legend-item");
-    item.append(el("span", `swatch ${cls}`), document.createTextNode(text));
-    legend.append(item);
-  }
-  fieldHead.append(fieldCaption, legend);
-  const fieldWrap = el("div", "expiry-field-wrap");
-  const fieldCanvas = el("canvas", "expiry-field-canvas");
-  fieldCanvas.id = "expiry-field";
-  fieldCanvas.setAttribute("role", "img");
-  const fieldTip = el("div", "expiry-tip");
-  fieldTip.hidden = true;
-  fieldWrap.append(fieldCanvas, fieldTip);
-  fieldBox.append(fieldHead, fieldWrap);
-
   const columns = el("div", "expiry-columns");
   const bucketsBox = el("section", "expiry-buckets");
   const bucketsHead = el("div", "expiry-subhead");
@@ -177,15 +154,6 @@ export function createExpiryView(root, { source, store, actions, invalidate, now
   let fieldCostMs = 0;
   let fieldReadAt = -Infinity; // real ms
   let fieldReads = 0;
-  let fieldSize = { width: 0, height: 0, dpr: 1 };
-  let fieldLayout = null;
-  let hoverCell = -1;
-  // The cells are drawn once per field read into this canvas; each frame copies it and draws
-  // the cursor and the sweep over it.
-  const cellsLayer = document.createElement("canvas");
-  let cellsLayerOf = null; // {field, width, height, dpr} it was drawn for
-  let fieldGrid = null;
-
   // {bucket, size, approx}: from the latest round in this db, or the field. `approx` when the
   // engine listed only the first 64 rounds of a cycle that went on (the field read fixes it).
   let cursor = null;
@@ -200,6 +168,7 @@ export function createExpiryView(root, { source, store, actions, invalidate, now
 
   let calloutList = []; // {kind, text, key, command}
   let lazySeen = 0;
+  let droppedSeen = null; // the store's dropped-events count when the view last looked
   let spanMs = 60_000;
   let longBatch = 0;
 
@@ -213,7 +182,7 @@ export function createExpiryView(root, { source, store, actions, invalidate, now
   let draws = 0;
   let workMs = 0;
   // Real ms spent per part since the start (the frame-time benchmark reports them).
-  const timings = { events: 0, field: 0, buckets: 0, tick: 0, charts: 0, canvas: 0, other: 0 };
+  const timings = { events: 0, field: 0, buckets: 0, tick: 0, charts: 0, canvas: 0 };
   function timed(part, fn) {
     const t0 = now();
     fn();
@@ -301,60 +270,19 @@ export function createExpiryView(root, { source, store, actions, invalidate, now
   });
 
   // -------------------------------------------------------------------------------------------
-  // The field canvas: size, hover, click to look at other buckets
+  // The field: resized, or a cell clicked (list its buckets)
   // -------------------------------------------------------------------------------------------
 
-  const resizeObserver = new ResizeObserver(() => {
-    const rect = fieldWrap.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    if (rect.width !== fieldSize.width || rect.height !== fieldSize.height || dpr !== fieldSize.dpr) {
-      const cellsBefore = cellsFor(fieldSize.width, fieldSize.height);
-      fieldSize = { width: rect.width, height: rect.height, dpr };
-      if (cellsFor(rect.width, rect.height) !== cellsBefore) fieldStale = true;
+  const fieldPanel = createFieldPanel(fieldBox, {
+    resized(cellsChanged) {
+      if (cellsChanged) fieldStale = true;
       touch("field");
-    }
-  });
-  resizeObserver.observe(fieldWrap);
-
-  function cellBuckets(i) {
-    if (!field || field.cells.length === 0) return null;
-    const n = field.cells.length;
-    const size = field.table_size;
-    const from = Math.ceil((i * size) / n);
-    const to = Math.ceil(((i + 1) * size) / n) - 1;
-    return { from, to };
-  }
-
-  fieldWrap.addEventListener("pointermove", (event) => {
-    if (!fieldLayout || !field) return;
-    const i = fieldLayout.cellAt(event.offsetX, event.offsetY);
-    if (i !== hoverCell) {
-      hoverCell = i;
-      const range = i >= 0 ? cellBuckets(i) : null;
-      fieldTip.hidden = range === null;
-      if (range) {
-        const c = field.cells[i];
-        const where = range.from === range.to ? `bucket #${number(range.from)}` : `buckets #${number(range.from)}–#${number(range.to)}`;
-        fieldTip.textContent = `${where}: ${number(c.live)} with TTL ahead, ${number(c.stale)} stale. Click to list them.`;
-      }
-    }
-    if (!fieldTip.hidden) {
-      fieldTip.style.left = `${Math.min(event.offsetX + 12, Math.max(0, fieldSize.width - 240))}px`;
-      fieldTip.style.top = `${event.offsetY + 14}px`;
-    }
-  });
-  fieldWrap.addEventListener("pointerleave", () => {
-    hoverCell = -1;
-    fieldTip.hidden = true;
-  });
-  fieldWrap.addEventListener("click", (event) => {
-    if (!fieldLayout) return;
-    const i = fieldLayout.cellAt(event.offsetX, event.offsetY);
-    const range = i >= 0 ? cellBuckets(i) : null;
-    if (!range) return;
-    pinned = range.from;
-    bucketsWanted = true;
-    touch("buckets");
+    },
+    pick(bucket) {
+      pinned = bucket;
+      bucketsWanted = true;
+      touch("buckets");
+    },
   });
 
   // -------------------------------------------------------------------------------------------
@@ -370,8 +298,7 @@ export function createExpiryView(root, { source, store, actions, invalidate, now
 
   function readField() {
     const t0 = now();
-    const cells = cellsFor(fieldSize.width || 600, fieldSize.height || 100);
-    field = source.expireField(db, cells);
+    field = source.expireField(db, fieldPanel.cellsWanted());
     fieldCostMs = now() - t0;
     fieldReadAt = now();
     fieldAt = clockNow;
@@ -405,7 +332,7 @@ export function createExpiryView(root, { source, store, actions, invalidate, now
     const cycles = [];
     let foreignBeforeCycle = false; // a change other than the cycle's own before its report
     let dbChanged = false;
-    let lazyNow = 0;
+    const fresh = []; // callouts from this batch, oldest first
     for (const e of events) {
       switch (e.kind) {
         case "expire_cycle":
@@ -415,15 +342,14 @@ export function createExpiryView(root, { source, store, actions, invalidate, now
         case "expired":
           if (e.by === "lazy") {
             history.addLazy(e.at_ms);
-            lazyNow += 1;
             lazySeen += 1;
-            calloutList.unshift({ kind: "lazy", text: describeLazy(e), key: e.key, command: e.command ?? "" });
+            fresh.push({ kind: "lazy", text: describeLazy(e), key: e.key, command: e.command ?? "" });
             if (cycles.length === 0) foreignBeforeCycle = true;
           }
           if (e.db === db) dbChanged = true;
           break;
         case "stall":
-          calloutList.unshift({ kind: "stall", text: describeStall(e), key: e.key, command: "" });
+          fresh.push({ kind: "stall", text: describeStall(e), key: e.key, command: "" });
           break;
         case "keyspace":
           if (e.db === db) dbChanged = true;
@@ -458,9 +384,11 @@ export function createExpiryView(root, { source, store, actions, invalidate, now
           break;
       }
     }
-    if (calloutList.length > MAX_CALLOUTS) calloutList.length = MAX_CALLOUTS;
-    if (lazyNow > 0) dirty.callouts = true;
-    if (events.some((e) => e.kind === "stall")) dirty.callouts = true;
+    if (fresh.length > 0) {
+      // Newest first; a command that expired thousands of keys (a SCAN) keeps only the last few.
+      calloutList = fresh.slice(-MAX_CALLOUTS).reverse().concat(calloutList).slice(0, MAX_CALLOUTS);
+      dirty.callouts = true;
+    }
 
     if (cycles.length > 0) {
       const ticks = groupTicks(cycles);
@@ -532,52 +460,7 @@ export function createExpiryView(root, { source, store, actions, invalidate, now
   }
 
   function drawFieldCanvas() {
-    const { width, height, dpr } = fieldSize;
-    if (width < 10 || height < 10) return;
-    const pw = Math.round(width * dpr);
-    const ph = Math.round(height * dpr);
-    if (fieldCanvas.width !== pw || fieldCanvas.height !== ph) {
-      fieldCanvas.width = pw;
-      fieldCanvas.height = ph;
-    }
-    const of = cellsLayerOf;
-    if (!of || of.field !== field || of.width !== width || of.height !== height || of.dpr !== dpr) {
-      cellsLayer.width = pw;
-      cellsLayer.height = ph;
-      const lctx = cellsLayer.getContext("2d");
-      lctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      fieldGrid = drawFieldCells(lctx, width, height, field);
-      cellsLayerOf = { field, width, height, dpr };
-    }
-    const ctx = fieldCanvas.getContext("2d");
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, pw, ph);
-    ctx.drawImage(cellsLayer, 0, 0);
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const cursorBucket = cursor && field && cursor.size === field.table_size && config.algorithm !== "classic" ? cursor.bucket : null;
-    const highlight = pinned !== null && field && field.table_size > 0 ? cellOf(pinned % field.table_size, field.table_size, field.cells.length) : -1;
-    fieldLayout = drawFieldOverlay(ctx, fieldGrid, { cursorBucket, sweeps, highlightCell: highlight });
-    fieldCanvas.dataset.cells = String(field?.cells.length ?? 0);
-    fieldCanvas.dataset.cursorBucket = cursorBucket === null ? "" : String(cursorBucket);
-    const size = field?.table_size ?? 0;
-    let caption;
-    if (!field || size === 0) {
-      caption = `db ${db} has no key with a TTL: the expires table is empty. Populate it above, or SET k v EX 30 in the console.`;
-    } else {
-      const per = field.buckets_per_cell;
-      const cellText = per <= 1 ? "1 per square" : `${number(Math.round(per))} per square`;
-      const cur =
-        config.algorithm === "classic"
-          ? "classic picks keys at random: no cursor"
-          : cursorBucket === null
-            ? ""
-            : cursor.approx
-              ? `cursor past #${number(cursorBucket)} (the cycle went on past the 64 rounds the engine lists)`
-              : `cursor at #${number(cursorBucket)}`;
-      caption = `Expires table: ${number(size)} buckets (${cellText}, in order)${cur ? ` · ${cur}` : ""}`;
-    }
-    fieldCaption.textContent = caption;
-    fieldCanvas.setAttribute("aria-label", caption);
+    fieldPanel.draw({ field, db, cursor, classic: config.algorithm === "classic", sweeps, pinned });
   }
 
   function drawBuckets() {
@@ -651,6 +534,8 @@ export function createExpiryView(root, { source, store, actions, invalidate, now
   }
 
   function drawTick() {
+    // Announce a tick to screen readers when it was stepped, not four times a second.
+    tickPanel.setAttribute("aria-live", playing ? "off" : "polite");
     renderTick(tickPanel, tick, {
       hz,
       keysForRounds: playing ? PLAYING_KEY_ROUNDS : Infinity,
@@ -730,6 +615,20 @@ export function createExpiryView(root, { source, store, actions, invalidate, now
       }
       let changed = false;
       if (events.length > 0) timed("events", () => (changed = handleEvents(events, state)));
+      const dropped = state.clock.droppedEvents;
+      if (droppedSeen !== null && dropped > droppedSeen) {
+        // Say it once, and keep the count up to date: charts and ticks miss what was dropped.
+        calloutList = calloutList.filter((c) => c.kind !== "dropped");
+        calloutList.unshift({
+          kind: "dropped",
+          text: `${number(dropped)} engine events were dropped so far (its log holds 50,000 between frames): the charts and the ticks shown miss some cycles.`,
+          key: "",
+          command: "",
+        });
+        if (calloutList.length > MAX_CALLOUTS) calloutList.length = MAX_CALLOUTS;
+        dirty.callouts = true;
+      }
+      droppedSeen = dropped;
       if (!changed) snapshotFresh = snapshotFresh && events.every((e) => e.kind === "cron");
       plan = new Set();
       pending = false;
@@ -838,5 +737,3 @@ export function createExpiryView(root, { source, store, actions, invalidate, now
     },
   };
 }
-
-export { formatUs };
