@@ -30,6 +30,7 @@ pub mod introspect;
 pub mod memory;
 pub mod object;
 pub mod reply;
+pub mod sim;
 pub mod tokenize;
 pub mod util;
 pub mod zset;

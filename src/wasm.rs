@@ -259,6 +259,14 @@ impl Playground {
         self.session.engine.populate_volatile(db as usize, count as usize, prefix.as_bytes(), lo, hi, distribution == "exponential") as u32
     }
 
+    /// The LRU-approximation experiment on a separate engine: `{keys, samples,
+    /// evicted_by_decile: [10 shares, oldest tenth first], new_keys_evicted, evicted_total}`;
+    /// `samples` 0 is true LRU.
+    pub fn lru_experiment(&self, keys: u32, samples: u32, seed: f64) -> JsValue {
+        let seed = if seed.is_finite() { seed.abs() as u64 } else { 1 };
+        to_js(&crate::sim::lru_experiment::run(keys as usize, samples as usize, seed))
+    }
+
     /// A window of a sorted set for the sorted-set view: `{key, encoding, len, max_level,
     /// header_spans, start, entries: [{rank, member, score, level, spans}], max_entries,
     /// max_value}`, or null if `key` is not a sorted set.

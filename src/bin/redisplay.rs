@@ -12,17 +12,44 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use redisplay::{EngineOptions, Session};
 
 const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [FILE]
+       redisplay lru-experiment [--keys N] [--seed N]
   Runs redis-cli style command lines (from FILE or stdin) against a fresh redisplay engine
   and prints the replies as `redis-cli --no-raw` would. Lines starting with # are comments.
   --seed N        seed the engine's random number generator (default: random)
   --time UNIX_MS  start the virtual clock here and keep it still (default: follow the wall clock)
+  lru-experiment  prints the LRU-approximation table (true LRU vs maxmemory-samples 5 and 10)
 ";
 
 fn wall_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
+/// `redisplay lru-experiment [--keys N] [--seed N]`.
+fn lru_experiment(args: impl Iterator<Item = String>) {
+    let mut keys = 5000usize;
+    let mut seed = 1u64;
+    let mut args = args;
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--keys" => match args.next().and_then(|v| v.parse().ok()) {
+                Some(v) if (10..=200_000).contains(&v) => keys = v,
+                _ => fail("--keys needs a number between 10 and 200000"),
+            },
+            "--seed" => match args.next().and_then(|v| v.parse().ok()) {
+                Some(v) => seed = v,
+                None => fail("--seed needs an unsigned integer"),
+            },
+            _ => fail(&format!("unknown lru-experiment option {a}")),
+        }
+    }
+    print!("{}", redisplay::sim::lru_experiment::table(keys, &[5, 10], seed));
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("lru-experiment") {
+        lru_experiment(std::env::args().skip(2));
+        return;
+    }
     let mut seed: Option<u64> = None;
     let mut time: Option<i64> = None;
     let mut file: Option<String> = None;

@@ -1,0 +1,4 @@
+//! Simulated workloads that run against an engine (no commands of their own): experiments the
+//! page and the CLI can run and show.
+
+pub mod lru_experiment;
