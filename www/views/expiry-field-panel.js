@@ -8,6 +8,9 @@
 import { number } from "./expiry-cycle.js";
 import { drawFieldCells, drawFieldOverlay, cellsFor, cellOf } from "./expiry-field.js";
 
+/** Room around the squares, so the cursor's outline shows on the edge ones too (CSS px). */
+const PAD = 2;
+
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -74,7 +77,7 @@ export function createFieldPanel(box, { resized, pick }) {
 
   wrap.addEventListener("pointermove", (event) => {
     if (!layout || !field) return;
-    const i = layout.cellAt(event.offsetX, event.offsetY);
+    const i = layout.cellAt(event.offsetX - PAD, event.offsetY - PAD);
     if (i !== hover) {
       hover = i;
       const range = i >= 0 ? cellBuckets(field, i) : null;
@@ -96,7 +99,7 @@ export function createFieldPanel(box, { resized, pick }) {
   });
   wrap.addEventListener("click", (event) => {
     if (!layout) return;
-    const i = layout.cellAt(event.offsetX, event.offsetY);
+    const i = layout.cellAt(event.offsetX - PAD, event.offsetY - PAD);
     const range = i >= 0 ? cellBuckets(field, i) : null;
     if (range) pick(range.from);
   });
@@ -104,7 +107,7 @@ export function createFieldPanel(box, { resized, pick }) {
   return {
     /** How many cells to ask the engine for, for the canvas as it is now. */
     cellsWanted() {
-      return cellsFor(size.width || 600, size.height || 100);
+      return cellsFor((size.width || 600) - 2 * PAD, (size.height || 100) - 2 * PAD);
     },
 
     /**
@@ -153,15 +156,15 @@ export function createFieldPanel(box, { resized, pick }) {
         layer.width = pw;
         layer.height = ph;
         const lctx = layer.getContext("2d");
-        lctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-        grid = drawFieldCells(lctx, width, height, field);
+        lctx.setTransform(dpr, 0, 0, dpr, PAD * dpr, PAD * dpr);
+        grid = drawFieldCells(lctx, width - 2 * PAD, height - 2 * PAD, field);
         layerOf = { field, width, height, dpr };
       }
       const ctx = canvas.getContext("2d");
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, pw, ph);
       ctx.drawImage(layer, 0, 0);
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.setTransform(dpr, 0, 0, dpr, PAD * dpr, PAD * dpr);
       const highlight = pinned !== null && tableSize > 0 ? cellOf(pinned % tableSize, tableSize, field.cells.length) : -1;
       layout = drawFieldOverlay(ctx, grid, { cursorBucket, sweeps, highlightCell: highlight });
     },

@@ -7,19 +7,23 @@
 // (clean, blue) and the build-up ahead of it (orange) can be seen.
 
 const COLORS = {
-  empty: "#161b22",
+  empty: "#1f2530",
   live: [127, 180, 255],
   staleRgb: [255, 138, 76],
   cursor: "#ffffff",
   sweep: "#ffd166",
 };
 
+/** The largest square drawn for one cell, in CSS px. */
+export const MAX_CELL = 24;
+
 /**
  * The grid for `n` cells in a `width`×`height` box: `{cols, rows, cell}` with square cells.
  */
 export function fieldGrid(n, width, height) {
   if (n <= 0 || width <= 0 || height <= 0) return { cols: 0, rows: 0, cell: 0 };
-  let cell = Math.max(2, Math.floor(Math.sqrt((width * height) / n)));
+  // Square cells filling the box, but no bigger than MAX_CELL: a 4-bucket table stays 4 squares.
+  let cell = Math.max(2, Math.min(MAX_CELL, Math.floor(Math.sqrt((width * height) / n))));
   for (;;) {
     const cols = Math.max(1, Math.floor(width / cell));
     const rows = Math.ceil(n / cols);
