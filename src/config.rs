@@ -428,7 +428,9 @@ fn set_error(arg: &[u8], why: &str) -> Vec<u8> {
 
 impl Config {
     fn get_val(&self, name: &str) -> Option<&Val> {
-        PARAMS.iter().position(|d| d.name == name).map(|i| &self.values[i])
+        static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, usize>> = std::sync::OnceLock::new();
+        let index = INDEX.get_or_init(|| PARAMS.iter().enumerate().map(|(i, d)| (d.name, i)).collect());
+        index.get(name).map(|&i| &self.values[i])
     }
 
     /// An integer-like parameter; 0 if unknown. Unsigned memory values above LLONG_MAX (a

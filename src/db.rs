@@ -9,16 +9,14 @@
 //! table shape (ds/buckets.rs) — bucket count, chains, resize points — which the active expire
 //! cycle's cursor and eviction's sampling walk as Redis walks its tables.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::BuildHasherDefault;
-
 use indexmap::IndexMap;
 
 use crate::ds::buckets::Buckets;
 use crate::object::RObj;
 
-/// A deterministic hasher: same layout for the same inputs, on every platform.
-pub type Hasher = BuildHasherDefault<DefaultHasher>;
+/// A fast deterministic hasher (foldhash with a fixed seed): the same layout for the same inputs
+/// on every platform. Maps here index user keys; no network peer picks them to collide.
+pub type Hasher = foldhash::fast::FixedState;
 pub type Map<K, V> = IndexMap<K, V, Hasher>;
 
 #[derive(Debug, Clone, Default)]

@@ -24,6 +24,16 @@ use crate::reply::Reply;
 
 pub type ClientId = u64;
 
+/// Config values the engine reads per key or per command, refreshed on CONFIG SET.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct HotConfig {
+    pub maxmemory: i64,
+    pub cost_percent: i64,
+    pub lazyfree_lazy_expire: bool,
+    pub lfu_decay_time: i64,
+    pub lfu_log_factor: i64,
+}
+
 /// A uniform double in [0, 1) from 53 random bits.
 pub(crate) fn uniform(rng: &mut Xoshiro256PlusPlus) -> f64 {
     (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
@@ -144,6 +154,8 @@ pub struct Engine {
     pub(crate) current_command: Option<&'static str>,
     /// Cached from `maxmemory-policy` (updated by `config_changed`): an LFU policy.
     lfu: bool,
+    /// Config values read for every key on hot paths, cached by `config_changed`.
+    pub(crate) hot: HotConfig,
     /// Cached: shared integers allowed (not with maxmemory + an LRU/LFU policy).
     shared_integers: bool,
 }
@@ -171,6 +183,7 @@ impl Engine {
             events: EventLog::new(EVENT_LOG_CAPACITY),
             run_id,
             lfu: false,
+            hot: HotConfig::default(),
             shared_integers: true,
             expire: Default::default(),
             evict: Default::default(),
@@ -250,7 +263,7 @@ impl Engine {
         };
         // server.c processCommand(): evict before every command while over maxmemory; when
         // nothing can be evicted, refuse commands that may grow memory.
-        if self.config.int("maxmemory") != 0 && self.perform_evictions() == crate::evict::EvictResult::Fail && cmd.has_flag("denyoom") {
+        if self.hot.maxmemory != 0 && self.perform_evictions() == crate::evict::EvictResult::Fail && cmd.has_flag("denyoom") {
             self.stats.total_error_replies += 1;
             self.stats.commands.entry(cmd.name.as_str()).or_default().rejected_calls += 1;
             self.log_command(client, db, Cow::Borrowed(cmd.name.as_str()), argv.len(), true);
@@ -310,20 +323,23 @@ impl Engine {
     /// db.c `deleteExpiredKeyAndPropagate()`: delete, count, fire `expired`. Returns the
     /// main-thread ns spent freeing the value.
     pub(crate) fn delete_expired_key(&mut self, db: usize, key: &[u8], by: ExpiredBy) -> u64 {
-        let when = self.dbs[db].expire_of(key).unwrap_or(self.now_ms);
-        let lazy = self.config.bool("lazyfree-lazy-expire");
-        let free_ns = self.account_free(db, key, lazy, if by == ExpiredBy::Lazy { "lazy expiry" } else { "active expiry" });
-        self.dbs[db].delete(key);
+        // One removal from each table; the value's free is charged from what was removed.
+        let Some((obj, when)) = self.dbs[db].take(key) else { return 0 };
+        let when = when.unwrap_or(self.now_ms);
+        let lazy = self.hot.lazyfree_lazy_expire;
+        let free_ns = self.charge_free(db, key, &obj.value, lazy, if by == ExpiredBy::Lazy { "lazy expiry" } else { "active expiry" });
         self.stats.expired_keys += 1;
-        self.events.push(Event::Expired {
-            at_ms: self.now_ms,
-            db,
-            key: String::from_utf8_lossy(key).into_owned(),
-            by,
-            late_ms: self.now_ms - when,
-            command: if by == ExpiredBy::Lazy { self.current_command } else { None },
-        });
-        self.notify("expired", db, key);
+        if self.events.enabled() {
+            self.events.push(Event::Expired {
+                at_ms: self.now_ms,
+                db,
+                key: String::from_utf8_lossy(key).into_owned(),
+                by,
+                late_ms: self.now_ms - when,
+                command: if by == ExpiredBy::Lazy { self.current_command } else { None },
+            });
+        }
+        // The `expired` keyspace event: the Expired event above is its record in the log.
         free_ns
     }
 
@@ -333,11 +349,22 @@ impl Engine {
     /// reported as a stall.
     pub(crate) fn account_free(&mut self, db: usize, key: &[u8], lazy: bool, cause: &'static str) -> u64 {
         let Some(obj) = self.dbs[db].get(key) else { return 0 };
-        if lazy && crate::cost::frees_in_background(&obj.value) {
+        let (background, ns) = (crate::cost::frees_in_background(&obj.value), crate::cost::free_cost_ns(&obj.value));
+        self.record_free(db, key, lazy && background, ns, cause)
+    }
+
+    /// `account_free` for a value already removed.
+    pub(crate) fn charge_free(&mut self, db: usize, key: &[u8], value: &crate::object::Value, lazy: bool, cause: &'static str) -> u64 {
+        let (background, ns) = (crate::cost::frees_in_background(value), crate::cost::free_cost_ns(value));
+        self.record_free(db, key, lazy && background, ns, cause)
+    }
+
+    fn record_free(&mut self, db: usize, key: &[u8], in_background: bool, ns: u64, cause: &'static str) -> u64 {
+        if in_background {
             self.stats.lazyfreed_objects += 1;
             return 0;
         }
-        let ns = crate::cost::scaled(crate::cost::free_cost_ns(&obj.value), self.config.int("playground-cost-percent"));
+        let ns = crate::cost::scaled(ns, self.hot.cost_percent);
         self.stats.free_time_ns += ns;
         if ns >= 1_000_000 && self.events.enabled() {
             let at_ms = self.now_ms;
@@ -380,7 +407,7 @@ impl Engine {
         if self.lfu {
             // db.c updateLFU(): decay, then a logarithmic increment, then restamp.
             let r = uniform(&mut self.rng);
-            let (now, decay, factor) = (self.now_ms, self.config.int("lfu-decay-time"), self.config.int("lfu-log-factor"));
+            let (now, decay, factor) = (self.now_ms, self.hot.lfu_decay_time, self.hot.lfu_log_factor);
             let obj = get(&mut self.dbs[db], key, write)?;
             let counter = crate::object::lfu_decr_and_return(obj.lru, now, decay);
             let counter = crate::object::lfu_log_incr(counter, r, factor);
@@ -409,6 +436,13 @@ impl Engine {
 
     /// Refreshes what the engine caches from the config after CONFIG SET.
     pub(crate) fn config_changed(&mut self) {
+        self.hot = HotConfig {
+            maxmemory: self.config.int("maxmemory"),
+            cost_percent: self.config.int("playground-cost-percent"),
+            lazyfree_lazy_expire: self.config.bool("lazyfree-lazy-expire"),
+            lfu_decay_time: self.config.int("lfu-decay-time"),
+            lfu_log_factor: self.config.int("lfu-log-factor"),
+        };
         // config.c updateHZ(): server.hz follows config_hz at once.
         self.update_hz();
         // config.c updateMaxmemory(): start evicting (before the event loop sleeps).
@@ -486,6 +520,11 @@ impl Engine {
     /// server.c `getLRUClock()` at a given time: seconds, 24 bits.
     pub(crate) fn lru_clock_at(&self, ms: i64) -> u32 {
         ((ms / LRU_CLOCK_RESOLUTION) as u64 & LRU_CLOCK_MAX as u64) as u32
+    }
+
+    /// When the next serverCron tick runs (virtual Unix ms).
+    pub fn next_cron_ms(&self) -> i64 {
+        self.next_cron_ms
     }
 
     /// How many serverCron ticks lie between now and `t`.

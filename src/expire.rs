@@ -61,6 +61,8 @@ pub struct ExpireState {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ExaminedKey {
     pub key: String,
+    /// The expires-table bucket it sat in (7.0; the random pick's bucket in classic).
+    pub bucket: usize,
     /// Time left (negative: already past) when examined.
     pub ttl_ms: i64,
     pub expired: bool,
@@ -103,6 +105,8 @@ pub struct ExpireCycleReport {
     /// Rounds in the cycle (all of them, even those not listed).
     pub round_count: u64,
     pub rounds: Vec<ExpireRound>,
+    /// Each visited db's cursor after the cycle (7.0), as (db, cursor, bucket it points at).
+    pub cursors_after: Vec<(usize, u64, usize)>,
     /// INFO `expired_stale_perc` after the cycle (percent).
     pub stale_perc_after: f64,
     /// The per-call parameters, as effort scaled them.
@@ -117,7 +121,7 @@ impl Engine {
 
     /// Nanoseconds for one unit of work, scaled by `playground-cost-percent`.
     fn cost_ns(&self, ns: u64) -> u64 {
-        cost::scaled(ns, self.config.int("playground-cost-percent"))
+        cost::scaled(ns, self.hot.cost_percent)
     }
 
     /// Deletes an expired key found by the active cycle and returns the main-thread time it took
@@ -185,7 +189,7 @@ impl Engine {
                 }
                 let (mut sampled, mut expired, mut ttl_sum, mut ttl_samples, mut buckets) = (0u64, 0u64, 0i64, 0i64, 0u64);
                 let mut keys: Vec<ExaminedKey> = Vec::new();
-                let mut examine = |e: &mut Engine, key: Vec<u8>, when: i64, elapsed: &mut u64, keys: &mut Vec<ExaminedKey>| -> bool {
+                let mut examine = |e: &mut Engine, key: Vec<u8>, when: i64, bucket: usize, elapsed: &mut u64, keys: &mut Vec<ExaminedKey>| -> bool {
                     let ttl = when.saturating_sub(now);
                     let dead = now > when;
                     *elapsed += e.cost_ns(cost::EXAMINE_KEY_NS);
@@ -193,7 +197,7 @@ impl Engine {
                         *elapsed += e.active_expire_key(db, &key);
                     }
                     if tracing && keys.len() < MAX_KEYS_IN_ROUND {
-                        keys.push(ExaminedKey { key: text(&key), ttl_ms: ttl, expired: dead });
+                        keys.push(ExaminedKey { key: text(&key), bucket, ttl_ms: ttl, expired: dead });
                     }
                     if ttl > 0 {
                         ttl_sum = ttl_sum.saturating_add(ttl);
@@ -209,8 +213,9 @@ impl Engine {
                         let d = &dbs[db];
                         let Some(i) = d.expires_buckets.random_entry(|m| (uniform(rng) * m as f64) as usize % m.max(1)) else { break };
                         let Some((k, w)) = d.expires.get_index(i as usize).map(|(k, w)| (k.clone(), *w)) else { break };
+                        let bucket = d.expires_buckets.bucket_of_index(i as usize);
                         buckets += 1;
-                        if examine(self, k, w, &mut elapsed_ns, &mut keys) {
+                        if examine(self, k, w, bucket, &mut elapsed_ns, &mut keys) {
                             expired += 1;
                         }
                         sampled += 1;
@@ -229,7 +234,7 @@ impl Engine {
                         buckets += 1;
                         elapsed_ns += self.cost_ns(cost::VISIT_BUCKET_NS);
                         for (k, w) in chain {
-                            if examine(self, k, w, &mut elapsed_ns, &mut keys) {
+                            if examine(self, k, w, b, &mut elapsed_ns, &mut keys) {
                                 expired += 1;
                             }
                             sampled += 1;
@@ -262,8 +267,10 @@ impl Engine {
                 } else if sampled == 0 {
                     (true, "no key examined: look again".to_string())
                 } else {
-                    let more = expired * 100 / sampled > acceptable_stale;
-                    (more, format!("{:.1}% stale {} the acceptable {acceptable_stale}%", stale, if more { "above" } else { "within" }))
+                    // Redis compares whole percents: expired*100/sampled > acceptable.
+                    let whole = expired * 100 / sampled;
+                    let more = whole > acceptable_stale;
+                    (more, format!("{expired} of {sampled} expired: {whole}% (whole percent) {} the acceptable {acceptable_stale}%", if more { "above" } else { "within" }))
                 };
                 if tracing {
                     if rounds.len() < MAX_ROUNDS_IN_EVENT {
@@ -292,8 +299,17 @@ impl Engine {
         self.stats.expire_cycle_time_used_us += elapsed_us;
         let current = if total_sampled > 0 { total_expired as f64 / total_sampled as f64 } else { 0.0 };
         self.stats.expired_stale_perc = current * 0.05 + self.stats.expired_stale_perc * 0.95;
+        let cursors_after = dbs_visited
+            .iter()
+            .map(|&d| {
+                let db = &self.dbs[d];
+                let bucket = if db.expires_buckets.size() == 0 { 0 } else { db.expires_buckets.bucket_for_cursor(db.expires_cursor) };
+                (d, db.expires_cursor, bucket)
+            })
+            .collect();
         let report = ExpireCycleReport {
             kind,
+            cursors_after,
             algorithm: if classic { "classic".into() } else { "7.0".into() },
             budget_us: timelimit,
             time_used_us: elapsed_us,

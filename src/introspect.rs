@@ -239,17 +239,14 @@ pub fn expire_field(e: &Engine, db: usize, cells: usize) -> Option<ExpireField> 
     let mut out = vec![ExpireCell::default(); n];
     let now = e.now_ms();
     let mut stale = 0;
-    for b in 0..size {
-        let cell = b * n / size.max(1);
-        for i in d.expires_buckets.chain(b) {
-            if let Some((_, &when)) = d.expires.get_index(i as usize) {
-                if now > when {
-                    out[cell].stale += 1;
-                    stale += 1;
-                } else {
-                    out[cell].live += 1;
-                }
-            }
+    // Index order (sequential memory), placing each key by its bucket.
+    for (i, (_, &when)) in d.expires.iter().enumerate() {
+        let cell = d.expires_buckets.bucket_of_index(i) * n / size.max(1);
+        if now > when {
+            out[cell].stale += 1;
+            stale += 1;
+        } else {
+            out[cell].live += 1;
         }
     }
     Some(ExpireField {

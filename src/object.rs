@@ -251,3 +251,13 @@ pub fn lfu_log_incr(counter: u32, r: f64, log_factor: i64) -> u32 {
         counter
     }
 }
+
+#[cfg(test)]
+mod size_tests {
+    /// Every keyspace entry is as big as the largest value variant: keep it small (a million
+    /// keys in the page cost this many bytes each).
+    #[test]
+    fn a_keyspace_value_stays_small() {
+        assert!(std::mem::size_of::<super::RObj>() <= 96, "{}", std::mem::size_of::<super::RObj>());
+    }
+}

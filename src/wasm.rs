@@ -167,6 +167,11 @@ impl Playground {
         self.session.engine.set_time(clock_ms(now_ms));
     }
 
+    /// When the next serverCron tick runs (Unix ms): "step one tick" advances to it.
+    pub fn next_cron_ms(&self) -> f64 {
+        self.session.engine.next_cron_ms() as f64
+    }
+
     /// The virtual clock, Unix ms.
     pub fn now(&self) -> f64 {
         self.session.engine.now_ms() as f64

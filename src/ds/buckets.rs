@@ -179,6 +179,11 @@ impl Buckets {
         ChainIter { buckets: self, at: self.head.get(b).copied().unwrap_or(NIL) }
     }
 
+    /// The bucket entry `i` of the map sits in.
+    pub fn bucket_of_index(&self, i: usize) -> usize {
+        self.hash.get(i).map_or(0, |h| (h & self.mask()) as usize)
+    }
+
     /// The bucket a cursor value points at (`cursor & mask`).
     pub fn bucket_for_cursor(&self, cursor: u64) -> usize {
         (cursor & self.mask()) as usize

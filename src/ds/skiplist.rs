@@ -146,8 +146,15 @@ pub struct PathStep {
     pub moved: bool,
 }
 
+/// Boxed so a sorted set's value stays small in the keyspace table (every entry of which is as
+/// big as its largest variant).
 #[derive(Debug, Clone)]
 pub struct Skiplist {
+    s: Box<Core>,
+}
+
+#[derive(Debug, Clone)]
+struct Core {
     nodes: Vec<Node>,
     free: Vec<u32>,
     tail: u32,
@@ -165,50 +172,50 @@ impl Skiplist {
     /// t_zset.c `zslCreate()`: a header with MAX_LEVEL empty levels.
     pub fn new() -> Skiplist {
         let header = Node { ele: Vec::new(), score: 0.0, backward: NIL, levels: vec![Level { forward: NIL, span: 0 }; MAX_LEVEL] };
-        Skiplist { nodes: vec![header], free: Vec::new(), tail: NIL, length: 0, level: 1 }
+        Skiplist { s: Box::new(Core { nodes: vec![header], free: Vec::new(), tail: NIL, length: 0, level: 1 }) }
     }
 
     pub fn len(&self) -> usize {
-        self.length
+        self.s.length
     }
     pub fn is_empty(&self) -> bool {
-        self.length == 0
+        self.s.length == 0
     }
     /// The highest level in use (`zsl->level`).
     pub fn level(&self) -> usize {
-        self.level
+        self.s.level
     }
     pub fn node(&self, i: u32) -> &Node {
-        &self.nodes[i as usize]
+        &self.s.nodes[i as usize]
     }
     pub fn header(&self) -> u32 {
         HEADER
     }
     pub fn first(&self) -> u32 {
-        self.nodes[HEADER as usize].levels[0].forward
+        self.s.nodes[HEADER as usize].levels[0].forward
     }
     pub fn tail(&self) -> u32 {
-        self.tail
+        self.s.tail
     }
     pub fn next(&self, i: u32) -> u32 {
-        self.nodes[i as usize].levels[0].forward
+        self.s.nodes[i as usize].levels[0].forward
     }
     pub fn prev(&self, i: u32) -> u32 {
-        self.nodes[i as usize].backward
+        self.s.nodes[i as usize].backward
     }
 
     fn alloc(&mut self, node: Node) -> u32 {
-        if let Some(i) = self.free.pop() {
-            self.nodes[i as usize] = node;
+        if let Some(i) = self.s.free.pop() {
+            self.s.nodes[i as usize] = node;
             i
         } else {
-            self.nodes.push(node);
-            (self.nodes.len() - 1) as u32
+            self.s.nodes.push(node);
+            (self.s.nodes.len() - 1) as u32
         }
     }
 
     fn fwd(&self, x: u32, lvl: usize) -> u32 {
-        self.nodes[x as usize].levels[lvl].forward
+        self.s.nodes[x as usize].levels[lvl].forward
     }
 
     /// The last node before (score, ele) at each level, and the rank of each.
@@ -216,16 +223,16 @@ impl Skiplist {
         let mut update = [HEADER; MAX_LEVEL];
         let mut rank = [0u64; MAX_LEVEL];
         let mut x = HEADER;
-        for i in (0..self.level).rev() {
-            rank[i] = if i == self.level - 1 { 0 } else { rank[i + 1] };
+        for i in (0..self.s.level).rev() {
+            rank[i] = if i == self.s.level - 1 { 0 } else { rank[i + 1] };
             loop {
                 let f = self.fwd(x, i);
                 if f == NIL {
                     break;
                 }
-                let n = &self.nodes[f as usize];
+                let n = &self.s.nodes[f as usize];
                 if before(n.score, &n.ele, score, ele) {
-                    rank[i] += self.nodes[x as usize].levels[i].span;
+                    rank[i] += self.s.nodes[x as usize].levels[i].span;
                     x = f;
                 } else {
                     break;
@@ -246,71 +253,71 @@ impl Skiplist {
     pub fn insert_ranked(&mut self, score: f64, ele: Vec<u8>, level: usize) -> (u32, u64) {
         let level = level.clamp(1, MAX_LEVEL);
         let (mut update, mut rank) = self.find_update(score, &ele);
-        if level > self.level {
-            for i in self.level..level {
+        if level > self.s.level {
+            for i in self.s.level..level {
                 rank[i] = 0;
                 update[i] = HEADER;
-                self.nodes[HEADER as usize].levels[i].span = self.length as u64;
+                self.s.nodes[HEADER as usize].levels[i].span = self.s.length as u64;
             }
-            self.level = level;
+            self.s.level = level;
         }
         let x = self.alloc(Node { ele, score, backward: NIL, levels: vec![Level { forward: NIL, span: 0 }; level] });
         for i in 0..level {
             let u = update[i] as usize;
-            let uf = self.nodes[u].levels[i].forward;
-            let uspan = self.nodes[u].levels[i].span;
-            self.nodes[x as usize].levels[i].forward = uf;
-            self.nodes[u].levels[i].forward = x;
-            self.nodes[x as usize].levels[i].span = uspan - (rank[0] - rank[i]);
-            self.nodes[u].levels[i].span = (rank[0] - rank[i]) + 1;
+            let uf = self.s.nodes[u].levels[i].forward;
+            let uspan = self.s.nodes[u].levels[i].span;
+            self.s.nodes[x as usize].levels[i].forward = uf;
+            self.s.nodes[u].levels[i].forward = x;
+            self.s.nodes[x as usize].levels[i].span = uspan - (rank[0] - rank[i]);
+            self.s.nodes[u].levels[i].span = (rank[0] - rank[i]) + 1;
         }
-        for i in level..self.level {
-            self.nodes[update[i] as usize].levels[i].span += 1;
+        for i in level..self.s.level {
+            self.s.nodes[update[i] as usize].levels[i].span += 1;
         }
-        self.nodes[x as usize].backward = if update[0] == HEADER { NIL } else { update[0] };
+        self.s.nodes[x as usize].backward = if update[0] == HEADER { NIL } else { update[0] };
         let next = self.fwd(x, 0);
         if next != NIL {
-            self.nodes[next as usize].backward = x;
+            self.s.nodes[next as usize].backward = x;
         } else {
-            self.tail = x;
+            self.s.tail = x;
         }
-        self.length += 1;
+        self.s.length += 1;
         (x, rank[0] + 1)
     }
 
     /// t_zset.c `zslDeleteNode()`.
     fn delete_node(&mut self, x: u32, update: &[u32; MAX_LEVEL]) {
-        for i in 0..self.level {
+        for i in 0..self.s.level {
             let u = update[i] as usize;
-            if self.nodes[u].levels[i].forward == x {
-                self.nodes[u].levels[i].span += self.nodes[x as usize].levels[i].span;
-                self.nodes[u].levels[i].span -= 1;
-                self.nodes[u].levels[i].forward = self.nodes[x as usize].levels[i].forward;
+            if self.s.nodes[u].levels[i].forward == x {
+                self.s.nodes[u].levels[i].span += self.s.nodes[x as usize].levels[i].span;
+                self.s.nodes[u].levels[i].span -= 1;
+                self.s.nodes[u].levels[i].forward = self.s.nodes[x as usize].levels[i].forward;
             } else {
-                self.nodes[u].levels[i].span -= 1;
+                self.s.nodes[u].levels[i].span -= 1;
             }
         }
         let next = self.fwd(x, 0);
-        let back = self.nodes[x as usize].backward;
+        let back = self.s.nodes[x as usize].backward;
         if next != NIL {
-            self.nodes[next as usize].backward = back;
+            self.s.nodes[next as usize].backward = back;
         } else {
-            self.tail = back;
+            self.s.tail = back;
         }
-        while self.level > 1 && self.fwd(HEADER, self.level - 1) == NIL {
-            self.level -= 1;
+        while self.s.level > 1 && self.fwd(HEADER, self.s.level - 1) == NIL {
+            self.s.level -= 1;
         }
-        self.length -= 1;
-        self.nodes[x as usize].ele = Vec::new();
-        self.nodes[x as usize].levels = Vec::new();
-        self.free.push(x);
+        self.s.length -= 1;
+        self.s.nodes[x as usize].ele = Vec::new();
+        self.s.nodes[x as usize].levels = Vec::new();
+        self.s.free.push(x);
     }
 
     /// t_zset.c `zslDelete()`: removes (score, ele) if present.
     pub fn delete(&mut self, score: f64, ele: &[u8]) -> bool {
         let (update, _) = self.find_update(score, ele);
         let x = self.fwd(update[0], 0);
-        if x != NIL && self.nodes[x as usize].score == score && self.nodes[x as usize].ele == ele {
+        if x != NIL && self.s.nodes[x as usize].score == score && self.s.nodes[x as usize].ele == ele {
             self.delete_node(x, &update);
             true
         } else {
@@ -323,16 +330,16 @@ impl Skiplist {
     pub fn update_score(&mut self, cur: f64, ele: &[u8], new: f64, new_level: impl FnOnce() -> usize) -> Option<u32> {
         let (update, _) = self.find_update(cur, ele);
         let x = self.fwd(update[0], 0);
-        if x == NIL || self.nodes[x as usize].score != cur || self.nodes[x as usize].ele != ele {
+        if x == NIL || self.s.nodes[x as usize].score != cur || self.s.nodes[x as usize].ele != ele {
             return None;
         }
-        let back = self.nodes[x as usize].backward;
+        let back = self.s.nodes[x as usize].backward;
         let next = self.fwd(x, 0);
-        if (back == NIL || self.nodes[back as usize].score < new) && (next == NIL || self.nodes[next as usize].score > new) {
-            self.nodes[x as usize].score = new;
+        if (back == NIL || self.s.nodes[back as usize].score < new) && (next == NIL || self.s.nodes[next as usize].score > new) {
+            self.s.nodes[x as usize].score = new;
             return Some(x);
         }
-        let owned = self.nodes[x as usize].ele.clone();
+        let owned = self.s.nodes[x as usize].ele.clone();
         self.delete_node(x, &update);
         Some(self.insert(new, owned, new_level()))
     }
@@ -342,14 +349,14 @@ impl Skiplist {
         let mut path = path;
         let mut rank = 0;
         let mut x = HEADER;
-        for i in (0..self.level).rev() {
+        for i in (0..self.s.level).rev() {
             loop {
                 let f = self.fwd(x, i);
                 if f == NIL {
                     break;
                 }
-                let f_rank = rank + self.nodes[x as usize].levels[i].span;
-                let n = &self.nodes[f as usize];
+                let f_rank = rank + self.s.nodes[x as usize].levels[i].span;
+                let n = &self.s.nodes[f as usize];
                 let moved = n.score < score || (n.score == score && n.ele.as_slice() <= ele);
                 if let Some(p) = path.as_deref_mut() {
                     p.push(PathStep { level: i, node: f, rank: f_rank, moved });
@@ -361,7 +368,7 @@ impl Skiplist {
                     break;
                 }
             }
-            if x != HEADER && self.nodes[x as usize].score == score && self.nodes[x as usize].ele == ele {
+            if x != HEADER && self.s.nodes[x as usize].score == score && self.s.nodes[x as usize].ele == ele {
                 return rank;
             }
         }
@@ -376,13 +383,13 @@ impl Skiplist {
     fn by_rank_from(&self, start: u32, start_rank: u64, rank: u64) -> u32 {
         let mut traversed = start_rank;
         let mut x = start;
-        for i in (0..self.level).rev() {
+        for i in (0..self.s.level).rev() {
             loop {
                 let f = self.fwd(x, i);
-                if f == NIL || traversed + self.nodes[x as usize].levels[i].span > rank {
+                if f == NIL || traversed + self.s.nodes[x as usize].levels[i].span > rank {
                     break;
                 }
-                traversed += self.nodes[x as usize].levels[i].span;
+                traversed += self.s.nodes[x as usize].levels[i].span;
                 x = f;
             }
             if traversed == rank {
@@ -394,14 +401,14 @@ impl Skiplist {
 
     /// t_zset.c `zslIsInRange()`.
     pub fn in_range(&self, r: &ScoreRange) -> bool {
-        if r.is_empty() || self.tail == NIL {
+        if r.is_empty() || self.s.tail == NIL {
             return false;
         }
-        if !r.gte_min(self.nodes[self.tail as usize].score) {
+        if !r.gte_min(self.s.nodes[self.s.tail as usize].score) {
             return false;
         }
         let first = self.first();
-        first != NIL && r.lte_max(self.nodes[first as usize].score)
+        first != NIL && r.lte_max(self.s.nodes[first as usize].score)
     }
 
     /// t_zset.c `zslNthInRange()` for n = 0: the first node in range, recording the path.
@@ -412,14 +419,14 @@ impl Skiplist {
         }
         let mut x = HEADER;
         let mut traversed = 0u64;
-        for i in (0..self.level).rev() {
+        for i in (0..self.s.level).rev() {
             loop {
                 let f = self.fwd(x, i);
                 if f == NIL {
                     break;
                 }
-                let f_rank = traversed + self.nodes[x as usize].levels[i].span;
-                let moved = !r.gte_min(self.nodes[f as usize].score);
+                let f_rank = traversed + self.s.nodes[x as usize].levels[i].span;
+                let moved = !r.gte_min(self.s.nodes[f as usize].score);
                 if let Some(p) = path.as_deref_mut() {
                     p.push(PathStep { level: i, node: f, rank: f_rank, moved });
                 }
@@ -432,7 +439,7 @@ impl Skiplist {
             }
         }
         let x = self.fwd(x, 0);
-        if x == NIL || !r.lte_max(self.nodes[x as usize].score) {
+        if x == NIL || !r.lte_max(self.s.nodes[x as usize].score) {
             NIL
         } else {
             x
@@ -445,17 +452,17 @@ impl Skiplist {
             return NIL;
         }
         let mut x = HEADER;
-        for i in (0..self.level).rev() {
+        for i in (0..self.s.level).rev() {
             loop {
                 let f = self.fwd(x, i);
-                if f != NIL && r.lte_max(self.nodes[f as usize].score) {
+                if f != NIL && r.lte_max(self.s.nodes[f as usize].score) {
                     x = f;
                 } else {
                     break;
                 }
             }
         }
-        if x == HEADER || !r.gte_min(self.nodes[x as usize].score) {
+        if x == HEADER || !r.gte_min(self.s.nodes[x as usize].score) {
             NIL
         } else {
             x
@@ -464,14 +471,14 @@ impl Skiplist {
 
     /// t_zset.c `zslIsInLexRange()`.
     pub fn in_lex_range(&self, r: &LexRange) -> bool {
-        if r.is_empty() || self.tail == NIL {
+        if r.is_empty() || self.s.tail == NIL {
             return false;
         }
-        if !r.gte_min(&self.nodes[self.tail as usize].ele) {
+        if !r.gte_min(&self.s.nodes[self.s.tail as usize].ele) {
             return false;
         }
         let first = self.first();
-        first != NIL && r.lte_max(&self.nodes[first as usize].ele)
+        first != NIL && r.lte_max(&self.s.nodes[first as usize].ele)
     }
 
     /// t_zset.c `zslFirstInLexRange()`.
@@ -480,10 +487,10 @@ impl Skiplist {
             return NIL;
         }
         let mut x = HEADER;
-        for i in (0..self.level).rev() {
+        for i in (0..self.s.level).rev() {
             loop {
                 let f = self.fwd(x, i);
-                if f != NIL && !r.gte_min(&self.nodes[f as usize].ele) {
+                if f != NIL && !r.gte_min(&self.s.nodes[f as usize].ele) {
                     x = f;
                 } else {
                     break;
@@ -491,7 +498,7 @@ impl Skiplist {
             }
         }
         let x = self.fwd(x, 0);
-        if x == NIL || !r.lte_max(&self.nodes[x as usize].ele) {
+        if x == NIL || !r.lte_max(&self.s.nodes[x as usize].ele) {
             NIL
         } else {
             x
@@ -504,17 +511,17 @@ impl Skiplist {
             return NIL;
         }
         let mut x = HEADER;
-        for i in (0..self.level).rev() {
+        for i in (0..self.s.level).rev() {
             loop {
                 let f = self.fwd(x, i);
-                if f != NIL && r.lte_max(&self.nodes[f as usize].ele) {
+                if f != NIL && r.lte_max(&self.s.nodes[f as usize].ele) {
                     x = f;
                 } else {
                     break;
                 }
             }
         }
-        if x == HEADER || !r.gte_min(&self.nodes[x as usize].ele) {
+        if x == HEADER || !r.gte_min(&self.s.nodes[x as usize].ele) {
             NIL
         } else {
             x
@@ -528,11 +535,11 @@ impl Skiplist {
         let mut update = [HEADER; MAX_LEVEL];
         let mut traversed = 0u64;
         let mut x = HEADER;
-        for i in (0..self.level).rev() {
+        for i in (0..self.s.level).rev() {
             loop {
                 let f = self.fwd(x, i);
-                if f != NIL && traversed + self.nodes[x as usize].levels[i].span < start {
-                    traversed += self.nodes[x as usize].levels[i].span;
+                if f != NIL && traversed + self.s.nodes[x as usize].levels[i].span < start {
+                    traversed += self.s.nodes[x as usize].levels[i].span;
                     x = f;
                 } else {
                     break;
@@ -544,7 +551,7 @@ impl Skiplist {
         let mut x = self.fwd(x, 0);
         while x != NIL && traversed <= end {
             let next = self.fwd(x, 0);
-            removed.push((self.nodes[x as usize].ele.clone(), self.nodes[x as usize].score));
+            removed.push((self.s.nodes[x as usize].ele.clone(), self.s.nodes[x as usize].score));
             self.delete_node(x, &update);
             traversed += 1;
             x = next;
@@ -559,10 +566,10 @@ impl Skiplist {
         let mut removed = Vec::new();
         let mut update = [HEADER; MAX_LEVEL];
         let mut x = HEADER;
-        for i in (0..self.level).rev() {
+        for i in (0..self.s.level).rev() {
             loop {
                 let f = self.fwd(x, i);
-                if f != NIL && !r.gte_min(&self.nodes[f as usize].ele) {
+                if f != NIL && !r.gte_min(&self.s.nodes[f as usize].ele) {
                     x = f;
                 } else {
                     break;
@@ -571,9 +578,9 @@ impl Skiplist {
             update[i] = x;
         }
         let mut x = self.fwd(x, 0);
-        while x != NIL && r.lte_max(&self.nodes[x as usize].ele) {
+        while x != NIL && r.lte_max(&self.s.nodes[x as usize].ele) {
             let next = self.fwd(x, 0);
-            removed.push((self.nodes[x as usize].ele.clone(), self.nodes[x as usize].score));
+            removed.push((self.s.nodes[x as usize].ele.clone(), self.s.nodes[x as usize].score));
             self.delete_node(x, &update);
             x = next;
         }
@@ -591,12 +598,12 @@ impl Skiplist {
         let mut prev = NIL;
         let mut x = self.first();
         while x != NIL {
-            let n = &self.nodes[x as usize];
+            let n = &self.s.nodes[x as usize];
             if n.backward != prev {
                 return Err(format!("bad backward at node {x}"));
             }
             if prev != NIL {
-                let p = &self.nodes[prev as usize];
+                let p = &self.s.nodes[prev as usize];
                 if !before(p.score, &p.ele, n.score, &n.ele) {
                     return Err(format!("order broken at node {x}"));
                 }
@@ -605,15 +612,15 @@ impl Skiplist {
             prev = x;
             x = n.levels[0].forward;
         }
-        if count != self.length || prev != self.tail {
-            return Err(format!("length {} / counted {count}, tail mismatch", self.length));
+        if count != self.s.length || prev != self.s.tail {
+            return Err(format!("length {} / counted {count}, tail mismatch", self.s.length));
         }
         // Spans: the rank reached by following level i equals the count of level-0 steps.
-        for lvl in 0..self.level {
+        for lvl in 0..self.s.level {
             let mut rank = 0u64;
             let mut x = HEADER;
             loop {
-                let l = self.nodes[x as usize].levels[lvl];
+                let l = self.s.nodes[x as usize].levels[lvl];
                 if l.forward == NIL {
                     break;
                 }
