@@ -111,6 +111,11 @@ pub fn sds_grown_alloc(room: usize) -> usize {
     size_class(hdr + room + 1)
 }
 
+/// The j-th of a fixed pseudo-random sequence of positions below `len`.
+fn scatter(j: usize, len: usize) -> usize {
+    ((j as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17) % len.max(1) as u64) as usize
+}
+
 /// Bytes of one listpack entry holding `e` (listpack.c `lpEncodeGetType()` + backlen).
 pub fn lp_entry_size(e: &[u8]) -> usize {
     let enc = match (e.len() <= 20).then(|| string2ll(e)).flatten() {
@@ -184,6 +189,28 @@ fn estimate(len: usize, f: impl Fn(usize) -> usize) -> usize {
     (sum as f64 / k as f64 * len as f64) as usize
 }
 
+/// The buckets a value's dict holds while it is still being rehashed incrementally: after the
+/// table doubled from S to 2S buckets at the (S+1)th entry, both tables exist until every
+/// non-empty old bucket (about 63% of S with S entries hashed into S buckets) has moved, one per
+/// dict call — `calls_per_add` of them for each element added (dict.c `_dictRehashStep()`).
+/// Modelled from the element count alone (as if the value was built by adds only).
+pub fn dict_slots(n: usize, calls_per_add: usize) -> usize {
+    let size = buckets(n);
+    // Small dicts were usually made whole by a listpack/intset conversion (`dictExpand` to the
+    // final size): no second table.
+    if size <= 1024 {
+        return size;
+    }
+    let old = size / 2;
+    let adds_since = n - old;
+    let old_nonempty = (old as f64 * (1.0 - (-1.0f64).exp())).ceil() as usize;
+    if adds_since * calls_per_add < old_nonempty {
+        size + old
+    } else {
+        size
+    }
+}
+
 /// Hash-table buckets for `n` entries: 0 when empty, else max(4, next power of two ≥ n).
 pub fn buckets(n: usize) -> usize {
     if n == 0 {
@@ -200,26 +227,38 @@ pub fn buckets(n: usize) -> usize {
 pub fn quicklist_nodes(l: &crate::object::List) -> Vec<usize> {
     const LIMIT: usize = 8192;
     const EXACT: usize = 2048;
-    let mut nodes: Vec<usize> = Vec::new();
-    let mut cur = 0usize;
-    for e in l.iter().take(EXACT) {
-        if cur == 0 || cur + e.len() + 8 > LIMIT {
-            if cur > 0 {
-                nodes.push(cur);
+    if l.len() <= EXACT {
+        let mut nodes: Vec<usize> = Vec::new();
+        let mut cur = 0usize;
+        for e in l.iter() {
+            if cur == 0 || cur + e.len() + 8 > LIMIT {
+                if cur > 0 {
+                    nodes.push(cur);
+                }
+                cur = 7;
             }
-            cur = 7;
+            cur += lp_entry_size(e);
         }
-        cur += lp_entry_size(e);
+        if cur > 0 {
+            nodes.push(cur);
+        }
+        return nodes;
     }
-    if cur > 0 {
-        nodes.push(cur);
+    // Longer lists: the average element, from 64 evenly spaced ones, packed the same way.
+    let k = 64;
+    let (mut entry, mut raw) = (0usize, 0usize);
+    for j in 0..k {
+        let e = &l[j * l.len() / k];
+        entry += lp_entry_size(e);
+        raw += e.len();
     }
-    if l.len() > EXACT && !nodes.is_empty() {
-        let scale = l.len() as f64 / EXACT as f64;
-        let total: usize = nodes.iter().sum();
-        let want = ((total as f64 * scale) / 8192.0).ceil().max(1.0) as usize;
-        let per = ((total as f64 * scale) / want as f64) as usize;
-        return vec![per; want];
+    let (entry, raw) = ((entry as f64 / k as f64).max(1.0), raw as f64 / k as f64);
+    let per_node = (((LIMIT as f64 - 8.0 - raw - 7.0) / entry).floor() as usize + 1).max(1);
+    let full = l.len() / per_node;
+    let rest = l.len() % per_node;
+    let mut nodes = vec![7 + (per_node as f64 * entry) as usize; full];
+    if rest > 0 {
+        nodes.push(7 + (rest as f64 * entry) as usize);
     }
     nodes
 }
@@ -239,14 +278,14 @@ pub fn value_alloc(v: &Value) -> usize {
         Value::Hash(Hash::Table(m)) => {
             SIZEOF_ROBJ
                 + size_class(SIZEOF_DICT)
-                + size_class(8 * buckets(m.len()))
+                + size_class(8 * dict_slots(m.len(), 2))
                 + estimate(m.len(), |i| m.get_index(i).map_or(0, |(f, x)| size_class(SIZEOF_DICT_ENTRY) + sds_alloc(f.len()) + sds_alloc(x.len())))
         }
         Value::Set(Set::Intset(i)) => SIZEOF_ROBJ + size_class(i.blob_len()),
         Value::Set(Set::Table(s)) => {
             SIZEOF_ROBJ
                 + size_class(SIZEOF_DICT)
-                + size_class(8 * buckets(s.len()))
+                + size_class(8 * dict_slots(s.len(), 1))
                 + estimate(s.len(), |i| s.get_index(i).map_or(0, |m| size_class(SIZEOF_DICT_ENTRY) + sds_alloc(m.len())))
         }
         Value::Zset(Zset::Listpack(v)) => SIZEOF_ROBJ + size_class(lp_bytes(v.iter().map(|(m, s)| lp_entry_size(m) + lp_score_size(*s)).sum())),
@@ -270,7 +309,7 @@ pub fn value_alloc(v: &Value) -> usize {
                 + size_class(SIZEOF_ZSET)
                 + size_class(SIZEOF_ZSKIPLIST)
                 + size_class(SIZEOF_DICT)
-                + size_class(8 * buckets(dict.len()))
+                + size_class(8 * dict_slots(dict.len(), 2))
                 + size_class(SIZEOF_ZSL_HEADER)
                 + members
         }
@@ -318,14 +357,18 @@ pub fn object_compute_size(v: &Value, samples: usize) -> usize {
             SIZEOF_ROBJ + SIZEOF_QUICKLIST + sampled(nodes.len(), &mut nodes.iter().map(|&b| SIZEOF_QUICKLIST_NODE + size_class(b)))
         }
         Value::Hash(Hash::Listpack(_)) | Value::Zset(Zset::Listpack(_)) | Value::Set(Set::Intset(_)) => value_alloc(v),
+        // A dict's first entries in Redis's iteration are in hash order, effectively random: we take
+        // entries at fixed pseudo-random positions, which estimates the same average.
         Value::Hash(Hash::Table(m)) => {
+            let n = samples.min(m.len()).max(1);
             SIZEOF_ROBJ
                 + SIZEOF_DICT
-                + 8 * buckets(m.len())
-                + sampled(m.len(), &mut m.iter().map(|(f, x)| sds_alloc(f.len()) + sds_alloc(x.len()) + SIZEOF_DICT_ENTRY))
+                + 8 * dict_slots(m.len(), 2)
+                + sampled(m.len(), &mut (0..n).filter_map(|j| m.get_index(scatter(j, m.len()))).map(|(f, x)| sds_alloc(f.len()) + sds_alloc(x.len()) + SIZEOF_DICT_ENTRY))
         }
         Value::Set(Set::Table(s)) => {
-            SIZEOF_ROBJ + SIZEOF_DICT + 8 * buckets(s.len()) + sampled(s.len(), &mut s.iter().map(|m| SIZEOF_DICT_ENTRY + sds_alloc(m.len())))
+            let n = samples.min(s.len()).max(1);
+            SIZEOF_ROBJ + SIZEOF_DICT + 8 * dict_slots(s.len(), 1) + sampled(s.len(), &mut (0..n).filter_map(|j| s.get_index(scatter(j, s.len()))).map(|m| SIZEOF_DICT_ENTRY + sds_alloc(m.len())))
         }
         Value::Zset(Zset::Skiplist { dict, zsl }) => {
             let mut n = zsl.first();
@@ -341,7 +384,7 @@ pub fn object_compute_size(v: &Value, samples: usize) -> usize {
                 + SIZEOF_ZSET
                 + SIZEOF_ZSKIPLIST
                 + SIZEOF_DICT
-                + 8 * buckets(dict.len())
+                + 8 * dict_slots(dict.len(), 2)
                 + size_class(SIZEOF_ZSL_HEADER)
                 + sampled(dict.len(), &mut it)
         }

@@ -60,7 +60,7 @@ pub fn memory_usage(e: &mut Engine, c: &Call) -> Reply {
         if crate::command::is_opt(c.arg(j), "samples") && j + 1 < c.argc() {
             match crate::command::parse_i64(c.arg(j + 1)) {
                 Ok(n) if n < 0 => return crate::command::syntax_error(),
-                Ok(n) => samples = if n == 0 { 0 } else { n.min(usize::MAX as i64) as usize },
+                Ok(n) => samples = usize::try_from(n).unwrap_or(usize::MAX),
                 Err(r) => return r,
             }
             j += 2;
