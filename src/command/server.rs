@@ -107,6 +107,9 @@ fn info_section(e: &Engine, name: &str) -> String {
             let max = e.config.int("maxmemory");
             kv("used_memory", used.to_string());
             kv("used_memory_human", crate::memory::bytes_to_human(used as f64));
+            let peak = e.stats.peak_memory.max(used);
+            kv("used_memory_peak", peak.to_string());
+            kv("used_memory_peak_human", crate::memory::bytes_to_human(peak as f64));
             kv("used_memory_startup", crate::memory::USED_MEMORY_STARTUP.to_string());
             kv("used_memory_dataset", used.saturating_sub(crate::memory::USED_MEMORY_STARTUP).to_string());
             kv("maxmemory", max.to_string());
