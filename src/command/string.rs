@@ -550,7 +550,8 @@ pub fn setrange(e: &mut Engine, c: &Call) -> Reply {
         Ok(v) => v,
         Err(r) => return r,
     };
-    let end = offset as usize + value.len();
+    // u64: on wasm32 a usize can't hold offsets the length check below must see and refuse.
+    let end64 = offset as u64 + value.len() as u64;
     let (mut bytes, room) = match old {
         None => {
             if value.is_empty() {
@@ -570,10 +571,11 @@ pub fn setrange(e: &mut Engine, c: &Call) -> Reply {
                 return r;
             }
             let room = sds_room(&s);
-            let grown = if end > s.len() { grown_room(room, end) } else { room };
+            let grown = if end64 > s.len() as u64 { grown_room(room, end64 as usize) } else { room };
             (s.to_bytes(), grown)
         }
     };
+    let end = end64 as usize;
     if bytes.len() < end {
         bytes.resize(end, 0);
     }
