@@ -28,48 +28,137 @@ pub struct LineOutput {
     pub quit: bool,
     /// `clear`: the console should clear the screen.
     pub clear: bool,
+    /// The command blocked (BLPOP on an empty list…): redis-cli waits for its reply, which
+    /// `Session::poll` prints when it comes.
+    pub blocked: bool,
+    /// The console entered subscribe mode: redis-cli now only prints messages (`poll`) until
+    /// Ctrl-C (`Session::interrupt`).
+    pub subscribed: bool,
 }
 
-/// One redis-cli connected to an engine: the console's state between lines.
-pub struct Session {
-    pub engine: Engine,
-    pub client: ClientId,
+/// One redis-cli's state between lines: its connection (client) and its prompt.
+#[derive(Debug, Clone)]
+struct Console {
+    client: ClientId,
     dbnum: i64,
     in_multi: bool,
     pre_multi_dbnum: i64,
+    /// In redis-cli's subscribe loop (`config.pubsub_mode`).
+    pubsub_mode: bool,
+    /// Repeats of a line still to send once a blocked command is answered.
+    pending: Vec<Vec<u8>>,
+    pending_repeats: i64,
+}
+
+impl Console {
+    fn new(client: ClientId) -> Console {
+        Console { client, dbnum: 0, in_multi: false, pre_multi_dbnum: 0, pubsub_mode: false, pending: vec![], pending_repeats: 0 }
+    }
+}
+
+/// redis-cli consoles connected to one engine, numbered from 0. Console 0 (client `client`)
+/// is the one `run_line` talks to; `open_console` adds more (each its own client), so two
+/// consoles can race on one keyspace.
+pub struct Session {
+    pub engine: Engine,
+    /// The first console's client.
+    pub client: ClientId,
+    consoles: Vec<Console>,
 }
 
 impl Session {
     pub fn new(opts: EngineOptions) -> Session {
         let mut engine = Engine::new(opts);
         let client = engine.connect();
-        Session { engine, client, dbnum: 0, in_multi: false, pre_multi_dbnum: 0 }
+        Session { engine, client, consoles: vec![Console::new(client)] }
     }
 
-    /// Back to a fresh engine (same seed and start time) and a fresh prompt.
+    /// Back to a fresh engine (same seed and start time) and fresh prompts; the consoles stay.
     pub fn reset(&mut self) {
         self.engine.reset();
-        self.dbnum = 0;
-        self.in_multi = false;
-        self.pre_multi_dbnum = 0;
+        for c in self.consoles.iter_mut() {
+            *c = Console::new(c.client);
+        }
+    }
+
+    /// Opens another console (a new client of the same engine); returns its number.
+    pub fn open_console(&mut self) -> usize {
+        let id = self.engine.connect();
+        self.consoles.push(Console::new(id));
+        self.consoles.len() - 1
+    }
+
+    /// Closes the last console (not the first): its client disconnects, and its
+    /// subscriptions, watches and pending blocking command go with it.
+    pub fn close_console(&mut self) -> bool {
+        if self.consoles.len() <= 1 {
+            return false;
+        }
+        if let Some(c) = self.consoles.pop() {
+            self.engine.disconnect(c.client);
+        }
+        true
+    }
+
+    /// How many consoles are open.
+    pub fn console_count(&self) -> usize {
+        self.consoles.len()
+    }
+
+    /// The client a console is connected as (it changes when redis-cli reconnects).
+    pub fn client_of(&self, console: usize) -> Option<ClientId> {
+        self.consoles.get(console).map(|c| c.client)
+    }
+
+    /// redis-cli.c `cliRefreshPrompt()` for the first console.
+    pub fn prompt(&self) -> String {
+        self.prompt_of(0)
     }
 
     /// redis-cli.c `cliRefreshPrompt()`.
-    pub fn prompt(&self) -> String {
+    pub fn prompt_of(&self, console: usize) -> String {
+        let Some(c) = self.consoles.get(console) else { return "not connected> ".into() };
         let mut p = String::from("127.0.0.1:6379");
-        if self.dbnum != 0 {
-            p.push_str(&format!("[{}]", self.dbnum));
+        if c.dbnum != 0 {
+            p.push_str(&format!("[{}]", c.dbnum));
         }
-        if self.in_multi {
+        if c.in_multi {
             p.push_str("(TX)");
         }
         p.push_str("> ");
         p
     }
 
-    /// Runs one line as redis-cli's REPL would and returns what it prints.
+    /// Waiting for a blocked command's reply.
+    pub fn is_waiting(&self, console: usize) -> bool {
+        self.consoles.get(console).is_some_and(|c| self.engine.is_blocked(c.client))
+    }
+
+    /// In redis-cli's subscribe loop.
+    pub fn is_subscribed(&self, console: usize) -> bool {
+        self.consoles.get(console).is_some_and(|c| c.pubsub_mode)
+    }
+
+    /// Runs one line on the first console.
     pub fn run_line(&mut self, line: &[u8]) -> LineOutput {
+        self.run_line_on(0, line)
+    }
+
+    /// Runs one line as that console's redis-cli REPL would and returns what it prints.
+    pub fn run_line_on(&mut self, console: usize, line: &[u8]) -> LineOutput {
         let mut out = LineOutput::default();
+        if console >= self.consoles.len() {
+            out.text.extend_from_slice(b"(redisplay) no such console.\n");
+            return out;
+        }
+        // A redis-cli that waits for a reply or reads messages doesn't read its input.
+        if self.is_waiting(console) || self.is_subscribed(console) {
+            out.blocked = self.is_waiting(console);
+            out.subscribed = self.is_subscribed(console);
+            return out;
+        }
+        // Replies that arrived while idle (e.g. after SUBSCRIBE inside MULTI) print first.
+        out.text.extend(self.format_outbox(console));
         let Some(argv) = split_args(line) else {
             out.text.extend_from_slice(b"Invalid argument(s)\n");
             return out;
@@ -117,24 +206,99 @@ impl Session {
             out.text.extend_from_slice(b"\x1b[H\x1b[2J");
             return out;
         }
-        for _ in 0..repeat {
-            self.send_command(&argv, &mut out);
-        }
+        self.send_repeated(console, &argv, repeat, &mut out);
         // The event loop goes back to sleep after serving the line: beforeSleep's fast cycle.
         self.engine.before_sleep();
         out
     }
 
+    fn send_repeated(&mut self, console: usize, argv: &[Vec<u8>], repeat: i64, out: &mut LineOutput) {
+        for done in 0..repeat {
+            self.send_command(console, argv, out);
+            if self.is_waiting(console) {
+                out.blocked = true;
+                let c = &mut self.consoles[console];
+                c.pending = argv.to_vec();
+                c.pending_repeats = repeat - done - 1;
+                return;
+            }
+            if self.is_subscribed(console) {
+                out.subscribed = true;
+                return;
+            }
+        }
+    }
+
+    /// What a console prints without a new line of input: a blocked command's late reply
+    /// (then the rest of its repeats), or messages in subscribe mode.
+    pub fn poll(&mut self, console: usize) -> Vec<u8> {
+        let mut text = Vec::new();
+        if console >= self.consoles.len() {
+            return text;
+        }
+        text.extend(self.format_outbox(console));
+        if self.is_waiting(console) || self.consoles[console].pending.is_empty() {
+            return text;
+        }
+        let c = &mut self.consoles[console];
+        let (argv, repeats) = (std::mem::take(&mut c.pending), std::mem::take(&mut c.pending_repeats));
+        if repeats > 0 {
+            let mut out = LineOutput::default();
+            self.send_repeated(console, &argv, repeats, &mut out);
+            text.extend(out.text);
+        }
+        text
+    }
+
+    /// Ctrl-C: redis-cli exits, so its connection closes (subscriptions and a blocked command
+    /// go with it); the console starts a new redis-cli with a new connection.
+    pub fn interrupt(&mut self, console: usize) {
+        let Some(c) = self.consoles.get(console) else { return };
+        self.engine.disconnect(c.client);
+        let id = self.engine.connect();
+        self.consoles[console] = Console::new(id);
+        if console == 0 {
+            self.client = id;
+        }
+    }
+
+    fn format_outbox(&mut self, console: usize) -> Vec<u8> {
+        let mut text = Vec::new();
+        for r in self.engine.take_outbox(self.consoles[console].client) {
+            text.extend(r.to_cli());
+        }
+        text
+    }
+
     /// redis-cli.c `cliSendCommand()` for one command.
-    fn send_command(&mut self, argv: &[Vec<u8>], out: &mut LineOutput) {
+    fn send_command(&mut self, console: usize, argv: &[Vec<u8>], out: &mut LineOutput) {
         let command = argv[0].to_ascii_lowercase();
         if command == b"help" || command == b"?" {
             out.text.extend(help(&argv[1..]));
             return;
         }
-        let reply = self.engine.execute(self.client, argv);
+        let client = self.consoles[console].client;
+        // The connection was closed (CLIENT KILL): the command is lost, redis-cli says so and
+        // connects again (a new client, db 0).
+        if self.engine.client(client).is_none() {
+            out.text.extend_from_slice(b"Error: Server closed the connection\n");
+            let id = self.engine.connect();
+            self.consoles[console] = Console::new(id);
+            if console == 0 {
+                self.client = id;
+            }
+            return;
+        }
+        let reply = self.engine.execute(client, argv);
+        if self.engine.is_blocked(client) {
+            return;
+        }
         let argc = argv.len();
         let arg1 = argv.get(1).map(|a| a.to_ascii_lowercase()).unwrap_or_default();
+        let subscribe = command == b"subscribe" || command == b"psubscribe" || command == b"ssubscribe";
+        if subscribe {
+            out.text.extend_from_slice(b"Reading messages... (press Ctrl-C to quit)\n");
+        }
         let verbatim = command == b"info"
             || command == b"lolwut"
             || (argc >= 2 && command == b"debug" && arg1 == b"htstats")
@@ -149,23 +313,29 @@ impl Session {
         } else {
             out.text.extend(reply.to_cli());
         }
+        // The rest of a multi-reply command (SUBSCRIBE a b) and anything else pending.
+        out.text.extend(self.format_outbox(console));
         let is_err = reply.is_error();
+        let c = &mut self.consoles[console];
+        if subscribe && !is_err {
+            c.pubsub_mode = true;
+        }
         if command == b"select" && argc == 2 && !is_err {
-            self.dbnum = atoi(&argv[1]);
+            c.dbnum = atoi(&argv[1]);
         } else if command == b"multi" && argc == 1 && !is_err {
-            self.in_multi = true;
-            self.pre_multi_dbnum = self.dbnum;
-        } else if command == b"exec" && argc == 1 && self.in_multi {
-            self.in_multi = false;
+            c.in_multi = true;
+            c.pre_multi_dbnum = c.dbnum;
+        } else if command == b"exec" && argc == 1 && c.in_multi {
+            c.in_multi = false;
             if is_err || matches!(reply, Reply::Nil | Reply::NilArray) {
-                self.dbnum = self.pre_multi_dbnum;
+                c.dbnum = c.pre_multi_dbnum;
             }
         } else if command == b"discard" && argc == 1 && !is_err {
-            self.in_multi = false;
-            self.dbnum = self.pre_multi_dbnum;
+            c.in_multi = false;
+            c.dbnum = c.pre_multi_dbnum;
         } else if command == b"reset" && argc == 1 && !is_err {
-            self.in_multi = false;
-            self.dbnum = 0;
+            c.in_multi = false;
+            c.dbnum = 0;
         }
         out.reply = Some(reply);
     }

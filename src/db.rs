@@ -32,6 +32,9 @@ pub struct Db {
     pub expires_cursor: u64,
     /// Σ over keys of their dictEntry, key sds and value allocations (memory.rs).
     pub mem: usize,
+    /// Keys added since the engine last looked (db.c `dbAdd()`'s `new` event and ready-key
+    /// signal are emitted from this list by notify.rs).
+    pub created: Vec<Vec<u8>>,
     /// Keys handed out mutably since the last `refresh_dirty`: their sizes may have changed.
     dirty: Vec<Vec<u8>>,
 }
@@ -108,6 +111,7 @@ impl Db {
         }
         self.mem += crate::memory::key_alloc(&key) + obj.mem;
         self.dict_buckets.push(&key);
+        self.created.push(key.clone());
         self.dict.insert(key, obj);
     }
 
@@ -175,6 +179,7 @@ impl Db {
         self.expires_cursor = 0;
         self.mem = 0;
         self.dirty.clear();
+        self.created.clear();
     }
 }
 

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::command::table::{table, Call, Lookup};
+use crate::command::table::{table, Call, Command, Lookup};
 use crate::config::Config;
 use crate::db::Db;
 use crate::events::{Event, EventLog, ExpiredBy};
@@ -61,13 +61,40 @@ impl Default for EngineOptions {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Client {
     pub id: ClientId,
     pub db: usize,
     pub created_ms: i64,
     pub last_interaction_ms: i64,
     pub name: Vec<u8>,
+    /// The last command run (CLIENT LIST `cmd=`).
+    pub last_cmd: &'static str,
+    /// MULTI state (multi.c): in a transaction, its queue, and the DIRTY flags.
+    pub in_multi: bool,
+    pub queued: Vec<Vec<Vec<u8>>>,
+    pub dirty_exec: bool,
+    pub dirty_cas: bool,
+    /// WATCHed keys: (db, key, was it already logically expired when watched).
+    pub watched: Vec<(usize, Vec<u8>, bool)>,
+    /// Pub/Sub subscriptions, in subscription order.
+    pub channels: Vec<Vec<u8>>,
+    pub patterns: Vec<Vec<u8>>,
+    /// Replies that arrive without a command: Pub/Sub messages, a blocked command's late reply.
+    pub outbox: std::collections::VecDeque<Reply>,
+    /// Blocked on keys (blocked.c): what to re-run when a key becomes ready, and when to give up.
+    pub blocked: Option<crate::blocked::Blocked>,
+}
+
+impl Client {
+    fn new(id: ClientId, now: i64) -> Client {
+        Client { id, created_ms: now, last_interaction_ms: now, last_cmd: "NULL", ..Default::default() }
+    }
+
+    /// Subscribed to any channel or pattern (RESP2 Pub/Sub mode).
+    pub fn in_pubsub(&self) -> bool {
+        !self.channels.is_empty() || !self.patterns.is_empty()
+    }
 }
 
 /// server.h counters shown by INFO stats.
@@ -158,6 +185,14 @@ pub struct Engine {
     pub(crate) hot: HotConfig,
     /// Cached: shared integers allowed (not with maxmemory + an LRU/LFU policy).
     shared_integers: bool,
+    /// Pub/Sub channels and patterns (pubsub.c).
+    pub(crate) pubsub: crate::pubsub::PubSub,
+    /// WATCHed keys → watching clients, in WATCH order (multi.c `db->watched_keys`).
+    pub(crate) watched_keys: BTreeMap<(usize, Vec<u8>), Vec<ClientId>>,
+    /// Clients blocked on keys and the keys made ready (blocked.c).
+    pub(crate) blocking: crate::blocked::BlockingState,
+    /// A script is running: blocking commands answer at once (`CLIENT_DENY_BLOCKING`).
+    pub(crate) in_script: bool,
 }
 
 impl Engine {
@@ -190,6 +225,10 @@ impl Engine {
             resize_db: 0,
             hz_effective: 10,
             current_command: None,
+            pubsub: Default::default(),
+            watched_keys: BTreeMap::new(),
+            blocking: Default::default(),
+            in_script: false,
         };
         e.config_changed();
         e.lruclock = e.lru_clock_at(opts.start_ms);
@@ -204,7 +243,7 @@ impl Engine {
         let next = self.next_client_id;
         *self = Engine::new(EngineOptions { seed: self.seed, start_ms: self.start_ms });
         for id in clients {
-            self.clients.insert(id, Client { id, db: 0, created_ms: self.now_ms, last_interaction_ms: self.now_ms, name: vec![] });
+            self.clients.insert(id, Client::new(id, self.now_ms));
         }
         self.next_client_id = next;
     }
@@ -217,12 +256,35 @@ impl Engine {
         let id = self.next_client_id;
         self.next_client_id += 1;
         self.stats.total_connections_received += 1;
-        self.clients.insert(id, Client { id, db: 0, created_ms: self.now_ms, last_interaction_ms: self.now_ms, name: vec![] });
+        self.clients.insert(id, Client::new(id, self.now_ms));
         id
     }
 
+    /// Closes a client: its subscriptions, watches and blocking go with it (networking.c
+    /// `freeClient()`); messages published later are simply missed.
     pub fn disconnect(&mut self, id: ClientId) {
+        crate::pubsub::unsubscribe_all(self, id);
+        self.unwatch_all(id);
+        self.unblock(id);
         self.clients.remove(&id);
+    }
+
+    /// Takes the replies that arrived for `client` without a command of its own.
+    pub fn take_outbox(&mut self, client: ClientId) -> Vec<Reply> {
+        self.clients.get_mut(&client).map(|c| c.outbox.drain(..).collect()).unwrap_or_default()
+    }
+
+    /// Whether the client waits in a blocking command.
+    pub fn is_blocked(&self, client: ClientId) -> bool {
+        self.clients.get(&client).is_some_and(|c| c.blocked.is_some())
+    }
+
+    pub fn client(&self, client: ClientId) -> Option<&Client> {
+        self.clients.get(&client)
+    }
+
+    pub fn client_ids(&self) -> Vec<ClientId> {
+        self.clients.keys().copied().collect()
     }
 
     pub fn client_db(&self, id: ClientId) -> Option<usize> {
@@ -233,9 +295,38 @@ impl Engine {
     // Commands
     // ---------------------------------------------------------------------------------------
 
-    /// Runs one command for `client` and returns its reply. server.c `processCommand()`:
-    /// lookup, existence and arity checks with Redis's errors, then `call()`.
+    /// Runs one command for `client` and returns its reply (server.c `processCommand()` then
+    /// `call()`), then serves clients blocked on keys the command made ready. When the command
+    /// blocks (BLPOP on an empty list…), `is_blocked(client)` is true and the returned reply is a
+    /// placeholder: the real one arrives later in the client's outbox.
     pub fn execute(&mut self, client: ClientId, argv: &[Vec<u8>]) -> Reply {
+        let reply = self.process_command(client, argv);
+        self.after_command();
+        reply
+    }
+
+    fn reject(&mut self, client: ClientId, db: usize, argv: &[Vec<u8>], base: Option<&'static Command>, err: Reply) -> Reply {
+        self.stats.total_error_replies += 1;
+        if let Some(base) = base {
+            self.stats.commands.entry(base.name.as_str()).or_default().rejected_calls += 1;
+        }
+        // multi.c flagTransaction(): a command refused while queueing dooms the EXEC.
+        if let Some(c) = self.clients.get_mut(&client) {
+            if c.in_multi {
+                c.dirty_exec = true;
+            }
+        }
+        let name = match base {
+            Some(b) => Cow::Borrowed(b.name.as_str()),
+            None => Cow::Owned(argv.first().map(|n| String::from_utf8_lossy(n).to_ascii_lowercase()).unwrap_or_default()),
+        };
+        self.log_command(client, db, name, argv.len(), true);
+        err
+    }
+
+    /// server.c `processCommand()`: lookup, existence and arity checks with Redis's errors, the
+    /// OOM rule, the Pub/Sub-mode restriction, MULTI queueing, then `call()`.
+    fn process_command(&mut self, client: ClientId, argv: &[Vec<u8>]) -> Reply {
         let Some(db) = self.client_db(client) else {
             return Reply::err("ERR no such client");
         };
@@ -245,38 +336,73 @@ impl Engine {
         let cmd = match table().lookup(argv) {
             Lookup::Found(cmd) => cmd,
             Lookup::Rejected(err) => {
-                self.stats.total_error_replies += 1;
                 let base = argv.first().and_then(|name| table().get(name));
-                if let Some(base) = base {
-                    self.stats.commands.entry(base.name.as_str()).or_default().rejected_calls += 1;
-                }
-                let name = match base {
-                    Some(b) => Cow::Borrowed(b.name.as_str()),
-                    None => Cow::Owned(argv.first().map(|n| String::from_utf8_lossy(n).to_ascii_lowercase()).unwrap_or_default()),
-                };
-                self.log_command(client, db, name, argv.len(), true);
-                return err;
+                return self.reject(client, db, argv, base, err);
             }
+        };
+        if cmd.handler.is_none() {
+            return Reply::err("ERR command has no handler");
+        }
+        let (in_multi, in_pubsub, queued_denyoom) = match self.clients.get(&client) {
+            Some(c) => (
+                c.in_multi,
+                c.in_pubsub(),
+                c.queued.iter().any(|q| matches!(table().lookup(q), Lookup::Found(q) if q.has_flag("denyoom"))),
+            ),
+            None => (false, false, false),
+        };
+        let base = cmd.name.split('|').next().unwrap_or("");
+        let is_exec = base == "exec";
+        let tx_control = matches!(base, "exec" | "discard" | "multi" | "watch" | "quit" | "reset");
+        // Evict before every command while over maxmemory; when nothing can be evicted, refuse
+        // commands that may grow memory — and, inside MULTI, any queueing but EXEC/DISCARD/QUIT/RESET.
+        if self.hot.maxmemory != 0 && self.perform_evictions() == crate::evict::EvictResult::Fail {
+            let denyoom = cmd.has_flag("denyoom") || (is_exec && queued_denyoom);
+            let queueing = in_multi && !matches!(base, "exec" | "discard" | "quit" | "reset");
+            if denyoom || queueing {
+                return self.reject(client, db, argv, Some(cmd), Reply::err("OOM command not allowed when used memory > 'maxmemory'."));
+            }
+        }
+        if in_pubsub && !matches!(base, "ping" | "subscribe" | "unsubscribe" | "psubscribe" | "punsubscribe" | "ssubscribe" | "sunsubscribe" | "quit" | "reset") {
+            let msg = format!(
+                "ERR Can't execute '{}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context",
+                cmd.name
+            );
+            return self.reject(client, db, argv, Some(cmd), Reply::err(msg));
+        }
+        if in_multi && !tx_control {
+            if let Some(c) = self.clients.get_mut(&client) {
+                // multi.c queueMultiCommand(): a doomed transaction stops storing commands.
+                if !c.dirty_cas && !c.dirty_exec {
+                    c.queued.push(argv.to_vec());
+                }
+            }
+            return Reply::Status("QUEUED".into());
+        }
+        self.call(client, cmd, argv)
+    }
+
+    /// server.c `call()`: runs a command that passed the checks — directly, from EXEC or from a
+    /// script — and keeps the stats, the memory accounting and the event log.
+    pub(crate) fn call(&mut self, client: ClientId, cmd: &'static Command, argv: &[Vec<u8>]) -> Reply {
+        let Some(db) = self.client_db(client) else {
+            return Reply::err("ERR no such client");
         };
         let Some(handler) = cmd.handler else {
             return Reply::err("ERR command has no handler");
         };
-        // server.c processCommand(): evict before every command while over maxmemory; when
-        // nothing can be evicted, refuse commands that may grow memory.
-        if self.hot.maxmemory != 0 && self.perform_evictions() == crate::evict::EvictResult::Fail && cmd.has_flag("denyoom") {
-            self.stats.total_error_replies += 1;
-            self.stats.commands.entry(cmd.name.as_str()).or_default().rejected_calls += 1;
-            self.log_command(client, db, Cow::Borrowed(cmd.name.as_str()), argv.len(), true);
-            return Reply::err("OOM command not allowed when used memory > 'maxmemory'.");
-        }
         let call = Call { client, db, argv, cmd };
-        self.current_command = Some(cmd.name.as_str());
+        let outer = self.current_command.replace(cmd.name.as_str());
         let reply = handler(self, &call);
-        self.current_command = None;
+        self.current_command = outer;
+        if let Some(c) = self.clients.get_mut(&client) {
+            c.last_cmd = cmd.name.as_str();
+        }
         // Values the command may have changed in place get their size recomputed.
         for d in self.dbs.iter_mut() {
             d.refresh_dirty();
         }
+        self.flush_new_key_events();
         let used = crate::memory::used_memory(self);
         if used > self.stats.peak_memory {
             self.stats.peak_memory = used;
@@ -295,6 +421,12 @@ impl Engine {
         let db_after = self.client_db(client).unwrap_or(db);
         self.log_command(client, db_after, Cow::Borrowed(cmd.name.as_str()), argv.len(), reply.is_error());
         reply
+    }
+
+    /// After each top-level command: serve clients blocked on keys it made ready.
+    fn after_command(&mut self) {
+        self.flush_new_key_events();
+        self.handle_clients_blocked_on_keys();
     }
 
     /// Records events (default) or not: a host without views can switch it off.
@@ -463,21 +595,6 @@ impl Engine {
         self.shared_integers
     }
 
-    /// Records a keyspace event (notify.c `notifyKeyspaceEvent()`'s event names). Always
-    /// logged for the views; published to subscribers once pub/sub exists.
-    pub(crate) fn notify(&mut self, event: &str, db: usize, key: &[u8]) {
-        if !self.events.enabled() {
-            return;
-        }
-        let at_ms = self.now_ms;
-        self.events.push(Event::Keyspace {
-            at_ms,
-            db,
-            event: event.to_string(),
-            key: String::from_utf8_lossy(key).into_owned(),
-        });
-    }
-
     /// Counts a write (server.dirty, INFO rdb_changes_since_last_save).
     pub(crate) fn dirty(&mut self, n: u64) {
         self.stats.dirty += n;
@@ -614,6 +731,7 @@ impl Engine {
     /// runs it on every event-loop iteration; the engine runs it after each cron tick and the
     /// console after each line it runs.
     pub fn before_sleep(&mut self) {
+        self.handle_blocked_clients_timeout();
         self.active_expire_cycle(crate::expire::CycleKind::Fast);
         // evict.c evictionTimeProc(): keep evicting between commands once started.
         if self.evict.timer_running {
@@ -671,6 +789,8 @@ impl Engine {
             self.dbs[db].set_expire(&key, self.now_ms + ttl);
             made += 1;
         }
+        // A helper, not commands: no `new` events for the filler keys.
+        self.dbs[db].created.clear();
         self.events.set_enabled(was_recording);
         made
     }

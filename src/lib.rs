@@ -16,6 +16,7 @@
 //! - `ds`: data structures that know nothing of commands (long double arithmetic so far).
 //! - `util`: Redis's number parsing/printing and glob matching.
 
+pub mod blocked;
 pub mod cli;
 pub mod command;
 pub mod config;
@@ -28,7 +29,9 @@ pub mod evict;
 pub mod expire;
 pub mod introspect;
 pub mod memory;
+pub mod notify;
 pub mod object;
+pub mod pubsub;
 pub mod reply;
 pub mod sim;
 pub mod tokenize;

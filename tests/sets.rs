@@ -39,7 +39,7 @@ fn keyspace_events(e: &mut Engine) -> Vec<String> {
         .0
         .into_iter()
         .filter_map(|ev| match ev {
-            Event::Keyspace { event, key, .. } if event != "keymiss" => Some(format!("{event} {key}")),
+            Event::Keyspace { event, key, .. } if event != "keymiss" && event != "new" => Some(format!("{event} {key}")),
             _ => None,
         })
         .collect()

@@ -4,7 +4,9 @@
 //! and lines whose first non-blank character is `#`, runs them as one client of a fresh
 //! engine, and prints each reply exactly as `redis-cli --no-raw` prints it. The clock follows
 //! the wall clock, like a server's, unless `--time` pins its start; `--seed` fixes the RNG.
-//! With `--time`, the clock only moves when a script says so (`CLOCK ADVANCE`).
+//! With `--time`, the clock only moves when a script says so (`CLOCK ADVANCE`). A blocking
+//! command (BLPOP…) waits in virtual time until its timeout; SUBSCRIBE ends the script, as
+//! redis-cli then only reads messages.
 
 use std::io::{BufRead, Read, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -118,6 +120,24 @@ fn main() {
         let result = session.run_line(&line);
         let _ = out.write_all(&result.text);
         if result.quit {
+            break;
+        }
+        // One client, so nobody can serve a blocked command: redis-cli would wait for its
+        // timeout, so the virtual clock jumps there (and the reply prints); without one it
+        // would wait forever.
+        while session.is_waiting(0) {
+            let due = session.engine.next_block_timeout();
+            if due == 0 {
+                eprintln!("redisplay: the command blocks forever (no other client can serve it); stopping");
+                let _ = out.flush();
+                std::process::exit(1);
+            }
+            session.engine.advance_to(due + 1, u64::MAX);
+            session.engine.before_sleep();
+            let _ = out.write_all(&session.poll(0));
+        }
+        // redis-cli reads messages until Ctrl-C and never reads another line.
+        if result.subscribed {
             break;
         }
     }

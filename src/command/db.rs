@@ -51,7 +51,13 @@ pub fn swapdb(e: &mut Engine, c: &Call) -> Reply {
         return Reply::err(OUT_OF_RANGE_DB);
     };
     if a != b {
+        // db.c dbSwapDatabases(): watchers of either db see a change, then clients blocked
+        // on keys that now exist are served.
+        e.touch_all_watched_keys_in_db(a, Some(b));
+        e.touch_all_watched_keys_in_db(b, Some(a));
         e.dbs.swap(a, b);
+        e.scan_database_for_ready_keys(a);
+        e.scan_database_for_ready_keys(b);
         e.dirty(1);
     }
     Reply::ok()
@@ -77,6 +83,8 @@ pub fn flushdb(e: &mut Engine, c: &Call) -> Reply {
         return r;
     }
     let n = e.dbs[c.db].len() as u64;
+    // db.c signalFlushedDb(): watchers of keys that existed see a change.
+    e.touch_all_watched_keys_in_db(c.db, None);
     e.dbs[c.db].clear();
     e.dirty(n);
     Reply::ok()
@@ -87,6 +95,9 @@ pub fn flushall(e: &mut Engine, c: &Call) -> Reply {
         return r;
     }
     let mut n = 0;
+    for db in 0..e.dbs.len() {
+        e.touch_all_watched_keys_in_db(db, None);
+    }
     for db in e.dbs.iter_mut() {
         n += db.len() as u64;
         db.clear();

@@ -83,7 +83,6 @@ fn lookup_write_or_create<'a>(e: &'a mut Engine, db: usize, key: &[u8]) -> Resul
     if write_hash(e, db, key)?.is_none() {
         let obj = e.new_obj(Value::Hash(Hash::Listpack(Vec::new())));
         e.dbs[db].insert(key.to_vec(), obj);
-        e.notify("new", db, key);
     }
     match e.dbs[db].get_mut(key).map(|o| &mut o.value) {
         Some(Value::Hash(h)) => Ok(h),

@@ -83,7 +83,6 @@ fn list_mut<'a>(e: &'a mut Engine, db: usize, key: &[u8]) -> Option<&'a mut List
 fn create_list(e: &mut Engine, db: usize, key: &[u8]) {
     let obj = e.new_obj(Value::List(List::new()));
     e.dbs[db].insert(key.to_vec(), obj);
-    e.notify("new", db, key);
 }
 
 fn list_type_push(l: &mut List, value: &[u8], end: End) {
@@ -506,38 +505,11 @@ pub fn rpop(e: &mut Engine, c: &Call) -> Reply {
 /// t_list.c `lmpopGenericCommand()` + `mpopGenericCommand()`:
 /// `LMPOP numkeys key [key ...] LEFT|RIGHT [COUNT count]`.
 pub fn lmpop(e: &mut Engine, c: &Call) -> Reply {
-    let numkeys = match parse_range(c.arg(1), 1, i64::MAX, "numkeys should be greater than 0") {
-        Ok(n) => n as u64,
+    let (keys, end, count) = match parse_mpop(c.argv, 1) {
+        Ok(p) => p,
         Err(r) => return r,
     };
-    let where_idx = numkeys.saturating_add(2);
-    if where_idx >= c.argc() as u64 {
-        return syntax_error();
-    }
-    let where_idx = where_idx as usize;
-    let end = match parse_position(c.arg(where_idx)) {
-        Ok(w) => w,
-        Err(r) => return r,
-    };
-    let mut count: i64 = -1;
-    let mut j = where_idx + 1;
-    while j < c.argc() {
-        let more = c.argc() - 1 - j > 0;
-        if count == -1 && is_opt(c.arg(j), "count") && more {
-            j += 1;
-            count = match parse_range(c.arg(j), 1, i64::MAX, "count should be greater than 0") {
-                Ok(v) => v,
-                Err(r) => return r,
-            };
-        } else {
-            return syntax_error();
-        }
-        j += 1;
-    }
-    if count == -1 {
-        count = 1;
-    }
-    for key in &c.argv[2..where_idx] {
+    for key in &keys {
         let l = match write_list(e, c.db, key) {
             Err(r) => return r,
             Ok(None) => continue,
@@ -568,22 +540,28 @@ fn lmove_generic(e: &mut Engine, c: &Call, from: End, to: End) -> Reply {
         Ok(Some(l)) if l.is_empty() => return Reply::Nil,
         Ok(Some(_)) => {}
     }
-    let dst_exists = match write_list(e, c.db, dst) {
+    move_one(e, c.db, src, dst, from, to)
+}
+
+/// The part of `lmoveGenericCommand()` after the source was found: check the destination,
+/// pop, push (creating the destination), the events, the reply.
+fn move_one(e: &mut Engine, db: usize, src: &[u8], dst: &[u8], from: End, to: End) -> Reply {
+    let dst_exists = match write_list(e, db, dst) {
         Err(r) => return r,
         Ok(found) => found.is_some(),
     };
-    let Some(value) = list_mut(e, c.db, src).and_then(|l| list_type_pop(l, from)) else {
+    let Some(value) = list_mut(e, db, src).and_then(|l| list_type_pop(l, from)) else {
         return Reply::Nil;
     };
     if !dst_exists {
-        create_list(e, c.db, dst);
+        create_list(e, db, dst);
     }
-    if let Some(l) = list_mut(e, c.db, dst) {
+    if let Some(l) = list_mut(e, db, dst) {
         list_type_push(l, &value, to);
     }
-    e.notify(to.push_event(), c.db, dst);
-    e.notify(from.pop_event(), c.db, src);
-    delete_if_empty(e, c.db, src);
+    e.notify(to.push_event(), db, dst);
+    e.notify(from.pop_event(), db, src);
+    delete_if_empty(e, db, src);
     e.dirty(1);
     Reply::Bulk(value)
 }
@@ -604,6 +582,159 @@ pub fn lmove(e: &mut Engine, c: &Call) -> Reply {
 pub fn rpoplpush(e: &mut Engine, c: &Call) -> Reply {
     lmove_generic(e, c, End::Tail, End::Head)
 }
+
+// ---------------------------------------------------------------------------------------------
+// Blocking pops (blocked.rs parks the client; `serve_blocked` answers it later)
+// ---------------------------------------------------------------------------------------------
+
+/// Pops for a client from a non-empty list: `[key, value]` (BLPOP/BRPOP) or, with a count,
+/// `[key, [values…]]` (BLMPOP) — with the pop event and the `del` of an emptied list.
+fn serve_pop(e: &mut Engine, db: usize, key: &[u8], end: End, count: Option<i64>) -> Reply {
+    let Some(l) = list_mut(e, db, key) else { return Reply::NilArray };
+    match count {
+        None => {
+            let Some(v) = list_type_pop(l, end) else { return Reply::NilArray };
+            elements_removed(e, db, key, end, 1);
+            Reply::Array(vec![Reply::bulk(key), Reply::Bulk(v)])
+        }
+        Some(n) => {
+            let items = pop_range(l, end, n);
+            let popped = items.len();
+            elements_removed(e, db, key, end, popped);
+            Reply::Array(vec![Reply::bulk(key), Reply::Array(items)])
+        }
+    }
+}
+
+/// t_list.c `blockingPopGenericCommand()`: the timeout is read first; the first non-empty
+/// list is popped at once; otherwise the client blocks (or, inside MULTI or a script, gets a
+/// null array).
+fn blocking_pop(e: &mut Engine, c: &Call, keys: &[Vec<u8>], end: End, timeout_idx: usize, count: Option<i64>) -> Reply {
+    let timeout = match crate::blocked::parse_timeout(e, c.arg(timeout_idx)) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    for key in keys {
+        match write_list(e, c.db, key) {
+            Err(r) => return r,
+            Ok(None) => continue,
+            Ok(Some(l)) if l.is_empty() => continue,
+            Ok(Some(_)) => return serve_pop(e, c.db, key, end, count),
+        }
+    }
+    if e.deny_blocking(c.client) {
+        return Reply::NilArray;
+    }
+    e.block_for_keys(c.client, c.db, keys, timeout, c.argv, serve_blocked)
+}
+
+pub fn blpop(e: &mut Engine, c: &Call) -> Reply {
+    let keys = c.argv[1..c.argc() - 1].to_vec();
+    blocking_pop(e, c, &keys, End::Head, c.argc() - 1, None)
+}
+
+pub fn brpop(e: &mut Engine, c: &Call) -> Reply {
+    let keys = c.argv[1..c.argc() - 1].to_vec();
+    blocking_pop(e, c, &keys, End::Tail, c.argc() - 1, None)
+}
+
+/// `BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count]`: parsed as LMPOP (from
+/// index 2), then the timeout.
+fn parse_mpop(argv: &[Vec<u8>], numkeys_idx: usize) -> Result<(Vec<Vec<u8>>, End, i64), Reply> {
+    let arg = |i: usize| argv.get(i).map(|v| v.as_slice()).unwrap_or(b"");
+    let numkeys = parse_range(arg(numkeys_idx), 1, i64::MAX, "numkeys should be greater than 0")? as u64;
+    let where_idx = numkeys.saturating_add(numkeys_idx as u64 + 1);
+    if where_idx >= argv.len() as u64 {
+        return Err(syntax_error());
+    }
+    let where_idx = where_idx as usize;
+    let end = parse_position(arg(where_idx))?;
+    let mut count: i64 = -1;
+    let mut j = where_idx + 1;
+    while j < argv.len() {
+        let more = argv.len() - 1 - j > 0;
+        if count == -1 && is_opt(arg(j), "count") && more {
+            j += 1;
+            count = parse_range(arg(j), 1, i64::MAX, "count should be greater than 0")?;
+        } else {
+            return Err(syntax_error());
+        }
+        j += 1;
+    }
+    Ok((argv[numkeys_idx + 1..where_idx].to_vec(), end, if count == -1 { 1 } else { count }))
+}
+
+pub fn blmpop(e: &mut Engine, c: &Call) -> Reply {
+    match parse_mpop(c.argv, 2) {
+        Ok((keys, end, count)) => blocking_pop(e, c, &keys, end, 1, Some(count)),
+        Err(r) => r,
+    }
+}
+
+/// t_list.c `blmoveGenericCommand()`: a missing source blocks (or answers nil inside MULTI);
+/// an existing one is LMOVE.
+fn blmove_generic(e: &mut Engine, c: &Call, from: End, to: End, timeout_idx: usize) -> Reply {
+    let timeout = match crate::blocked::parse_timeout(e, c.arg(timeout_idx)) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    let found = match write_list(e, c.db, c.arg(1)) {
+        Err(r) => return r,
+        Ok(found) => found.is_some(),
+    };
+    match found {
+        true => lmove_generic(e, c, from, to),
+        false if e.deny_blocking(c.client) => Reply::Nil,
+        false => {
+            let keys = vec![c.arg(1).to_vec()];
+            e.block_for_keys(c.client, c.db, &keys, timeout, c.argv, serve_blocked)
+        }
+    }
+}
+
+pub fn blmove(e: &mut Engine, c: &Call) -> Reply {
+    let from = match parse_position(c.arg(3)) {
+        Ok(w) => w,
+        Err(r) => return r,
+    };
+    let to = match parse_position(c.arg(4)) {
+        Ok(w) => w,
+        Err(r) => return r,
+    };
+    blmove_generic(e, c, from, to, 5)
+}
+
+pub fn brpoplpush(e: &mut Engine, c: &Call) -> Reply {
+    blmove_generic(e, c, End::Tail, End::Head, 3)
+}
+
+/// blocked.c `serveClientsBlockedOnListKey()` for one client: its command, applied to the
+/// list that became ready. `None` if the key does not hold a list.
+fn serve_blocked(e: &mut Engine, _client: crate::engine::ClientId, db: usize, key: &[u8], argv: &[Vec<u8>]) -> Option<Reply> {
+    if !matches!(e.dbs[db].get(key).map(|o| &o.value), Some(Value::List(l)) if !l.is_empty()) {
+        return None;
+    }
+    let name = argv.first().map(|n| n.to_ascii_lowercase()).unwrap_or_default();
+    let reply = match name.as_slice() {
+        b"blpop" => serve_pop(e, db, key, End::Head, None),
+        b"brpop" => serve_pop(e, db, key, End::Tail, None),
+        b"blmpop" => {
+            let (_, end, count) = parse_mpop(argv, 2).ok()?;
+            serve_pop(e, db, key, end, Some(count))
+        }
+        b"blmove" | b"brpoplpush" => {
+            let (from, to) = if name == b"blmove" {
+                (parse_position(&argv[3]).ok()?, parse_position(&argv[4]).ok()?)
+            } else {
+                (End::Tail, End::Head)
+            };
+            move_one(e, db, key, &argv[2], from, to)
+        }
+        _ => return None,
+    };
+    Some(reply)
+}
+
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,8 @@
 //! Commands: the table (table.rs) and one file per family, named after the Redis source file
 //! it models — server.rs ↔ server.c, db.rs ↔ db.c, string.rs ↔ t_string.c, expire.rs ↔
 //! expire.c, object.rs ↔ object.c, config.rs ↔ config.c, list.rs ↔ t_list.c, hash.rs ↔
-//! t_hash.c, set.rs ↔ t_set.c, zset.rs ↔ t_zset.c, geo.rs ↔ geo.c — plus clock.rs, the
+//! t_hash.c, set.rs ↔ t_set.c, zset.rs ↔ t_zset.c, geo.rs ↔ geo.c, multi.rs ↔ multi.c,
+//! networking.rs ↔ networking.c (Pub/Sub's commands live with their state in ../pubsub.rs) — plus clock.rs, the
 //! playground's own CLOCK command. Shared reply helpers live here, with Redis's exact error
 //! strings (server.c `createSharedObjects()`).
 
@@ -12,6 +13,8 @@ pub mod expire;
 pub mod geo;
 pub mod hash;
 pub mod list;
+pub mod multi;
+pub mod networking;
 pub mod object;
 pub mod server;
 pub mod set;

@@ -16,7 +16,11 @@ use crate::engine::Engine;
 use crate::reply::Reply;
 use crate::util::{glob_match, string2ll};
 
-pub fn ping(_e: &mut Engine, c: &Call) -> Reply {
+pub fn ping(e: &mut Engine, c: &Call) -> Reply {
+    // RESP2 Pub/Sub mode: PING answers like a message, `["pong", arg-or-""]`.
+    if c.argc() <= 2 && e.clients.get(&c.client).is_some_and(|cl| cl.in_pubsub()) {
+        return Reply::Array(vec![Reply::bulk("pong"), Reply::bulk(if c.argc() == 2 { c.arg(1) } else { b"" })]);
+    }
     match c.argc() {
         1 => Reply::Status("PONG".into()),
         2 => Reply::bulk(c.arg(1)),
@@ -97,9 +101,9 @@ fn info_section(e: &Engine, name: &str) -> String {
             kv("connected_clients", e.clients.len().to_string());
             kv("cluster_connections", "0".into());
             kv("maxclients", e.config.int("maxclients").to_string());
-            kv("blocked_clients", "0".into());
+            kv("blocked_clients", e.blocked_clients().to_string());
             kv("tracking_clients", "0".into());
-            kv("clients_in_timeout_table", "0".into());
+            kv("clients_in_timeout_table", e.clients.values().filter(|c| c.blocked.as_ref().is_some_and(|b| b.timeout_ms > 0)).count().to_string());
             "Clients"
         }
         "memory" => {
@@ -144,8 +148,8 @@ fn info_section(e: &Engine, name: &str) -> String {
             kv("current_eviction_exceeded_time", "0".into());
             kv("keyspace_hits", s.keyspace_hits.to_string());
             kv("keyspace_misses", s.keyspace_misses.to_string());
-            kv("pubsub_channels", "0".into());
-            kv("pubsub_patterns", "0".into());
+            kv("pubsub_channels", e.pubsub.channels.len().to_string());
+            kv("pubsub_patterns", e.pubsub.patterns.len().to_string());
             kv("total_error_replies", s.total_error_replies.to_string());
             "Stats"
         }

@@ -19,7 +19,8 @@ use std::sync::OnceLock;
 use crate::engine::{ClientId, Engine};
 use crate::reply::{parse_resp, Reply};
 
-use super::{clock, config, db, expire, hash, list, object, server, string, zset};
+use super::{clock, config, db, expire, hash, list, multi, networking, object, server, string, zset};
+use crate::pubsub;
 
 /// What a handler sees of the call: who, which db, the arguments, and its table row.
 pub struct Call<'a> {
@@ -226,6 +227,44 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("clock|set", clock::clock_set),
     ("clock|advance", clock::clock_advance),
     ("clock|help", server::container_help),
+    // multi.c
+    ("multi", multi::multi),
+    ("exec", multi::exec),
+    ("discard", multi::discard),
+    ("watch", multi::watch),
+    ("unwatch", multi::unwatch),
+    // pubsub.c
+    ("subscribe", pubsub::subscribe),
+    ("unsubscribe", pubsub::unsubscribe),
+    ("psubscribe", pubsub::psubscribe),
+    ("punsubscribe", pubsub::punsubscribe),
+    ("publish", pubsub::publish_command),
+    ("pubsub|channels", pubsub::pubsub_channels),
+    ("pubsub|numsub", pubsub::pubsub_numsub),
+    ("pubsub|numpat", pubsub::pubsub_numpat),
+    ("pubsub|shardchannels", pubsub::pubsub_shardchannels),
+    ("pubsub|shardnumsub", pubsub::pubsub_shardnumsub),
+    ("pubsub|help", server::container_help),
+    // networking.c
+    ("client|id", networking::client_id),
+    ("client|getname", networking::client_getname),
+    ("client|setname", networking::client_setname),
+    ("client|info", networking::client_info),
+    ("client|list", networking::client_list),
+    ("client|kill", networking::client_kill),
+    ("client|help", server::container_help),
+    ("hello", networking::hello),
+    ("reset", networking::reset),
+    ("quit", networking::quit),
+    // blocking pops (t_list.c, t_zset.c)
+    ("blpop", list::blpop),
+    ("brpop", list::brpop),
+    ("blmpop", list::blmpop),
+    ("blmove", list::blmove),
+    ("brpoplpush", list::brpoplpush),
+    ("bzpopmin", zset::bzpopmin),
+    ("bzpopmax", zset::bzpopmax),
+    ("bzmpop", zset::bzmpop),
 ];
 
 /// One command or subcommand.

@@ -670,9 +670,23 @@ pub fn zremrangebylex(e: &mut Engine, c: &Call) -> Reply {
 /// t_zset.c `genericZpopCommand()` for the non-blocking callers. `emit_key` + `nested` is
 /// ZMPOP's `[key, [[m, s], …]]`; neither is ZPOPMIN/ZPOPMAX's flat `[m, s, …]`.
 fn zpop_generic(e: &mut Engine, c: &Call, keys: &[Vec<u8>], max: bool, count: i64, zmpop: bool) -> Reply {
+    zpop_in(e, c.db, keys, max, count, if zmpop { PopShape::Nested } else { PopShape::Flat })
+}
+
+/// How a pop answers: ZPOPMIN's `[m, s, …]`, BZPOPMIN's `[key, m, s]`, (B)ZMPOP's
+/// `[key, [[m, s], …]]`.
+#[derive(Clone, Copy, PartialEq)]
+enum PopShape {
+    Flat,
+    KeyFlat,
+    Nested,
+}
+
+fn zpop_in(e: &mut Engine, db: usize, keys: &[Vec<u8>], max: bool, count: i64, shape: PopShape) -> Reply {
+    let zmpop = shape == PopShape::Nested;
     let mut found = None;
     for key in keys {
-        match check_zset_write(e, c.db, key) {
+        match check_zset_write(e, db, key) {
             Err(r) => return r,
             Ok(false) => continue,
             Ok(true) => {
@@ -688,7 +702,7 @@ fn zpop_generic(e: &mut Engine, c: &Call, keys: &[Vec<u8>], max: bool, count: i6
         return Reply::Array(vec![]);
     }
     let count = if count == -1 { 1 } else { count };
-    let popped = with_zset(e, c.db, &key, |z, _| {
+    let popped = with_zset(e, db, &key, |z, _| {
         let len = z.len() as u64;
         let n = (count as u64).min(len);
         let mut out = Vec::with_capacity(n as usize);
@@ -702,10 +716,16 @@ fn zpop_generic(e: &mut Engine, c: &Call, keys: &[Vec<u8>], max: bool, count: i6
         out
     })
     .unwrap_or_default();
-    emit_removed(e, c.db, &key, &popped);
-    e.notify(if max { "zpopmax" } else { "zpopmin" }, c.db, &key);
-    delete_if_empty(e, c.db, &key);
+    emit_removed(e, db, &key, &popped);
+    e.notify(if max { "zpopmax" } else { "zpopmin" }, db, &key);
+    delete_if_empty(e, db, &key);
     e.dirty(popped.len() as u64);
+    if shape == PopShape::KeyFlat {
+        return match popped.first() {
+            Some((m, s)) => Reply::Array(vec![Reply::Bulk(key), Reply::bulk(m), score_reply(*s)]),
+            None => Reply::NilArray,
+        };
+    }
     if zmpop {
         let items = popped.iter().map(|(m, s)| Reply::Array(vec![Reply::bulk(m), score_reply(*s)])).collect();
         Reply::Array(vec![Reply::Bulk(key), Reply::Array(items)])
@@ -746,41 +766,102 @@ fn positive_with_msg(arg: &[u8], msg: &str) -> Result<i64, Reply> {
     }
 }
 
-/// t_zset.c `zmpopGenericCommand()` (non-blocking).
-pub fn zmpop(e: &mut Engine, c: &Call) -> Reply {
-    let numkeys = match positive_with_msg(c.arg(1), "numkeys should be greater than 0") {
-        Ok(n) => n,
-        Err(r) => return r,
-    };
-    let where_idx = 1 + numkeys as u64 + 1;
-    if where_idx >= c.argc() as u64 {
-        return syntax_error();
+/// t_zset.c `zmpopGenericCommand()`'s parsing: `numkeys key [key ...] MIN|MAX [COUNT count]`
+/// from `numkeys_idx` → (keys, max, count).
+fn parse_zmpop(argv: &[Vec<u8>], numkeys_idx: usize) -> Result<(Vec<Vec<u8>>, bool, i64), Reply> {
+    let arg = |i: usize| argv.get(i).map(|v| v.as_slice()).unwrap_or(b"");
+    let numkeys = positive_with_msg(arg(numkeys_idx), "numkeys should be greater than 0")?;
+    let where_idx = numkeys_idx as u64 + numkeys as u64 + 1;
+    if where_idx >= argv.len() as u64 {
+        return Err(syntax_error());
     }
     let where_idx = where_idx as usize;
-    let max = if is_opt(c.arg(where_idx), "min") {
+    let max = if is_opt(arg(where_idx), "min") {
         false
-    } else if is_opt(c.arg(where_idx), "max") {
+    } else if is_opt(arg(where_idx), "max") {
         true
     } else {
-        return syntax_error();
+        return Err(syntax_error());
     };
     let mut count = -1;
     let mut j = where_idx + 1;
-    while j < c.argc() {
-        let more = c.argc() - 1 - j;
-        if count == -1 && is_opt(c.arg(j), "count") && more > 0 {
+    while j < argv.len() {
+        let more = argv.len() - 1 - j;
+        if count == -1 && is_opt(arg(j), "count") && more > 0 {
             j += 1;
-            match positive_with_msg(c.arg(j), "count should be greater than 0") {
-                Ok(n) => count = n,
-                Err(r) => return r,
-            }
+            count = positive_with_msg(arg(j), "count should be greater than 0")?;
         } else {
-            return syntax_error();
+            return Err(syntax_error());
         }
         j += 1;
     }
-    let keys = c.argv[2..where_idx].to_vec();
-    zpop_generic(e, c, &keys, max, if count == -1 { 1 } else { count }, true)
+    Ok((argv[numkeys_idx + 1..where_idx].to_vec(), max, if count == -1 { 1 } else { count }))
+}
+
+/// t_zset.c `zmpopGenericCommand()` (non-blocking).
+pub fn zmpop(e: &mut Engine, c: &Call) -> Reply {
+    match parse_zmpop(c.argv, 1) {
+        Ok((keys, max, count)) => zpop_generic(e, c, &keys, max, count, true),
+        Err(r) => r,
+    }
+}
+
+/// t_zset.c `blockingGenericZpopCommand()`: the timeout is read first; the first non-empty
+/// sorted set is popped at once; otherwise the client blocks (or gets a null array inside
+/// MULTI or a script).
+fn blocking_zpop(e: &mut Engine, c: &Call, keys: &[Vec<u8>], max: bool, timeout_idx: usize, count: i64, shape: PopShape) -> Reply {
+    let timeout = match crate::blocked::parse_timeout(e, c.arg(timeout_idx)) {
+        Ok(t) => t,
+        Err(r) => return r,
+    };
+    for key in keys {
+        match check_zset_write(e, c.db, key) {
+            Err(r) => return r,
+            Ok(false) => continue,
+            Ok(true) => return zpop_in(e, c.db, std::slice::from_ref(key), max, count, shape),
+        }
+    }
+    if e.deny_blocking(c.client) {
+        return Reply::NilArray;
+    }
+    e.block_for_keys(c.client, c.db, keys, timeout, c.argv, serve_blocked)
+}
+
+pub fn bzpopmin(e: &mut Engine, c: &Call) -> Reply {
+    let keys = c.argv[1..c.argc() - 1].to_vec();
+    blocking_zpop(e, c, &keys, false, c.argc() - 1, -1, PopShape::KeyFlat)
+}
+
+pub fn bzpopmax(e: &mut Engine, c: &Call) -> Reply {
+    let keys = c.argv[1..c.argc() - 1].to_vec();
+    blocking_zpop(e, c, &keys, true, c.argc() - 1, -1, PopShape::KeyFlat)
+}
+
+/// `BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count]`.
+pub fn bzmpop(e: &mut Engine, c: &Call) -> Reply {
+    match parse_zmpop(c.argv, 2) {
+        Ok((keys, max, count)) => blocking_zpop(e, c, &keys, max, 1, count, PopShape::Nested),
+        Err(r) => r,
+    }
+}
+
+/// blocked.c `serveClientsBlockedOnSortedSetKey()` for one client. `None` if the key does not
+/// hold a sorted set.
+fn serve_blocked(e: &mut Engine, _client: crate::engine::ClientId, db: usize, key: &[u8], argv: &[Vec<u8>]) -> Option<Reply> {
+    if !matches!(e.dbs[db].get(key).map(|o| &o.value), Some(Value::Zset(_))) {
+        return None;
+    }
+    let name = argv.first().map(|n| n.to_ascii_lowercase()).unwrap_or_default();
+    let keys = [key.to_vec()];
+    Some(match name.as_slice() {
+        b"bzpopmin" => zpop_in(e, db, &keys, false, -1, PopShape::KeyFlat),
+        b"bzpopmax" => zpop_in(e, db, &keys, true, -1, PopShape::KeyFlat),
+        b"bzmpop" => {
+            let (_, max, count) = parse_zmpop(argv, 2).ok()?;
+            zpop_in(e, db, &keys, max, count, PopShape::Nested)
+        }
+        _ => return None,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

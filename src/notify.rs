@@ -1,0 +1,101 @@
+//! Keyspace notifications: models notify.c `notifyKeyspaceEvent()` — and, because every real
+//! modification passes through it, multi.c `signalModifiedKey()`/`touchWatchedKey()` (WATCH)
+//! and db.c `dbAdd()`'s `new` event and ready-key signal (blocking pops).
+//!
+//! Each event belongs to a class (`g` generic, `$` string, `l` list, `s` set, `h` hash, `z` zset,
+//! `x` expired, `e` evicted, `m` key-miss, `n` new). When `notify-keyspace-events` enables the
+//! class and `K` and/or `E`, the event is published to `__keyspace@<db>__:<key>` (message: the
+//! event) and then to `__keyevent@<db>__:<event>` (message: the key), as Redis does, at the moment
+//! Redis emits it. Every event is also recorded in the engine's event log for the views.
+//! Differences: the `new` event of keys a command creates is published right before that
+//! command's next event (or when it ends) rather than inside dbAdd; the order seen by
+//! subscribers is the same.
+
+use crate::config::notify::*;
+use crate::engine::Engine;
+use crate::events::Event;
+
+/// The class an event name belongs to (notify.c's callers pass it alongside the name).
+pub fn event_class(event: &str) -> u32 {
+    match event {
+        "expired" => EXPIRED,
+        "evicted" => EVICTED,
+        "keymiss" => KEY_MISS,
+        "new" => NEW,
+        "del" | "expire" | "persist" | "rename_from" | "rename_to" | "copy_to" | "move_from" | "move_to" | "restore" => GENERIC,
+        "set" | "setrange" | "incrby" | "incrbyfloat" | "append" => STRING,
+        e if e.starts_with('l') || e.starts_with('r') || e.starts_with('b') => LIST,
+        e if e.starts_with('h') => HASH,
+        e if e.starts_with('z') => ZSET,
+        e if e.starts_with('s') => SET,
+        _ => GENERIC,
+    }
+}
+
+impl Engine {
+    /// notify.c `notifyKeyspaceEvent()` plus `signalModifiedKey()`: records the event, touches
+    /// WATCHers of the key (a read miss and a creation don't), publishes if enabled.
+    pub(crate) fn notify(&mut self, event: &str, db: usize, key: &[u8]) {
+        if event != "new" {
+            self.flush_new_key_events();
+        }
+        if event != "keymiss" && event != "new" {
+            self.touch_watched_key(db, key);
+        }
+        self.publish_keyspace_event(event, db, key);
+    }
+
+    fn publish_keyspace_event(&mut self, event: &str, db: usize, key: &[u8]) {
+        if self.events.enabled() {
+            let at_ms = self.now_ms;
+            self.events.push(Event::Keyspace { at_ms, db, event: event.to_string(), key: crate::util::text(key) });
+        }
+        let flags = self.config.int("notify-keyspace-events") as u32;
+        if flags & event_class(event) == 0 || flags & (KEYSPACE | KEYEVENT) == 0 {
+            return;
+        }
+        if flags & KEYSPACE != 0 {
+            let mut channel = format!("__keyspace@{db}__:").into_bytes();
+            channel.extend_from_slice(key);
+            crate::pubsub::publish(self, &channel, event.as_bytes());
+        }
+        if flags & KEYEVENT != 0 {
+            let channel = format!("__keyevent@{db}__:{event}").into_bytes();
+            crate::pubsub::publish(self, &channel, key);
+        }
+    }
+
+    /// db.c `dbAdd()`'s `new` event and `signalKeyAsReady()`, for the keys created since the
+    /// last call.
+    pub(crate) fn flush_new_key_events(&mut self) {
+        for db in 0..self.dbs.len() {
+            if self.dbs[db].created.is_empty() {
+                continue;
+            }
+            let created = std::mem::take(&mut self.dbs[db].created);
+            for key in created {
+                if self.dbs[db].contains(&key) {
+                    self.signal_key_as_ready(db, &key);
+                    self.publish_keyspace_event("new", db, &key);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes() {
+        assert_eq!(event_class("lpush"), LIST);
+        assert_eq!(event_class("rpop"), LIST);
+        assert_eq!(event_class("hset"), HASH);
+        assert_eq!(event_class("sinterstore"), SET);
+        assert_eq!(event_class("zadd"), ZSET);
+        assert_eq!(event_class("set"), STRING);
+        assert_eq!(event_class("del"), GENERIC);
+        assert_eq!(event_class("expired"), EXPIRED);
+    }
+}
