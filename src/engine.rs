@@ -471,7 +471,9 @@ impl Engine {
                 command: if by == ExpiredBy::Lazy { self.current_command } else { None },
             });
         }
-        // The `expired` keyspace event: the Expired event above is its record in the log.
+        // The `expired` keyspace event (published, WATCHers touched); the Expired event above
+        // is its record in the log.
+        self.notify_logged("expired", db, key, false);
         free_ns
     }
 

@@ -36,17 +36,23 @@ impl Engine {
     /// notify.c `notifyKeyspaceEvent()` plus `signalModifiedKey()`: records the event, touches
     /// WATCHers of the key (a read miss and a creation don't), publishes if enabled.
     pub(crate) fn notify(&mut self, event: &str, db: usize, key: &[u8]) {
+        self.notify_logged(event, db, key, true);
+    }
+
+    /// `notify()` for an event the log already records in its own form (expiry's
+    /// `Event::Expired`).
+    pub(crate) fn notify_logged(&mut self, event: &str, db: usize, key: &[u8], log: bool) {
         if event != "new" {
             self.flush_new_key_events();
         }
         if event != "keymiss" && event != "new" {
             self.touch_watched_key(db, key);
         }
-        self.publish_keyspace_event(event, db, key);
+        self.publish_keyspace_event(event, db, key, log);
     }
 
-    fn publish_keyspace_event(&mut self, event: &str, db: usize, key: &[u8]) {
-        if self.events.enabled() {
+    fn publish_keyspace_event(&mut self, event: &str, db: usize, key: &[u8], log: bool) {
+        if log && self.events.enabled() {
             let at_ms = self.now_ms;
             self.events.push(Event::Keyspace { at_ms, db, event: event.to_string(), key: crate::util::text(key) });
         }
@@ -76,7 +82,7 @@ impl Engine {
             for key in created {
                 if self.dbs[db].contains(&key) {
                     self.signal_key_as_ready(db, &key);
-                    self.publish_keyspace_event("new", db, &key);
+                    self.publish_keyspace_event("new", db, &key, true);
                 }
             }
         }

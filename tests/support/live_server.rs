@@ -90,6 +90,11 @@ impl Drop for Server {
 }
 
 impl Server {
+    #[allow(dead_code)]
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
     /// A plain RESP connection to the server.
     pub fn connect(&self) -> Resp {
         let stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to redis-server");

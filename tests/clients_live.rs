@@ -1,0 +1,458 @@
+//! Several clients side by side with a real redis-server 7.0: Pub/Sub delivery and formats,
+//! keyspace notifications, MULTI/EXEC errors, WATCH races, blocking pops served in order.
+//!
+//! Each scenario is a script of steps for named clients (A, B, C…), each one a connection to
+//! the live server and a client of one engine:
+//! - `A: cmd …`  send the command and take its reply(ies) — and anything else that arrived;
+//! - `A& cmd …`  send it and don't wait (a blocking command);
+//! - `A?`        take what arrived for A since (messages, a blocked command's late reply);
+//! - `@sleep N`  let N ms pass: the server sleeps for real, the engine's clock moves N ms.
+//! Every reply is printed as `redis-cli --no-raw` prints it (the engine's formatter applied to
+//! the server's RESP), and the two transcripts must be byte-identical.
+
+#[path = "support/live_server.rs"]
+mod live_server;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use live_server::{check_tools, Server};
+use redisplay::reply::parse_resp;
+use redisplay::tokenize::split_args;
+use redisplay::{ClientId, Engine, EngineOptions, Reply};
+
+/// A raw RESP connection that can read "whatever has arrived".
+struct Conn {
+    stream: TcpStream,
+    buf: Vec<u8>,
+}
+
+impl Conn {
+    fn send(&mut self, argv: &[Vec<u8>]) {
+        let mut out = format!("*{}\r\n", argv.len()).into_bytes();
+        for a in argv {
+            out.extend(format!("${}\r\n", a.len()).bytes());
+            out.extend(a);
+            out.extend(b"\r\n");
+        }
+        self.stream.write_all(&out).expect("write");
+    }
+
+    /// Reads replies until none arrives for `quiet` (after at least `at_least` replies).
+    fn take(&mut self, at_least: usize, quiet: Duration) -> Vec<Reply> {
+        let mut out = Vec::new();
+        loop {
+            while let Some((r, used)) = parse_resp(&self.buf) {
+                self.buf.drain(..used);
+                out.push(r);
+            }
+            let wait = if out.len() < at_least { Duration::from_secs(5) } else { quiet };
+            self.stream.set_read_timeout(Some(wait)).ok();
+            let mut chunk = [0u8; 65536];
+            match self.stream.read(&mut chunk) {
+                Ok(0) => return out,
+                Ok(n) => self.buf.extend_from_slice(&chunk[..n]),
+                Err(_) if out.len() >= at_least => return out,
+                Err(e) => panic!("no reply from redis-server: {e}"),
+            }
+        }
+    }
+}
+
+fn wall_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64
+}
+
+fn text(replies: &[Reply]) -> String {
+    replies.iter().map(|r| String::from_utf8_lossy(&r.to_cli()).into_owned()).collect()
+}
+
+/// Runs a script on both sides and asserts identical transcripts.
+fn check(name: &str, script: &str) {
+    check_tools();
+    let server = Server::start();
+    let mut engine = Engine::new(EngineOptions { seed: 11, start_ms: wall_ms() });
+    let mut conns: Vec<(char, Conn, ClientId)> = Vec::new();
+    let (mut live, mut ours) = (String::new(), String::new());
+    let quiet = Duration::from_millis(40);
+    for raw in script.lines() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(ms) = line.strip_prefix("@sleep ") {
+            let ms: u64 = ms.trim().parse().unwrap();
+            std::thread::sleep(Duration::from_millis(ms));
+            continue;
+        }
+        // The engine's clock follows the real one, as the server's does.
+        let now = wall_ms();
+        if now > engine.now_ms() {
+            engine.advance_to(now, u64::MAX);
+            engine.before_sleep();
+        }
+        let who = line.chars().next().unwrap();
+        let idx = match conns.iter().position(|(c, _, _)| *c == who) {
+            Some(i) => i,
+            None => {
+                let stream = TcpStream::connect(("127.0.0.1", server.port())).expect("connect");
+                stream.set_nodelay(true).ok();
+                let id = engine.connect();
+                conns.push((who, Conn { stream, buf: Vec::new() }, id));
+                conns.len() - 1
+            }
+        };
+        let rest = &line[1..];
+        let header = format!("{line}\n");
+        live.push_str(&header);
+        ours.push_str(&header);
+        let (_, conn, id) = &mut conns[idx];
+        let id = *id;
+        if rest.trim() == "?" {
+            live.push_str(&text(&conn.take(0, quiet)));
+            let pending = engine.take_outbox(id);
+            ours.push_str(&text(&pending));
+            continue;
+        }
+        let (wait, cmd) = match rest.chars().next() {
+            Some(':') => (true, &rest[1..]),
+            Some('&') => (false, &rest[1..]),
+            _ => panic!("bad step {line:?}"),
+        };
+        let argv = split_args(cmd.trim().as_bytes()).expect("step arguments");
+        conn.send(&argv);
+        let reply = engine.execute(id, &argv);
+        engine.before_sleep();
+        if wait {
+            live.push_str(&text(&conn.take(1, quiet)));
+            let mut mine = Vec::new();
+            if !engine.is_blocked(id) {
+                mine.push(reply);
+            }
+            mine.extend(engine.take_outbox(id));
+            ours.push_str(&text(&mine));
+        } else {
+            // Whatever the server answered at once (if it did not block).
+            live.push_str(&text(&conn.take(0, quiet)));
+            let mut mine = Vec::new();
+            if !engine.is_blocked(id) {
+                mine.push(reply);
+            }
+            mine.extend(engine.take_outbox(id));
+            ours.push_str(&text(&mine));
+        }
+    }
+    if live != ours {
+        let diff: Vec<String> = live
+            .lines()
+            .zip(ours.lines())
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .take(5)
+            .map(|(i, (a, b))| format!("line {}: redis {a:?} | engine {b:?}", i + 1))
+            .collect();
+        panic!("{name}: transcripts differ\n{}\n--- redis ---\n{live}\n--- engine ---\n{ours}", diff.join("\n"));
+    }
+}
+
+#[test]
+fn pubsub_delivery_and_formats() {
+    check(
+        "pubsub",
+        r#"
+        A: SUBSCRIBE news sport
+        A: SUBSCRIBE news
+        B: PUBLISH news "hello world"
+        B: PUBLISH nobody x
+        A?
+        B: PUBSUB NUMSUB news sport nothing
+        B: PUBSUB NUMPAT
+        C: PSUBSCRIBE "spo*" "w?ather"
+        B: PUBLISH sport goal
+        B: PUBLISH weather rain
+        B: PUBSUB NUMPAT
+        A?
+        C?
+        A: PING
+        A: PING hi
+        A: GET k
+        A: UNSUBSCRIBE sport nothing
+        A: UNSUBSCRIBE
+        A: UNSUBSCRIBE
+        A: PING
+        B: PUBLISH news lost
+        A?
+        C: PUNSUBSCRIBE
+        C: PUNSUBSCRIBE
+        C: PUBLISH sport "\x00binary\xff"
+        D: SUBSCRIBE sport
+        C: PUBLISH sport "\x00binary\xff"
+        D?
+        B: PUBSUB CHANNELS
+        B: PUBSUB CHANNELS "sp*"
+        B: PUBSUB NUMSUB
+        B: PUBSUB FOO
+        A: SUBSCRIBE
+        D: RESET
+        B: PUBSUB NUMSUB sport
+        "#,
+    );
+}
+
+#[test]
+fn keyspace_notifications_for_a_scripted_set_of_commands() {
+    check(
+        "notifications",
+        r#"
+        B: CONFIG SET notify-keyspace-events KEA
+        B: CONFIG GET notify-keyspace-events
+        A: PSUBSCRIBE __key*@0__:*
+        B: SET k v
+        B: SET k v EX 100
+        B: PERSIST k
+        B: EXPIRE k 100
+        B: EXPIRE k 0
+        B: INCR n
+        B: INCRBYFLOAT n 1.5
+        B: DECRBY n 3
+        B: APPEND s x
+        B: SETRANGE s 3 y
+        B: GETDEL s
+        B: MSET a 1 b 2
+        B: RENAME a a2
+        B: COPY b b2
+        B: MOVE b2 1
+        B: LPUSH l a b c
+        B: RPOP l
+        B: LPOP l 2
+        B: RPUSH l x y z
+        B: LSET l 0 q
+        B: LINSERT l BEFORE q p
+        B: LREM l 1 p
+        B: LTRIM l 0 0
+        B: LMOVE l l2 LEFT RIGHT
+        B: HSET h f v g w
+        B: HINCRBY h n 1
+        B: HINCRBYFLOAT h n 1.5
+        B: HDEL h f g n
+        B: SADD st a b c
+        B: SREM st a
+        B: SMOVE st st2 c
+        B: SPOP st
+        B: SINTERSTORE st3 st2 st2
+        B: ZADD z 1 a 2 b
+        B: ZINCRBY z 5 a
+        B: ZREM z b
+        B: ZPOPMIN z
+        B: ZADD z 1 a 2 b 3 c
+        B: ZREMRANGEBYSCORE z 1 1
+        B: ZREMRANGEBYRANK z 0 0
+        B: ZUNIONSTORE z2 1 z
+        B: GETEX a2 PX 100000
+        B: GETEX a2 PERSIST
+        B: DEL nothing b
+        A?
+        B: SET gone v PX 5
+        @sleep 30
+        B: GET gone
+        A?
+        B: CONFIG SET notify-keyspace-events Em
+        B: CONFIG GET notify-keyspace-events
+        B: GET missing
+        B: CONFIG SET notify-keyspace-events KEn
+        B: CONFIG GET notify-keyspace-events
+        B: SET fresh 1
+        B: LPUSH fresh2 a
+        A?
+        B: CONFIG SET notify-keyspace-events Kl
+        B: RPUSH fresh2 b
+        B: SET ignored 1
+        A?
+        B: CONFIG SET notify-keyspace-events xyz
+        B: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}
+
+#[test]
+fn multi_exec_errors_and_no_rollback() {
+    check(
+        "multi",
+        r#"
+        A: MULTI
+        A: SET a 1
+        A: SET s hello
+        A: INCR s
+        A: INCR a
+        A: EXEC
+        A: GET a
+        A: MULTI
+        A: SET b 1
+        A: NOSUCHCOMMAND x
+        A: GET
+        A: EXEC
+        A: EXISTS b
+        A: EXEC
+        A: DISCARD
+        A: MULTI
+        A: MULTI
+        A: WATCH a
+        A: PING
+        A: DISCARD
+        A: MULTI
+        A: SELECT 3
+        A: SET in3 x
+        A: EXEC
+        A: DBSIZE
+        A: SELECT 0
+        A: MULTI
+        A: EXEC
+        A: MULTI
+        A: BLPOP nolist 0
+        A: BZPOPMIN nozset 0
+        A: BLMOVE nolist dst LEFT LEFT 0
+        A: EXEC
+        A: MULTI
+        A: SUBSCRIBE x
+        A: UNWATCH
+        A: EXEC
+        A: UNSUBSCRIBE
+        "#,
+    );
+}
+
+#[test]
+fn watch_races_between_clients() {
+    check(
+        "watch",
+        r#"
+        A: SET k 1
+        A: WATCH k
+        B: SET k 2
+        A: MULTI
+        A: INCR k
+        A: EXEC
+        A: GET k
+        A: WATCH k
+        A: MULTI
+        A: INCR k
+        B: GET k
+        A: EXEC
+        A: WATCH k other
+        B: SET other x
+        A: UNWATCH
+        A: MULTI
+        A: INCR k
+        A: EXEC
+        A: WATCH k
+        B: SET k 2 XX
+        A: MULTI
+        A: EXEC
+        A: WATCH nosuch
+        B: DEL nosuch
+        A: MULTI
+        A: EXEC
+        A: WATCH k
+        B: FLUSHDB
+        A: MULTI
+        A: EXEC
+        A: WATCH empty
+        B: FLUSHALL
+        A: MULTI
+        A: EXEC
+        A: SET t v PX 20
+        A: WATCH t
+        @sleep 40
+        A: MULTI
+        A: PING
+        A: EXEC
+        A: SET t2 v PX 5
+        @sleep 20
+        A: WATCH t2
+        A: MULTI
+        A: PING
+        A: EXEC
+        A: SET w 1
+        A: WATCH w
+        B: SELECT 1
+        B: SET w 9
+        A: MULTI
+        A: PING
+        A: EXEC
+        A: WATCH w
+        B: SWAPDB 0 1
+        A: MULTI
+        A: PING
+        A: EXEC
+        A: WATCH gone
+        C: WATCH gone
+        B: SELECT 0
+        B: SET gone 1
+        A: MULTI
+        A: EXEC
+        C: MULTI
+        C: EXEC
+        "#,
+    );
+}
+
+#[test]
+fn blocking_pops_are_served_in_order() {
+    check(
+        "blocking",
+        r#"
+        A& BLPOP q 0
+        B& BRPOP other q 0
+        C: RPUSH q x y z
+        A?
+        B?
+        C: LRANGE q 0 -1
+        A& BLMOVE src dst LEFT RIGHT 0
+        B& BRPOP dst 0
+        C: LPUSH src v w
+        A?
+        B?
+        C: LRANGE src 0 -1
+        C: EXISTS dst
+        A& BZPOPMIN z1 z2 0
+        B& BZMPOP 0 2 z2 z1 MAX COUNT 5
+        C: ZADD z2 1 a 2 b 3 c
+        A?
+        B?
+        C: ZADD z1 5 e
+        A& BLMPOP 0 2 l1 l2 RIGHT COUNT 2
+        C: RPUSH l2 1 2 3
+        A?
+        A& BLPOP typed 0
+        C: SET typed str
+        A?
+        C: DEL typed
+        C: RPUSH typed ok
+        A?
+        A& BRPOPLPUSH from to 0
+        C: MULTI
+        C: RPUSH from 1 2
+        C: RPUSH from 3
+        C: EXEC
+        A?
+        C: LRANGE to 0 -1
+        C: LRANGE from 0 -1
+        A& BLPOP t 0.05
+        @sleep 250
+        A?
+        A: BLPOP q -1
+        A: BLPOP q abc
+        A: BZPOPMAX q 1e400
+        A: BLMPOP 0 0 q LEFT
+        A: BLMPOP x 1 q LEFT
+        A: BZMPOP 1 1 q MIDDLE
+        A: RPUSH ready 1
+        A: BLPOP ready 0
+        A& BLPOP dup dup 0
+        C: RPUSH dup 1 2
+        A?
+        C: LLEN dup
+        "#,
+    );
+}
