@@ -98,9 +98,34 @@ function plainAdvance(r) {
   return { ticks: Number(r.ticks), lagMs: Number(r.lagMs), now: Number(r.now) };
 }
 
+/**
+ * `unreadable` is true when the engine had events but could not hand them over (its
+ * serializer refused one, e.g. a number above 2^53): they are lost, and the page says so.
+ */
 function plainEvents(r) {
-  const events = Array.isArray(r?.events) ? r.events : [];
-  return { events, dropped: Number(r?.dropped ?? 0) };
+  const readable = Array.isArray(r?.events);
+  return { events: readable ? r.events : [], dropped: Number(r?.dropped ?? 0), unreadable: !readable };
+}
+
+/** INFO's text → `{field: value}` (strings; section headers skipped). */
+function parseInfoText(text) {
+  const out = {};
+  for (const line of String(text).split(/\r?\n/)) {
+    if (line === "" || line.startsWith("#")) continue;
+    const i = line.indexOf(":");
+    if (i > 0) out[line.slice(0, i)] = line.slice(i + 1);
+  }
+  return out;
+}
+
+function plainExperiment(r) {
+  return {
+    keys: Number(r?.keys ?? 0),
+    samples: Number(r?.samples ?? 0),
+    evictedByDecile: Array.isArray(r?.evicted_by_decile) ? r.evicted_by_decile.map(Number) : [],
+    newKeysEvicted: Number(r?.new_keys_evicted ?? 0),
+    evictedTotal: Number(r?.evicted_total ?? 0),
+  };
 }
 
 function plainCommands(list) {
@@ -185,7 +210,7 @@ export async function createEngine({ seed, startMs, onCrash = () => {}, onRecove
     }
   }
 
-  return {
+  const api = {
     seed,
     startMs,
 
@@ -247,7 +272,12 @@ export async function createEngine({ seed, startMs, onCrash = () => {}, onRecove
 
     /** Everything the engine did since the last call: `{events, dropped}`. */
     drainEvents() {
-      return guarded("drain_events", (pg) => plainEvents(pg.drain_events()), () => ({ events: [], dropped: 0 }));
+      return guarded("drain_events", (pg) => plainEvents(pg.drain_events()), () => ({ events: [], dropped: 0, unreadable: false }));
+    },
+
+    /** When the next serverCron tick runs (Unix ms): "Step 1 tick" advances exactly there. */
+    nextCronMs() {
+      return guarded("next_cron_ms", (pg) => Number(pg.next_cron_ms()), () => lastNow + 100);
     },
 
     /** A fresh engine with the same seed and start time. */
@@ -346,9 +376,146 @@ export async function createEngine({ seed, startMs, onCrash = () => {}, onRecove
       );
     },
 
+    /** `INFO <sections…>` on the console's client, parsed: `{used_memory: "914704", …}`. */
+    info(sections) {
+      const r = api.command(["INFO", ...String(sections).split(/\s+/).filter(Boolean)]);
+      return r.reply?.type === "bulk" ? parseInfoText(r.reply.value) : {};
+    },
+
+    /**
+     * The LRU-approximation experiment (src/sim/lru_experiment.rs), run on a separate engine:
+     * `{keys, samples, evictedByDecile: [10 shares, oldest tenth first], newKeysEvicted,
+     * evictedTotal}`; `samples` 0 is true LRU.
+     */
+    lruExperiment(keys, samples, seed) {
+      return guarded("lru_experiment", (pg) => plainExperiment(pg.lru_experiment(keys, samples, seed)), () => null);
+    },
+
+    /**
+     * A separate engine on the same module (for "compare policies"): `{command, advanceTo, now,
+     * info, drainEvents, free}`. It shares the module's memory with the page's engine, so an
+     * internal error in it restarts the page's engine too. Call `free()` when done.
+     */
+    createScratchEngine({ seed: scratchSeed = seed, startMs: scratchStart = startMs } = {}) {
+      let pg = guarded("scratch", (p) => new pkg.Playground(scratchSeed, scratchStart), () => null);
+      const mine = generation;
+      function call(operation, run, fallback) {
+        if (pg === null || mine !== generation || playground === null) return fallback();
+        try {
+          return run(pg);
+        } catch (error) {
+          pg = null;
+          crash(`scratch ${operation}`, error);
+          return fallback();
+        }
+      }
+      const scratch = {
+        command(args) {
+          return call(
+            "command",
+            (p) => {
+              const r = p.command(args.map(String));
+              return { text: String(r.text), reply: r.reply ?? null };
+            },
+            () => ({ text: "", reply: { type: "error", value: "the scratch engine is gone" } }),
+          );
+        },
+        advanceTo(nowMs, maxTicks) {
+          return call("advance_to", (p) => plainAdvance(p.advance_to(nowMs, maxTicks)), () => ({ ticks: 0, lagMs: 0, now: nowMs }));
+        },
+        now() {
+          return call("now", (p) => p.now(), () => 0);
+        },
+        info(sections) {
+          const r = scratch.command(["INFO", ...String(sections).split(/\s+/).filter(Boolean)]);
+          return r.reply?.type === "bulk" ? parseInfoText(r.reply.value) : {};
+        },
+        drainEvents() {
+          return call("drain_events", (p) => plainEvents(p.drain_events()), () => ({ events: [], dropped: 0, unreadable: false }));
+        },
+        free() {
+          if (pg !== null && mine === generation && playground !== null) {
+            try {
+              pg.free();
+            } catch {
+              // Freed either way.
+            }
+          }
+          pg = null;
+        },
+      };
+      return scratch;
+    },
+
     /** True while a crashed engine is being recreated. */
     isRecovering() {
       return playground === null;
     },
+
+    // ---- Several consoles (clients) on one engine; console 0 is the one `execute` uses ----
+
+    /** A line on console `n`: `execute`'s result plus `{blocked, subscribed}`. */
+    executeOn(n, line) {
+      return guarded(
+        "execute_on",
+        (pg) => {
+          const r = pg.execute_on(n, line);
+          const out = { ...plainLine(r), blocked: Boolean(r.blocked), subscribed: Boolean(r.subscribed) };
+          if (n === 0) lastPrompt = out.prompt;
+          lastNow = pg.now();
+          return out;
+        },
+        () => ({
+          text: "(redisplay) the engine is restarting after an internal error; try again in a moment.\n",
+          prompt: DEFAULT_PROMPT,
+          reply: null,
+          quit: false,
+          clear: false,
+          blocked: false,
+          subscribed: false,
+        }),
+      );
+    },
+
+    /** What console `n` prints without input: `{text, prompt, blocked, subscribed, client}`. */
+    poll(n) {
+      return guarded(
+        "poll",
+        (pg) => {
+          const r = pg.poll(n);
+          return { text: String(r.text), prompt: String(r.prompt), blocked: Boolean(r.blocked), subscribed: Boolean(r.subscribed), client: Number(r.client) };
+        },
+        () => ({ text: "", prompt: DEFAULT_PROMPT, blocked: false, subscribed: false, client: 0 }),
+      );
+    },
+
+    /** Opens another console (a new client); returns its number. */
+    openConsole() {
+      return guarded("open_console", (pg) => pg.open_console(), () => -1);
+    },
+
+    /** Closes the last console (never the first). */
+    closeConsole() {
+      return guarded("close_console", (pg) => pg.close_console(), () => false);
+    },
+
+    consoleCount() {
+      return guarded("console_count", (pg) => pg.console_count(), () => 1);
+    },
+
+    /** The client id console `n` is connected as. */
+    consoleClient(n) {
+      return guarded("console_client", (pg) => Number(pg.console_client(n)), () => 0);
+    },
+
+    /** Ctrl-C on console `n`: its connection closes and it reconnects; returns the prompt. */
+    interrupt(n) {
+      return guarded("interrupt", (pg) => String(pg.interrupt(n)), () => DEFAULT_PROMPT);
+    },
+
+    promptOf(n) {
+      return guarded("prompt_of", (pg) => String(pg.prompt_of(n)), () => DEFAULT_PROMPT);
+    },
   };
+  return api;
 }

@@ -21,6 +21,12 @@
 //   - an explicit jump or step is a target the user asked for: it is carried across frames
 //     until it is reached, shown as "pending".
 
+// A workload driver (www/workload.js) may run requests at their own virtual times: the frame
+// then lets it advance the clock request by request (cron ticks in between run where they fall),
+// within the same real-time and tick budgets, and lets the clock run on to the frame's target
+// once the requests due are done. Its "compare policies" jobs (fresh engines, not this one) get
+// a slice of each frame of their own (COMPARE_BUDGET_MS) while they last.
+
 import { reduceEvents } from "./store.js";
 
 /** Cron runs one frame may ask for (the engine's own default per call). */
@@ -33,11 +39,15 @@ export const MAX_FRAME_DT_MS = 250;
  *  the rest as lag or pending (a single tick is never split, so one heavy tick can exceed it). */
 export const ENGINE_BUDGET_MS = 8;
 
+/** Real ms a frame gives a workload driver's background job ("compare policies"). */
+export const COMPARE_BUDGET_MS = 8;
+
 /**
  * @param {object} deps
  * @param {object} deps.engine   from engine.js
  * @param {object} deps.store    from store.js
  * @param {Array<{update(events: object[], state: object): boolean, draw(state: object): void, animating?(): boolean}>} deps.views
+ * @param {object} [deps.driver]  a workload driver (www/workload.js), or null
  * @param {Document} [deps.doc]
  * @param {(cb: FrameRequestCallback) => number} [deps.requestFrame]
  * @param {() => number} [deps.realNow]  real time in ms (tests may pin it)
@@ -46,6 +56,7 @@ export function createLoop({
   engine,
   store,
   views,
+  driver = null,
   doc = document,
   requestFrame = (cb) => requestAnimationFrame(cb),
   realNow = () => performance.now(),
@@ -62,28 +73,54 @@ export function createLoop({
    * it is reached, FRAME_TICK_BUDGET ticks ran, or ENGINE_BUDGET_MS of real time went by. The
    * first slice is one tick; each next one about as many as the time left allows at the cost
    * per tick seen so far (at most twice as many as ran so far, so a cheap start cannot hide an
-   * expensive stretch). Returns `{ticks, lagMs, now, events, dropped}`.
+   * expensive stretch). Returns `{ticks, lagMs, now, events, dropped, unreadable}`.
    */
-  function advanceWithinBudget(target) {
+  function advanceWithinBudget(target, budgetMs = ENGINE_BUDGET_MS, tickBudget = FRAME_TICK_BUDGET) {
     const t0 = realNow();
     let ticks = 0;
     let chunk = 1;
     let events = [];
     let dropped = 0;
+    let unreadable = 0;
     for (;;) {
-      const r = engine.advanceTo(target, Math.min(chunk, FRAME_TICK_BUDGET - ticks));
+      const r = engine.advanceTo(target, Math.max(1, Math.min(chunk, tickBudget - ticks)));
       ticks += r.ticks;
       const drained = engine.drainEvents();
       events = events.length === 0 ? drained.events : events.concat(drained.events);
       dropped += drained.dropped;
-      const done = { ticks, lagMs: r.lagMs, now: r.now, events, dropped };
-      if (r.lagMs <= 0 || ticks >= FRAME_TICK_BUDGET || r.ticks === 0) return done;
+      if (drained.unreadable) unreadable += 1;
+      const done = { ticks, lagMs: r.lagMs, now: r.now, events, dropped, unreadable };
+      if (r.lagMs <= 0 || ticks >= tickBudget || r.ticks === 0) return done;
       const spent = realNow() - t0;
-      if (spent >= ENGINE_BUDGET_MS) return done;
+      if (spent >= budgetMs) return done;
       const perTick = spent / Math.max(1, ticks);
-      const fits = Math.floor((ENGINE_BUDGET_MS - spent) / Math.max(perTick, 1e-4));
+      const fits = Math.floor((budgetMs - spent) / Math.max(perTick, 1e-4));
       chunk = Math.max(1, Math.min(fits, 2 * ticks));
     }
+  }
+
+  /**
+   * As advanceWithinBudget, with a live workload first: its requests due by `target` run at
+   * their virtual times; if they use up the budget the clock stops at the last one (the rest
+   * is lag or pending, as for ticks), otherwise the clock runs on to `target`.
+   */
+  function advanceFrame(target) {
+    if (driver === null || !driver.active()) return advanceWithinBudget(target);
+    const t0 = realNow();
+    const d = driver.drive(target, { deadline: t0 + ENGINE_BUDGET_MS, maxTicks: FRAME_TICK_BUDGET });
+    const spent = realNow() - t0;
+    if (d.stoppedShort || spent >= ENGINE_BUDGET_MS || d.ticks >= FRAME_TICK_BUDGET) {
+      const now = engine.now();
+      return { ticks: d.ticks, lagMs: Math.max(0, target - now), now, events: d.events, dropped: d.dropped, unreadable: d.unreadable };
+    }
+    const rest = advanceWithinBudget(target, ENGINE_BUDGET_MS - spent, FRAME_TICK_BUDGET - d.ticks);
+    return {
+      ...rest,
+      ticks: d.ticks + rest.ticks,
+      events: d.events.length === 0 ? rest.events : d.events.concat(rest.events),
+      dropped: d.dropped + rest.dropped,
+      unreadable: d.unreadable + rest.unreadable,
+    };
   }
 
   function schedule() {
@@ -118,11 +155,12 @@ export function createLoop({
     let lagMs = 0;
     let events = null;
     let dropped = 0;
+    let unreadable = 0;
     const wantMs = pendingMs + playWholeMs;
     if (wantMs >= 1) {
-      const result = advanceWithinBudget(before + wantMs);
+      const result = advanceFrame(before + wantMs);
       frameTicks = result.ticks;
-      ({ events, dropped } = result);
+      ({ events, dropped, unreadable } = result);
       if (result.lagMs > 0) {
         // Jumps are served first; whatever playback could not run is reported as lag.
         const ran = Math.max(0, result.now - before);
@@ -136,11 +174,19 @@ export function createLoop({
       }
     }
 
-    if (events === null) ({ events, dropped } = engine.drainEvents());
+    if (events === null) {
+      const drained = engine.drainEvents();
+      ({ events, dropped } = drained);
+      unreadable = drained.unreadable ? 1 : 0;
+    }
+    // A comparison job runs on engines of its own, a slice of every frame until it is done.
+    let working = false;
+    if (driver !== null && driver.busy()) working = driver.work(realNow() + COMPARE_BUDGET_MS);
     const clock = store.get().clock;
     store.setClock({
-      ...reduceEvents(clock, events, dropped),
+      ...reduceEvents(clock, events, dropped, unreadable),
       now: engine.now(),
+      nextCronMs: engine.nextCronMs(),
       hz: engine.hz(),
       cronPeriodMs: engine.cronPeriodMs(),
       frameTicks,
@@ -158,7 +204,7 @@ export function createLoop({
     }
     forceDraw = false;
 
-    if (isPlaying || pendingMs >= 1 || animating) schedule();
+    if (isPlaying || pendingMs >= 1 || animating || working) schedule();
   }
 
   // Any change to the UI part of the state (pause, speed, the selected key…) needs a frame;

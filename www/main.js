@@ -9,12 +9,14 @@ import { parseBootParams } from "./params.js";
 import { createInitialState, createStore } from "./store.js";
 import { createLoop } from "./loop.js";
 import { createNotices } from "./notices.js";
-import { createConsole } from "./console/console-view.js";
+import { createConsoles } from "./console/consoles.js";
 import { buildCompletionEntries } from "./console/completion.js";
 import { createClockView, formatClock } from "./views/clock-view.js";
 import { createKeyspaceView } from "./views/keyspace-view.js";
 import { createZsetView } from "./views/zset-view.js";
 import { createExpiryView } from "./views/expiry-view.js";
+import { createEvictionView } from "./views/eviction-view.js";
+import { createWorkloadDriver } from "./workload.js";
 import { createViewTabs } from "./views/view-tabs.js";
 
 /**
@@ -55,9 +57,11 @@ async function boot() {
   for (const problem of params.problems) notices.show(problem, "warning");
 
   let consoleView = null;
+  let consoles = null;
   let keyspaceView = null;
   let zsetView = null;
   let expiryView = null;
+  let evictionView = null;
   let loop = null;
   let engine;
   try {
@@ -76,11 +80,13 @@ async function boot() {
         );
       },
       onRecovered() {
+        consoles?.engineRecreated();
         consoleView?.setPrompt(engine.prompt());
         consoleView?.printNote("(redisplay) the engine was restarted after an internal error; the keyspace is empty.");
         keyspaceView?.refresh();
         zsetView?.refresh();
         expiryView?.refresh();
+        evictionView?.refresh();
         loop?.redrawAll();
       },
     });
@@ -94,8 +100,9 @@ async function boot() {
     return;
   }
 
-  // `#expiry` in the URL opens the expiry view in the right-hand panel.
-  const panelView = window.location.hash === "#expiry" ? "expiry" : "zset";
+  // `#expiry` or `#eviction` in the URL opens that view in the right-hand panel.
+  const hashView = window.location.hash.slice(1);
+  const panelView = hashView === "expiry" || hashView === "eviction" ? hashView : "zset";
   const store = createStore(createInitialState({ seed: params.seed, startMs: params.startMs, panelView }));
   const clockView = createClockView(document.getElementById("clock"), {
     togglePause() {
@@ -105,9 +112,10 @@ async function boot() {
       store.set({ speed });
     },
     step() {
-      // A step is for looking closely: stop playback, then run exactly one cron period.
+      // A step is for looking closely: stop playback, then run exactly to the next cron tick
+      // (after CONFIG SET hz it still falls on the old schedule, as in Redis).
       store.set({ paused: true });
-      loop.advanceBy(engine.cronPeriodMs());
+      loop.advanceBy(Math.max(1, engine.nextCronMs() - engine.now()));
     },
     jump(ms) {
       loop.advanceBy(ms);
@@ -119,6 +127,7 @@ async function boot() {
       keyspaceView.refresh();
       zsetView.refresh();
       expiryView.refresh();
+      evictionView.refresh();
       consoleView.setPrompt(engine.prompt());
       consoleView.printNote(
         `(redisplay) reset: a fresh engine with seed ${params.seed}, clock back to ${formatClock(engine.now())}.`,
@@ -161,7 +170,61 @@ async function boot() {
       },
     },
   });
-  loop = createLoop({ engine, store, views: [clockView, keyspaceView, zsetView, expiryView] });
+  // Every frame, the consoles print what arrived without input (messages, late replies).
+  const consolePoll = { update: () => consoles?.update() ?? false, draw() {} };
+  const workload = createWorkloadDriver({ engine });
+  const note = (text) => consoleView?.printNote(text);
+  evictionView = createEvictionView(document.getElementById("eviction"), {
+    store,
+    invalidate,
+    actions: {
+      configGet(name) {
+        const r = engine.command(["CONFIG", "GET", name]);
+        const items = r.reply?.type === "array" ? r.reply.value : [];
+        return items.length >= 2 ? String(items[1].value) : null;
+      },
+      configSet(name, value) {
+        const r = engine.command(["CONFIG", "SET", name, value]);
+        note(`(eviction view) CONFIG SET ${name} ${value} → ${r.text.trim()}`);
+        loop.wake();
+        return { ok: r.reply?.type === "status", text: r.text };
+      },
+      /** A command the view runs on the user's behalf (FLUSHALL), echoed in the console. */
+      run(args) {
+        const r = engine.command(args);
+        note(`(eviction view) ${args.join(" ")} → ${r.text.trim()}`);
+        keyspaceView.refresh();
+        loop.wake();
+        return r;
+      },
+      info: (section) => engine.info(section),
+      note,
+      lruExperiment: (keys, samples, seed) => engine.lruExperiment(keys, samples, seed),
+      workload: {
+        start(spec, options) {
+          const run = workload.start(spec, options);
+          loop.wake();
+          return run;
+        },
+        stop() {
+          workload.stop();
+          loop.wake();
+        },
+        status: () => workload.status(),
+        compare({ spec, config }) {
+          const job = workload.compare({ spec, config, seed: params.seed, startMs: params.startMs });
+          loop.wake();
+          return job;
+        },
+        cancelCompare() {
+          workload.cancelCompare();
+          loop.wake();
+        },
+        forget: () => workload.forget(),
+      },
+    },
+  });
+  loop = createLoop({ engine, store, driver: workload, views: [clockView, keyspaceView, zsetView, expiryView, evictionView, consolePoll] });
   createViewTabs(document.querySelector(".view-tabs"), store);
   // Clicking a sorted set in the keyspace list shows it: bring its view forward.
   document.getElementById("keyspace").addEventListener("click", (event) => {
@@ -172,25 +235,33 @@ async function boot() {
 
   document.getElementById("boot-status").hidden = true;
   const link = permalink(params.seed, params.startMs);
-  consoleView = createConsole(document.getElementById("console"), {
-    run(line) {
-      const result = engine.execute(line);
+  consoles = createConsoles(document.getElementById("console"), {
+    engine,
+    onRun(result, line) {
+      evictionView.noteReply(result.reply, line);
       loop.wake(); // the line may have changed the clock or produced events
-      return result;
     },
     completions: buildCompletionEntries(engine.commands()),
-    prompt: engine.prompt(),
     welcome: [
       `redisplay — a Redis 7.0 engine running in this page. Seed ${params.seed}, clock starting ${formatClock(params.startMs)}.`,
       "Type redis-cli commands (Tab completes, ↑/↓ recall). Time is virtual: pause, step or jump it above; CLOCK GET|SET|ADVANCE does it from here.",
+      "“+ Second client” opens another redis-cli on the same engine: race WATCH, BLPOP or SUBSCRIBE against it.",
       `Same run again: ${link}`,
     ],
   });
+  consoleView = consoles.primary;
 
   loop.start();
   expiryView.start();
+  evictionView.start();
   consoleView.focus();
-  Object.assign(pageParts, { engine, store, loop, views: { keyspace: keyspaceView, zset: zsetView, expiry: expiryView } });
+  Object.assign(pageParts, {
+    engine,
+    store,
+    loop,
+    workload,
+    views: { keyspace: keyspaceView, zset: zsetView, expiry: expiryView, eviction: evictionView },
+  });
   document.documentElement.dataset.boot = "ready";
 }
 

@@ -7,7 +7,7 @@
 export const SPEEDS = Object.freeze([1, 10, 60, 600, 3600]);
 
 /** The views the right-hand panel switches between (the tabs above it). */
-export const PANEL_VIEWS = Object.freeze(["zset", "expiry"]);
+export const PANEL_VIEWS = Object.freeze(["zset", "expiry", "eviction"]);
 
 /** The state the page starts with. */
 export function createInitialState({ seed, startMs, paused = false, speed = 1, panelView = "zset" }) {
@@ -23,6 +23,8 @@ export function createInitialState({ seed, startMs, paused = false, speed = 1, p
     selectedKey: null,
     clock: Object.freeze({
       now: startMs,
+      // When the next serverCron tick runs: "Step 1 tick" goes exactly there.
+      nextCronMs: startMs + 100,
       hz: 10,
       cronPeriodMs: 100,
       // Sums of the engine's `cron` events: serverCron runs since the page started.
@@ -35,6 +37,8 @@ export function createInitialState({ seed, startMs, paused = false, speed = 1, p
       pendingMs: 0,
       expired: 0,
       droppedEvents: 0,
+      // Drains whose events the engine could not hand over (lost, not just dropped).
+      unreadableDrains: 0,
     }),
   });
 }
@@ -47,16 +51,22 @@ function shallowEqual(a, b) {
 
 /**
  * Counts what the clock bar shows from a batch of drained events: cron ticks, expired keys,
- * dropped events. Pure: returns a new clock object.
+ * dropped events, drains that could not be read. Pure: returns a new clock object.
  */
-export function reduceEvents(clock, events, dropped) {
+export function reduceEvents(clock, events, dropped, unreadable = 0) {
   let cronTicks = clock.cronTicks;
   let expired = clock.expired;
   for (const e of events) {
     if (e.kind === "cron") cronTicks += Number(e.ticks) || 0;
     else if (e.kind === "expired") expired += 1;
   }
-  return { ...clock, cronTicks, expired, droppedEvents: clock.droppedEvents + (Number(dropped) || 0) };
+  return {
+    ...clock,
+    cronTicks,
+    expired,
+    droppedEvents: clock.droppedEvents + (Number(dropped) || 0),
+    unreadableDrains: (clock.unreadableDrains ?? 0) + (Number(unreadable) || 0),
+  };
 }
 
 /** A tiny observable store: `get()`, `set(patch)`, `setClock(patch)`, `subscribe(fn)`. */

@@ -51,7 +51,7 @@ function el(tag, className, text) {
  * @param {object} actions
  * @param {() => void} actions.togglePause
  * @param {(speed: number) => void} actions.setSpeed
- * @param {() => void} actions.step     advance exactly one cron period (and pause)
+ * @param {() => void} actions.step     advance exactly to the next cron tick (and pause)
  * @param {(ms: number) => void} actions.jump
  * @param {() => void} actions.reset
  */
@@ -151,7 +151,10 @@ export function createClockView(root, actions) {
   const lagEl = field("clock-lag", "Virtual time the latest frame could not run within its cron tick budget");
   const pendingEl = field("clock-pending", "Jump time still being run, a tick budget per frame");
   const expiredEl = field("clock-expired", "Keys deleted because their TTL passed (lazily on access or by the active cycle)");
-  const droppedEl = field("clock-dropped", "Engine events dropped because the event log was full");
+  const droppedEl = field(
+    "clock-dropped",
+    "Engine events dropped because the event log was full, or lost because the engine could not hand them over (a bug in redisplay)",
+  );
 
   root.append(timeBox, controls, stats);
 
@@ -172,13 +175,19 @@ export function createClockView(root, actions) {
       unix: `unix ms ${c.now}`,
       play: state.paused ? "▶ Play" : "❚❚ Pause",
       speed: String(state.speed),
-      step: `Step 1 tick (+${number(c.cronPeriodMs)} ms)`,
+      // To the next tick, which after a CONFIG SET hz still falls on the old schedule.
+      step: `Step 1 tick (+${number(Math.max(0, (c.nextCronMs ?? c.now + c.cronPeriodMs) - c.now))} ms)`,
       cron: `cron ${number(c.cronTicks)} ticks${c.frameTicks > 0 ? ` (+${number(c.frameTicks)})` : ""}`,
       hz: `hz ${number(c.hz)} · every ${number(c.cronPeriodMs)} ms`,
       lag: `lag ${formatDuration(c.lagMs)}`,
       pending: c.pendingMs >= 1 ? `catching up ${formatDuration(c.pendingMs)}` : "",
       expired: `expired ${number(c.expired)}`,
-      dropped: c.droppedEvents > 0 ? `${number(c.droppedEvents)} events dropped` : "",
+      dropped: [
+        c.droppedEvents > 0 ? `${number(c.droppedEvents)} events dropped` : "",
+        c.unreadableDrains > 0 ? `events lost ${number(c.unreadableDrains)}× (the engine could not hand them over)` : "",
+      ]
+        .filter(Boolean)
+        .join(" · "),
       paused: state.paused,
       lagging: c.lagMs > 0,
     };

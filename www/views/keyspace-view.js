@@ -4,11 +4,16 @@
 //
 // It asks the engine (through main.js's read-only `source`) for one page at a time, and only
 // when something could have changed it: a keyspace event in its db, an expiry, a command (which
-// may SELECT another db or FLUSHDB), a new filter or page. TTLs count down from the snapshot's
-// absolute expire times as the virtual clock moves, without asking the engine again.
+// may SELECT another db or FLUSHDB), a new filter or page. While the clock plays, a page changed
+// by the engine is fetched again at most every PLAYING_REFETCH_MS (a workload or an expiry wave
+// changes it every frame); paused, or after the user's own input, at once. TTLs count down from
+// the snapshot's absolute expire times as the virtual clock moves, without asking the engine.
 
 /** Keys on one page. */
 export const PAGE_SIZE = 50;
+
+/** While the clock plays, engine-driven refetches are at most this often (real ms): 4× a second. */
+export const PLAYING_REFETCH_MS = 250;
 
 const number = (n) => Number(n).toLocaleString("en-US");
 
@@ -46,8 +51,9 @@ export function formatTtl(expireAtMs, nowMs, expiredFlag = false) {
  *          currentDb(): number}} deps.source
  * @param {{get(): object, set(patch: object): boolean}} deps.store
  * @param {() => void} deps.invalidate  asks the loop for a frame (after input)
+ * @param {() => number} [deps.now]     real time in ms (tests may pin it)
  */
-export function createKeyspaceView(root, { source, store, invalidate }) {
+export function createKeyspaceView(root, { source, store, invalidate, now = () => performance.now() }) {
   root.replaceChildren();
   root.classList.add("keyspace-view");
 
@@ -96,6 +102,9 @@ export function createKeyspaceView(root, { source, store, invalidate }) {
   let pattern = null;
   let page = null;
   let needFetch = true;
+  let urgent = true; // the user asked (filter, page, pick, db change): fetch without waiting
+  let fetchedAt = -Infinity; // real ms of the last fetch
+  let fetches = 0;
   let dirty = true;
   let ttlTexts = []; // what the TTL cells show, to redraw only when a text changes
   let ttlCells = [];
@@ -105,6 +114,7 @@ export function createKeyspaceView(root, { source, store, invalidate }) {
 
   function refetch() {
     needFetch = true;
+    urgent = true;
     dirty = true;
     invalidate();
   }
@@ -138,6 +148,10 @@ export function createKeyspaceView(root, { source, store, invalidate }) {
 
   function fetchPage() {
     needFetch = false;
+    urgent = false;
+    fetchedAt = now();
+    fetches += 1;
+    root.dataset.fetches = String(fetches);
     page = source.keyspace(db, offset, PAGE_SIZE, pattern);
     if (page.keys.length === 0 && offset > 0) {
       // The page emptied (keys deleted, a new filter): go back to the last page that has keys.
@@ -196,28 +210,36 @@ export function createKeyspaceView(root, { source, store, invalidate }) {
     });
   }
 
+  let playing = false;
   let rendered = null; // the page object the rows were built from
   let renderedSelection = "";
 
   return {
     update(events, state) {
+      let commands = false;
       for (const e of events) {
         if (e.kind === "keyspace" || e.kind === "expired") {
           if (e.db === db) needFetch = true;
         } else if (e.kind === "command") {
-          const current = source.currentDb();
-          if (current !== db) {
-            db = current;
-            offset = 0;
-          }
-          needFetch = true;
+          commands = true;
         }
+      }
+      if (commands) {
+        // A command may have SELECTed another db (asked once per batch, not per command).
+        const current = source.currentDb();
+        if (current !== db) {
+          db = current;
+          offset = 0;
+          urgent = true;
+        }
+        needFetch = true;
       }
       if (state.selectedKey !== selected.key || state.selectedDb !== selected.db) {
         selected = { db: state.selectedDb, key: state.selectedKey };
         dirty = true;
       }
-      if (needFetch) fetchPage();
+      playing = !state.paused;
+      if (needFetch && (urgent || !playing || page === null || now() - fetchedAt >= PLAYING_REFETCH_MS)) fetchPage();
       clockMs = state.clock.now;
       if (!dirty && page !== null && updateTtls()) dirty = true;
       return dirty;
@@ -255,6 +277,11 @@ export function createKeyspaceView(root, { source, store, invalidate }) {
       prev.hidden = next.hidden = offset === 0 && next.disabled;
       info.textContent = infoText;
       info.hidden = infoText === "";
+    },
+
+    /** A refetch waits for its turn (the loop keeps running frames until it is done). */
+    animating() {
+      return needFetch;
     },
 
     /** Fetch again (after an engine reset). */

@@ -1,0 +1,333 @@
+// The eviction view's forms: the memory settings (maxmemory, maxmemory-policy,
+// maxmemory-samples) and the workload generator (access pattern, skew, keys, rate, requests,
+// value size, TTL, seed). Parsing is pure and exported; bad input gets a sentence next to the
+// form and the field is marked, never a thrown error. The forms never call the engine: they
+// call the handlers the view gives them.
+
+import { DISTRIBUTIONS, TTL_CHOICES, DEFAULT_SPEC, parseWorkloadSpec } from "../workload.js";
+
+/** The eight policies with what each one evicts. */
+export const POLICY_HELP = Object.freeze({
+  noeviction: "evict nothing: commands that may grow memory get an OOM error",
+  "allkeys-lru": "any key, least recently used first (sampled)",
+  "allkeys-lfu": "any key, least frequently used first (sampled)",
+  "allkeys-random": "any key, at random",
+  "volatile-lru": "only keys with a TTL, least recently used first (sampled)",
+  "volatile-lfu": "only keys with a TTL, least frequently used first (sampled)",
+  "volatile-random": "only keys with a TTL, at random",
+  "volatile-ttl": "only keys with a TTL, the soonest to expire first (sampled)",
+});
+
+export const MAX_SAMPLES_CONTROL = 10_000;
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/**
+ * maxmemory as typed → `{ok, value}` (the text to send, normalized to lower case) or a
+ * message. Redis's units: b, k = 1000, kb = 1024, m, mb, g, gb; 0 means no limit.
+ */
+export function parseMaxmemory(text) {
+  const t = String(text).trim().toLowerCase().replace(/\s+/g, "");
+  if (!/^\d{1,15}(b|k|kb|m|mb|g|gb)?$/.test(t)) {
+    return {
+      ok: false,
+      message: "maxmemory: bytes, or a number with a unit as redis.conf writes it — 1600kb, 2mb, 1gb (k = 1000, kb = 1024); 0 means no limit.",
+    };
+  }
+  return { ok: true, value: t };
+}
+
+/** maxmemory-samples as typed → `{ok, value}` or a message. */
+export function parseSamples(text) {
+  const t = String(text).trim();
+  const n = /^\d{1,6}$/.test(t) ? Number(t) : NaN;
+  if (!(n >= 1 && n <= MAX_SAMPLES_CONTROL)) {
+    return {
+      ok: false,
+      message: `maxmemory-samples: a whole number from 1 to ${MAX_SAMPLES_CONTROL.toLocaleString("en-US")} here (5 is the default; 10 comes close to true LRU and costs more CPU per eviction).`,
+    };
+  }
+  return { ok: true, value: n };
+}
+
+function input(id, value, size, label, title) {
+  const node = el("input", "xc-input");
+  node.id = id;
+  node.type = "text";
+  node.value = value;
+  node.size = size;
+  node.autocomplete = "off";
+  node.spellcheck = false;
+  node.setAttribute("aria-label", label);
+  if (title) node.title = title;
+  node.addEventListener("input", () => node.removeAttribute("aria-invalid"));
+  return node;
+}
+
+function select(id, options, label, title) {
+  const node = el("select", "xc-select");
+  node.id = id;
+  node.setAttribute("aria-label", label);
+  if (title) node.title = title;
+  for (const [value, text, optTitle] of options) {
+    const o = el("option", "", text);
+    o.value = value;
+    if (optTitle) o.title = optTitle;
+    node.append(o);
+  }
+  return node;
+}
+
+/**
+ * The memory settings.
+ * @param {HTMLElement} root
+ * @param {{config(name: string, value: string): void, suggest(): string|null}} handlers
+ */
+export function createMemoryControls(root, handlers) {
+  root.replaceChildren();
+  const form = el("form", "xc-row ev-memory-form");
+  form.noValidate = true;
+  const mmLabel = el("label", "xc-label", "maxmemory ");
+  const mm = input("eviction-maxmemory", "0", 8, "maxmemory", "The limit used_memory is kept under: bytes, or 1600kb, 2mb… (0 = no limit)");
+  mmLabel.append(mm);
+  const mmSet = el("button", "btn btn-small", "Set");
+  mmSet.type = "submit";
+  mmSet.id = "eviction-maxmemory-set";
+  const suggest = el("button", "btn btn-small btn-quiet", "");
+  suggest.type = "button";
+  suggest.id = "eviction-maxmemory-suggest";
+  suggest.hidden = true;
+
+  const policyLabel = el("label", "xc-label", "policy ");
+  const policy = select(
+    "eviction-policy",
+    Object.entries(POLICY_HELP).map(([p, help]) => [p, p, help]),
+    "maxmemory-policy",
+    "maxmemory-policy: which keys may be evicted, and in which order",
+  );
+  policyLabel.append(policy);
+
+  const samplesLabel = el("label", "xc-label", "samples ");
+  const samples = input("eviction-samples", "5", 3, "maxmemory-samples", "maxmemory-samples: keys sampled per db for each eviction (LRU, LFU, volatile-ttl)");
+  samplesLabel.append(samples);
+  const samplesSet = el("button", "btn btn-small", "Set");
+  samplesSet.type = "button";
+  samplesSet.id = "eviction-samples-set";
+
+  form.append(mmLabel, mmSet, suggest, policyLabel, samplesLabel, samplesSet);
+  const help = el("p", "ev-policy-help");
+  help.id = "eviction-policy-help";
+  const message = el("p", "xc-message");
+  message.id = "eviction-controls-message";
+  message.setAttribute("role", "status");
+  root.append(form, help, message);
+
+  function say(text, kind = "info") {
+    message.textContent = text;
+    message.className = `xc-message is-${kind}`;
+  }
+
+  function invalid(node, text) {
+    node.setAttribute("aria-invalid", "true");
+    say(text, "error");
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const r = parseMaxmemory(mm.value);
+    if (!r.ok) return invalid(mm, r.message);
+    mm.removeAttribute("aria-invalid");
+    handlers.config("maxmemory", r.value);
+  });
+  suggest.addEventListener("click", () => {
+    const value = handlers.suggest();
+    if (value) {
+      mm.value = value;
+      form.requestSubmit();
+    }
+  });
+  policy.addEventListener("change", () => handlers.config("maxmemory-policy", policy.value));
+  const setSamples = () => {
+    const r = parseSamples(samples.value);
+    if (!r.ok) return invalid(samples, r.message);
+    samples.removeAttribute("aria-invalid");
+    handlers.config("maxmemory-samples", String(r.value));
+  };
+  samplesSet.addEventListener("click", setSamples);
+  samples.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      setSamples();
+    }
+  });
+
+  let shown = {};
+  return {
+    /** Shows the engine's values; an input being edited is left alone. */
+    setValues({ maxmemory, policy: p, samples: s, suggestion }) {
+      if (maxmemory !== undefined && shown.maxmemory !== maxmemory && document.activeElement !== mm) {
+        shown.maxmemory = maxmemory;
+        mm.value = String(maxmemory);
+        mm.removeAttribute("aria-invalid");
+      }
+      if (p !== undefined && shown.policy !== p) {
+        shown.policy = p;
+        policy.value = p;
+        help.textContent = `${p}: ${POLICY_HELP[p] ?? ""}.`;
+      }
+      if (s !== undefined && shown.samples !== s && document.activeElement !== samples) {
+        shown.samples = s;
+        samples.value = String(s);
+        samples.removeAttribute("aria-invalid");
+      }
+      if (suggestion !== undefined && shown.suggestion !== suggestion) {
+        shown.suggestion = suggestion;
+        suggest.hidden = !suggestion;
+        suggest.textContent = suggestion ? `Use ${suggestion}` : "";
+        suggest.title = suggestion ? `Set maxmemory to ${suggestion}: room for a few thousand of the workload's keys above what the server uses now` : "";
+      }
+    },
+    say,
+    forget() {
+      shown = {};
+    },
+  };
+}
+
+/**
+ * The workload form.
+ * @param {HTMLElement} root
+ * @param {{start(spec: object): void, stop(): void, compare(spec: object): void, cancelCompare(): void}} handlers
+ */
+export function createWorkloadControls(root, handlers) {
+  root.replaceChildren();
+  const form = el("form", "ev-workload-form");
+  form.noValidate = true;
+  form.id = "eviction-workload";
+
+  const row1 = el("div", "xc-row");
+  const dist = select("eviction-wl-dist", DISTRIBUTIONS.map((d) => [d.id, d.label]), "Access pattern");
+  dist.title = "Which keys the client asks for";
+  const skewLabel = el("label", "xc-label", "skew ");
+  const skew = input("eviction-wl-skew", String(DEFAULT_SPEC.skew.toFixed(1)), 3, "Zipf skew", "Zipf exponent s: key k is asked for with probability ∝ 1/k^s");
+  skewLabel.append(skew);
+  const keysLabel = el("label", "xc-label", "keys ");
+  const keys = input("eviction-wl-keys", String(DEFAULT_SPEC.keys), 7, "Distinct keys", "How many distinct keys the client asks for (key:0 … key:N−1)");
+  keysLabel.append(keys);
+  const rateLabel = el("label", "xc-label", "rate ");
+  const rate = input("eviction-wl-rate", String(DEFAULT_SPEC.rate), 6, "Requests per second of virtual time");
+  rateLabel.append(rate, document.createTextNode(" req/s"));
+  const reqLabel = el("label", "xc-label", "requests ");
+  const requests = input("eviction-wl-requests", String(DEFAULT_SPEC.requests), 7, "Requests to run (0: until stopped)");
+  reqLabel.append(requests);
+  row1.append(dist, skewLabel, keysLabel, rateLabel, reqLabel);
+
+  const row2 = el("div", "xc-row");
+  const valueLabel = el("label", "xc-label", "value ");
+  const value = input("eviction-wl-value", String(DEFAULT_SPEC.valueBytes), 5, "Value size in bytes");
+  valueLabel.append(value, document.createTextNode(" B"));
+  const ttlLabel = el("label", "xc-label", "TTL ");
+  const ttl = select("eviction-wl-ttl", TTL_CHOICES.map((c) => [c.id, c.label, c.title]), "TTL of the keys it sets");
+  ttl.title = "volatile-* policies evict only keys with a TTL";
+  ttlLabel.append(ttl);
+  const seedLabel = el("label", "xc-label", "seed ");
+  const seed = input("eviction-wl-seed", String(DEFAULT_SPEC.seed), 5, "Workload seed", "The same seed asks for the same keys at the same virtual times");
+  seedLabel.append(seed);
+  const flushLabel = el("label", "xc-label ev-check");
+  const flush = el("input");
+  flush.type = "checkbox";
+  flush.id = "eviction-wl-flush";
+  flush.checked = DEFAULT_SPEC.flush;
+  flushLabel.title = "Start from an empty server (FLUSHALL), so runs under different policies start alike";
+  flushLabel.append(flush, document.createTextNode(" FLUSHALL first"));
+  row2.append(valueLabel, ttlLabel, seedLabel, flushLabel);
+
+  const row3 = el("div", "xc-row");
+  const start = el("button", "btn btn-small btn-go", "▶ Start");
+  start.type = "submit";
+  start.id = "eviction-wl-start";
+  const stop = el("button", "btn btn-small", "■ Stop");
+  stop.type = "button";
+  stop.id = "eviction-wl-stop";
+  stop.disabled = true;
+  const compare = el("button", "btn btn-small", "Compare policies");
+  compare.type = "button";
+  compare.id = "eviction-wl-compare";
+  compare.title = "Run this workload once per policy, each on a fresh engine with this page's maxmemory and samples, and show the hit ratios side by side";
+  const cancel = el("button", "btn btn-small btn-quiet", "Cancel");
+  cancel.type = "button";
+  cancel.id = "eviction-wl-cancel";
+  cancel.hidden = true;
+  row3.append(start, stop, compare, cancel);
+
+  form.append(row1, row2, row3);
+  const message = el("p", "xc-message");
+  message.id = "eviction-workload-message";
+  message.setAttribute("role", "status");
+  root.append(form, message);
+
+  const fields = { distribution: dist, skew, keys, rate, requests, valueBytes: value, ttl, seed };
+
+  function say(text, kind = "info") {
+    message.textContent = text;
+    message.className = `xc-message is-${kind}`;
+  }
+
+  function read() {
+    const r = parseWorkloadSpec({
+      distribution: dist.value,
+      skew: skew.value,
+      keys: keys.value,
+      rate: rate.value,
+      requests: requests.value,
+      valueBytes: value.value,
+      ttl: ttl.value,
+      seed: seed.value,
+      flush: flush.checked,
+    });
+    if (!r.ok) {
+      fields[r.field]?.setAttribute("aria-invalid", "true");
+      say(r.message, "error");
+      return null;
+    }
+    for (const f of Object.values(fields)) f.removeAttribute?.("aria-invalid");
+    return r.value;
+  }
+
+  const syncSkew = () => {
+    skewLabel.classList.toggle("is-disabled", dist.value !== "zipf");
+    skew.disabled = dist.value !== "zipf";
+    keys.disabled = dist.value === "new";
+    keysLabel.classList.toggle("is-disabled", dist.value === "new");
+  };
+  dist.addEventListener("change", syncSkew);
+  syncSkew();
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const spec = read();
+    if (spec) handlers.start(spec);
+  });
+  stop.addEventListener("click", () => handlers.stop());
+  compare.addEventListener("click", () => {
+    const spec = read();
+    if (spec) handlers.compare(spec);
+  });
+  cancel.addEventListener("click", () => handlers.cancelCompare());
+
+  return {
+    say,
+    /** Buttons follow what runs: a live run, a comparison. */
+    setRunning({ live, comparing }) {
+      stop.disabled = !live;
+      start.textContent = live ? "▶ Restart" : "▶ Start";
+      compare.disabled = comparing;
+      cancel.hidden = !comparing;
+    },
+  };
+}

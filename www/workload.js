@@ -1,0 +1,603 @@
+// The workload generator: a cache client that asks for keys with a chosen access pattern — GET,
+// and on a miss SET (so the cache fills and, under maxmemory, evicts) — at N requests per second
+// of virtual time, from a seeded random source: the same seed gives the same requests at the
+// same virtual times, so runs can be repeated and policies compared on the same input.
+//
+// It is a client, not a model of Redis: everything it learns comes from the replies it gets
+// and from INFO (keyspace_hits/keyspace_misses for the hit ratio, evicted_keys). Three parts:
+//   - pure pieces: the seeded random source, the key choosers (uniform, Zipf, a sequential scan,
+//     new keys only), spec parsing, INFO parsing;
+//   - `createWorkloadRun(spec, target)`: one run against an engine-like target; request i runs at
+//     virtual time start + (i+1)·1000/rate, after the target's clock was advanced there (cron
+//     ticks in between run where they fall), so how a run is cut into frames changes nothing;
+//   - `createWorkloadDriver(engine)`: what the page's loop drives — the live run on the page's
+//     engine (bounded per frame, in virtual time), and "compare policies" jobs, which run the
+//     same workload on fresh engines, one per policy, a few milliseconds per frame.
+
+/** The access patterns offered. */
+export const DISTRIBUTIONS = Object.freeze([
+  { id: "zipf", label: "Zipf (a few keys are hot)" },
+  { id: "uniform", label: "uniform" },
+  { id: "scan", label: "sequential scan" },
+  { id: "new", label: "new keys only" },
+]);
+
+/** TTLs given to the keys the workload SETs (volatile-* policies evict only keys with one). */
+export const TTL_CHOICES = Object.freeze([
+  { id: "random", label: "random 10–60 min", title: "each SET gets EX with a seeded random 600–3600 s" },
+  { id: "1h", label: "1 h", title: "each SET gets EX 3600" },
+  { id: "none", label: "none", title: "plain SET: volatile-* policies then have nothing to evict" },
+]);
+
+export const MAX_KEYS = 1_000_000;
+export const MAX_RATE = 100_000;
+export const MAX_REQUESTS = 10_000_000;
+export const MAX_VALUE_BYTES = 100_000;
+/** Requests between two INFO readings of keyspace_hits/keyspace_misses. */
+export const SAMPLE_EVERY = 250;
+/** Requests between two drains of a scratch engine's event log (keeps its memory bounded). */
+const SCRATCH_DRAIN_EVERY = 256;
+/** Requests between two drains of the page engine's events within a frame. */
+const PAGE_DRAIN_EVERY = 128;
+
+export const DEFAULT_SPEC = Object.freeze({
+  distribution: "zipf",
+  skew: 1.0,
+  keys: 10_000,
+  rate: 1000,
+  requests: 20_000,
+  valueBytes: 100,
+  ttl: "random",
+  seed: 1,
+  flush: true,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Seeded random source and key choosers
+// ---------------------------------------------------------------------------------------------
+
+/** mulberry32: a small seeded generator of doubles in [0, 1). */
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The Zipf CDFs built so far, by `keys:skew` (a big keyspace takes a few ms to build). */
+const zipfCache = new Map();
+
+function zipfCdf(keys, skew) {
+  const id = `${keys}:${skew}`;
+  let cdf = zipfCache.get(id);
+  if (!cdf) {
+    cdf = new Float64Array(keys);
+    let sum = 0;
+    for (let k = 0; k < keys; k += 1) {
+      sum += 1 / (k + 1) ** skew;
+      cdf[k] = sum;
+    }
+    for (let k = 0; k < keys; k += 1) cdf[k] /= sum;
+    if (zipfCache.size > 4) zipfCache.clear();
+    zipfCache.set(id, cdf);
+  }
+  return cdf;
+}
+
+/**
+ * Which key each request asks for, as an index: `next()` → 0-based key number.
+ * zipf: key k with probability ∝ 1/(k+1)^skew (key 0 the hottest); uniform: any of `keys`;
+ * scan: 0, 1, 2 … keys−1, 0, 1 …; new: 0, 1, 2 … never repeating.
+ */
+export function createKeyChooser({ distribution, keys, skew, random }) {
+  switch (distribution) {
+    case "zipf": {
+      const cdf = zipfCdf(keys, skew);
+      return {
+        next() {
+          const u = random();
+          let lo = 0;
+          let hi = keys - 1;
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1;
+            if (cdf[mid] < u) lo = mid + 1;
+            else hi = mid;
+          }
+          return lo;
+        },
+      };
+    }
+    case "uniform":
+      return { next: () => Math.floor(random() * keys) };
+    case "scan": {
+      let i = 0;
+      return {
+        next() {
+          const k = i;
+          i = (i + 1) % keys;
+          return k;
+        },
+      };
+    }
+    case "new": {
+      let i = 0;
+      return { next: () => i++ };
+    }
+    default:
+      throw new Error(`unknown distribution ${distribution}`);
+  }
+}
+
+export const keyName = (i) => `key:${i}`;
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+// ---------------------------------------------------------------------------------------------
+
+const number = (n) => Number(n).toLocaleString("en-US");
+
+function wholeNumber(text, { min, max, what, example }) {
+  const t = String(text).trim().replace(/[,_ ]/g, "");
+  let n = NaN;
+  const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(t);
+  if (m) n = Number(m[1]) * (m[2] === "" ? 1 : /k/i.test(m[2]) ? 1e3 : 1e6);
+  if (!(Number.isInteger(n) && n >= min && n <= max)) {
+    return { ok: false, message: `${what}: a whole number from ${number(min)} to ${number(max)}${example ? `, like ${example}` : ""}.` };
+  }
+  return { ok: true, value: n };
+}
+
+/**
+ * The workload form as typed → `{ok: true, value: spec}` or `{ok: false, message, field}`
+ * (`field` names the input to mark).
+ */
+export function parseWorkloadSpec(fields) {
+  const distribution = String(fields.distribution);
+  if (!DISTRIBUTIONS.some((d) => d.id === distribution)) {
+    return { ok: false, field: "distribution", message: "Access pattern: Zipf, uniform, sequential scan or new keys only." };
+  }
+  let skew = DEFAULT_SPEC.skew;
+  if (distribution === "zipf") {
+    const t = String(fields.skew).trim();
+    skew = /^(\d+(\.\d*)?|\.\d+)$/.test(t) ? Number(t) : NaN;
+    if (!(skew >= 0.1 && skew <= 3)) {
+      return { ok: false, field: "skew", message: "Zipf skew: a number from 0.1 to 3 (1.0 is the classic web-cache shape; higher is more skewed)." };
+    }
+  }
+  const keys = wholeNumber(fields.keys, { min: 1, max: MAX_KEYS, what: "Distinct keys", example: "10000 or 10k" });
+  if (!keys.ok) return { ...keys, field: "keys" };
+  const rate = wholeNumber(fields.rate, { min: 1, max: MAX_RATE, what: "Requests per second (virtual time)", example: "1000" });
+  if (!rate.ok) return { ...rate, field: "rate" };
+  const reqText = String(fields.requests).trim();
+  let requests = 0;
+  if (reqText !== "" && reqText !== "0" && reqText !== "∞") {
+    const r = wholeNumber(reqText, { min: 1, max: MAX_REQUESTS, what: "Requests (empty or 0: until stopped)", example: "20000 or 20k" });
+    if (!r.ok) return { ...r, field: "requests" };
+    requests = r.value;
+  }
+  const value = wholeNumber(fields.valueBytes, { min: 1, max: MAX_VALUE_BYTES, what: "Value size in bytes", example: "100" });
+  if (!value.ok) return { ...value, field: "valueBytes" };
+  const ttl = String(fields.ttl);
+  if (!TTL_CHOICES.some((c) => c.id === ttl)) return { ok: false, field: "ttl", message: "TTL: none, 1 h or random 10–60 min." };
+  const seed = wholeNumber(fields.seed, { min: 0, max: 4294967295, what: "Seed", example: "1" });
+  if (!seed.ok) return { ...seed, field: "seed" };
+  return {
+    ok: true,
+    value: {
+      distribution,
+      skew,
+      keys: keys.value,
+      rate: rate.value,
+      requests,
+      valueBytes: value.value,
+      ttl,
+      seed: seed.value,
+      flush: Boolean(fields.flush),
+    },
+  };
+}
+
+/** A short description of a spec: "Zipf(1.0) over 10,000 keys, 1,000 req/s, seed 1". */
+export function describeSpec(spec) {
+  const pattern =
+    spec.distribution === "zipf"
+      ? `Zipf(${spec.skew.toFixed(spec.skew * 10 === Math.round(spec.skew * 10) ? 1 : 2)}) over ${number(spec.keys)} keys`
+      : spec.distribution === "uniform"
+        ? `uniform over ${number(spec.keys)} keys`
+        : spec.distribution === "scan"
+          ? `a scan of ${number(spec.keys)} keys`
+          : "new keys only";
+  return `${pattern}, ${number(spec.rate)} req/s, seed ${spec.seed}`;
+}
+
+/** INFO's text → `{field: string}` (sections and comments skipped). */
+export function parseInfo(text) {
+  const out = {};
+  for (const line of String(text).split(/\r?\n/)) {
+    if (line === "" || line.startsWith("#")) continue;
+    const i = line.indexOf(":");
+    if (i > 0) out[line.slice(0, i)] = line.slice(i + 1);
+  }
+  return out;
+}
+
+/**
+ * One INFO reading. It is a command like any other: Redis evicts before running it, so the run
+ * reads at fixed points (every SAMPLE_EVERY requests, and at its end) and the eviction view,
+ * while a run is live, shows these readings instead of sending INFO at times that depend on
+ * the frame rate — which would make runs differ.
+ */
+function readStats(target) {
+  const info = target.info("memory stats keyspace");
+  let keys = 0;
+  let expires = 0;
+  for (const [field, value] of Object.entries(info)) {
+    const m = /^db\d+$/.test(field) ? /keys=(\d+),expires=(\d+)/.exec(value) : null;
+    if (m) {
+      keys += Number(m[1]);
+      expires += Number(m[2]);
+    }
+  }
+  return {
+    hits: Number(info.keyspace_hits) || 0,
+    misses: Number(info.keyspace_misses) || 0,
+    evicted: Number(info.evicted_keys) || 0,
+    used: Number(info.used_memory) || 0,
+    maxmemory: Number(info.maxmemory) || 0,
+    policy: info.maxmemory_policy ?? "",
+    keys,
+    expires,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One run
+// ---------------------------------------------------------------------------------------------
+
+const OOM_PREFIX = "OOM ";
+
+/**
+ * One run of `spec` against `target` (`{command(args) → {reply}, advanceTo(ms, maxTicks) →
+ * {ticks, lagMs, now}, now() → ms, info(section) → {field: value}}`), its first request
+ * 1000/rate ms after `startMs`.
+ */
+export function createWorkloadRun(spec, target, { startMs, label = "" }) {
+  const random = seededRandom(spec.seed);
+  const ttlRandom = seededRandom((spec.seed ^ 0x9e3779b9) >>> 0);
+  const chooser = createKeyChooser({ distribution: spec.distribution, keys: spec.keys, skew: spec.skew, random });
+  const value = "v".repeat(spec.valueBytes);
+  const baseline = readStats(target);
+  let i = 0; // requests done
+  let pendingKey = null; // a request whose GET ran but whose SET did not yet (never across calls)
+  const counts = { gets: 0, hits: 0, misses: 0, sets: 0, oom: 0, errors: 0 };
+  // Cumulative INFO readings since the start: [{requests, atMs, hits, misses, evicted}].
+  const samples = [{ requests: 0, atMs: startMs, hits: 0, misses: 0, evicted: 0 }];
+  let memory = baseline; // the latest reading, as INFO gave it (not relative to the start)
+  let lastError = "";
+  let stopped = false;
+
+  const timeOf = (n) => startMs + Math.floor(((n + 1) * 1000) / spec.rate);
+
+  function sample(atMs) {
+    const s = readStats(target);
+    memory = s;
+    samples.push({
+      requests: i,
+      atMs,
+      hits: s.hits - baseline.hits,
+      misses: s.misses - baseline.misses,
+      evicted: s.evicted - baseline.evicted,
+    });
+  }
+
+  function setArgs(key) {
+    if (spec.ttl === "none") return ["SET", key, value];
+    const seconds = spec.ttl === "1h" ? 3600 : 600 + Math.floor(ttlRandom() * 3001);
+    return ["SET", key, value, "EX", String(seconds)];
+  }
+
+  /** Runs request `i` (the target's clock is at its time). */
+  function request() {
+    const key = keyName(chooser.next());
+    pendingKey = key;
+    const got = target.command(["GET", key]).reply;
+    counts.gets += 1;
+    if (got?.type === "bulk") {
+      counts.hits += 1;
+    } else {
+      counts.misses += 1;
+      const set = target.command(setArgs(key)).reply;
+      counts.sets += 1;
+      if (set?.type === "error") {
+        if (String(set.value).startsWith(OOM_PREFIX)) counts.oom += 1;
+        else counts.errors += 1;
+        lastError = String(set.value);
+      }
+    }
+    pendingKey = null;
+    i += 1;
+  }
+
+  return {
+    spec,
+    label,
+    startMs,
+
+    /** Virtual time of the next request, or Infinity when the run is over. */
+    nextAt() {
+      return this.done() ? Infinity : timeOf(i);
+    },
+
+    done() {
+      return stopped || (spec.requests > 0 && i >= spec.requests);
+    },
+
+    stop() {
+      if (!stopped && samples[samples.length - 1].requests !== i) sample(target.now());
+      stopped = true;
+    },
+
+    /**
+     * Runs the requests due by virtual time `untilMs`, advancing the target's clock to each one
+     * first. Stops early when `budget.deadline` (real ms, checked every few requests) passed,
+     * `budget.maxTicks` cron ticks ran, or a tick budget left the clock short of a request.
+     * `onBatch()` is called every `drainEvery` requests (the caller drains events there).
+     * Returns `{requests, ticks, stoppedShort}`.
+     */
+    runUntil(untilMs, { deadline = Infinity, realNow = () => performance.now(), maxTicks = Infinity, drainEvery = 0, onBatch = null } = {}) {
+      let ran = 0;
+      let ticks = 0;
+      while (!this.done()) {
+        const at = timeOf(i);
+        if (at > untilMs) return { requests: ran, ticks, stoppedShort: false };
+        if ((ran & 15) === 0 && ran > 0 && realNow() >= deadline) return { requests: ran, ticks, stoppedShort: true };
+        const left = maxTicks - ticks;
+        if (left < 1) return { requests: ran, ticks, stoppedShort: true };
+        const adv = target.advanceTo(at, Number.isFinite(left) ? left : undefined);
+        ticks += adv.ticks;
+        if (adv.lagMs > 0 || adv.now < at) return { requests: ran, ticks, stoppedShort: true };
+        request();
+        ran += 1;
+        if (i % SAMPLE_EVERY === 0 || (spec.requests > 0 && i >= spec.requests)) sample(at);
+        if (drainEvery > 0 && onBatch && ran % drainEvery === 0) onBatch();
+      }
+      return { requests: ran, ticks, stoppedShort: false };
+    },
+
+    /** What the run did so far, as plain data (the view draws it). */
+    status() {
+      const last = samples[samples.length - 1];
+      return {
+        label,
+        spec,
+        startMs,
+        requests: i,
+        total: spec.requests,
+        done: this.done(),
+        stopped,
+        counts: { ...counts },
+        samples,
+        info: last,
+        memory,
+        lastError,
+        pendingKey,
+      };
+    },
+  };
+}
+
+/** Hit ratio from INFO readings: cumulative since the start, or over the last `window` requests. */
+export function hitRatio(samples, window = Infinity) {
+  if (samples.length < 2) return null;
+  const last = samples[samples.length - 1];
+  let first = samples[0];
+  if (Number.isFinite(window)) {
+    for (let k = samples.length - 2; k >= 0; k -= 1) {
+      first = samples[k];
+      if (last.requests - samples[k].requests >= window) break;
+    }
+  }
+  const h = last.hits - first.hits;
+  const m = last.misses - first.misses;
+  return h + m > 0 ? h / (h + m) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page's driver: the live run and "compare policies" jobs
+// ---------------------------------------------------------------------------------------------
+
+/** The eight policies, in the order the comparison lists them. */
+export const POLICIES = Object.freeze([
+  "allkeys-lru",
+  "allkeys-lfu",
+  "allkeys-random",
+  "volatile-lru",
+  "volatile-lfu",
+  "volatile-random",
+  "volatile-ttl",
+  "noeviction",
+]);
+
+/**
+ * The same workload on a fresh engine per policy. `makeEngine()` returns a scratch engine
+ * (engine.js `createScratchEngine`), `config` the parameters every engine gets before the run.
+ */
+export function createComparison({ spec, policies = POLICIES, config, makeEngine, startMs }) {
+  const results = [];
+  let index = 0;
+  let current = null; // {engine, run, policy}
+  let failed = null;
+  const requests = spec.requests > 0 ? spec.requests : DEFAULT_SPEC.requests;
+  const runSpec = { ...spec, requests };
+
+  function begin(policy) {
+    const engine = makeEngine();
+    const set = (name, value) => {
+      const r = engine.command(["CONFIG", "SET", name, String(value)]);
+      if (r.reply?.type !== "status") throw new Error(`CONFIG SET ${name} ${value}: ${r.text.trim()}`);
+    };
+    set("maxmemory-policy", policy);
+    for (const [name, value] of Object.entries(config)) set(name, value);
+    engine.drainEvents();
+    current = { engine, policy, run: createWorkloadRun(runSpec, engine, { startMs, label: policy }) };
+  }
+
+  function finish() {
+    const { engine, policy, run } = current;
+    const st = run.status();
+    const stats = engine.info("stats");
+    const memory = engine.info("memory");
+    results.push({
+      policy,
+      requests: st.requests,
+      hits: st.info.hits,
+      misses: st.info.misses,
+      ratio: hitRatio(st.samples),
+      evicted: Number(stats.evicted_keys) || 0,
+      oom: st.counts.oom,
+      usedMemory: Number(memory.used_memory) || 0,
+      samples: st.samples,
+    });
+    engine.free();
+    current = null;
+    index += 1;
+  }
+
+  return {
+    spec: runSpec,
+    policies,
+    config,
+
+    /** Works until `deadline` (real ms). Returns true while there is more to do. */
+    work(deadline, realNow = () => performance.now()) {
+      try {
+        while (index < policies.length) {
+          if (current === null) begin(policies[index]);
+          const r = current.run.runUntil(Infinity, {
+            deadline,
+            realNow,
+            drainEvery: SCRATCH_DRAIN_EVERY,
+            onBatch: () => current.engine.drainEvents(),
+          });
+          current.engine.drainEvents();
+          if (current.run.done()) finish();
+          if (r.stoppedShort || realNow() >= deadline) break;
+        }
+      } catch (err) {
+        failed = err instanceof Error ? err.message : String(err);
+        current?.engine.free();
+        current = null;
+        index = policies.length;
+      }
+      return index < policies.length;
+    },
+
+    cancel() {
+      current?.engine.free();
+      current = null;
+      if (index < policies.length) failed = failed ?? "cancelled";
+      index = policies.length;
+    },
+
+    status() {
+      const inRun = current ? current.run.status().requests : 0;
+      return {
+        spec: runSpec,
+        config,
+        results: results.slice(),
+        running: index < policies.length,
+        policy: current?.policy ?? null,
+        progress: (index * requests + inRun) / (policies.length * requests),
+        failed,
+      };
+    },
+  };
+}
+
+/**
+ * What the loop drives: at most one live run on the page's engine and one comparison job.
+ * `engine` is engine.js's API (command, advanceTo, now, info, drainEvents, createScratchEngine).
+ */
+export function createWorkloadDriver({ engine, realNow = () => performance.now() }) {
+  let run = null;
+  let job = null;
+  let runs = 0;
+
+  return {
+    /** Starts a live run on the page's engine (replacing one in progress). */
+    start(spec, { label = "" } = {}) {
+      run?.stop();
+      runs += 1;
+      const now = engine.now();
+      // Start on a whole second of virtual time: the LRU clock counts seconds, so two runs
+      // started after a reset see the same clock phases.
+      const startMs = Math.ceil(now / 1000) * 1000;
+      run = createWorkloadRun(spec, engine, { startMs, label });
+      run.id = runs;
+      return run;
+    },
+
+    stop() {
+      run?.stop();
+    },
+
+    /** A live run has requests left to do. */
+    active() {
+      return run !== null && !run.done();
+    },
+
+    /**
+     * Runs the live run's requests due by `targetMs`, within `deadline` (real ms) and `maxTicks`
+     * cron ticks, draining events as it goes: `{events, dropped, unreadable, ticks, stoppedShort}`.
+     */
+    drive(targetMs, { deadline, maxTicks }) {
+      let events = [];
+      let dropped = 0;
+      let unreadable = 0;
+      const drain = () => {
+        const d = engine.drainEvents();
+        if (d.events.length > 0) events = events.length === 0 ? d.events : events.concat(d.events);
+        dropped += d.dropped;
+        unreadable += d.unreadable ? 1 : 0;
+      };
+      const r = run.runUntil(targetMs, { deadline, realNow, maxTicks, drainEvery: PAGE_DRAIN_EVERY, onBatch: drain });
+      drain();
+      return { events, dropped, unreadable, ticks: r.ticks, stoppedShort: r.stoppedShort, requests: r.requests };
+    },
+
+    /** Starts "compare policies" (replacing one in progress). */
+    compare({ spec, config, startMs, seed }) {
+      job?.cancel();
+      job = createComparison({ spec, config, startMs, makeEngine: () => engine.createScratchEngine({ seed, startMs }) });
+      return job;
+    },
+
+    cancelCompare() {
+      job?.cancel();
+    },
+
+    /** A comparison has work left. */
+    busy() {
+      return job !== null && job.status().running;
+    },
+
+    /** Lets the comparison work until `deadline` (real ms). */
+    work(deadline) {
+      if (job === null) return false;
+      return job.work(deadline, realNow);
+    },
+
+    status() {
+      return { run: run ? { id: run.id, ...run.status() } : null, compare: job ? job.status() : null };
+    },
+
+    /** Forget the live run (after an engine reset: its counters are gone). */
+    forget() {
+      run = null;
+    },
+  };
+}
