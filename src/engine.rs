@@ -68,8 +68,9 @@ pub struct Client {
     pub created_ms: i64,
     pub last_interaction_ms: i64,
     pub name: Vec<u8>,
-    /// The last command run (CLIENT LIST `cmd=`).
+    /// The last command run (CLIENT LIST `cmd=`) and its arguments' bytes (`argv-mem=`).
     pub last_cmd: &'static str,
+    pub argv_mem: usize,
     /// MULTI state (multi.c): in a transaction, its queue, and the DIRTY flags.
     pub in_multi: bool,
     pub queued: Vec<Vec<Vec<u8>>>,
@@ -393,11 +394,12 @@ impl Engine {
         };
         let call = Call { client, db, argv, cmd };
         let outer = self.current_command.replace(cmd.name.as_str());
-        let reply = handler(self, &call);
-        self.current_command = outer;
         if let Some(c) = self.clients.get_mut(&client) {
             c.last_cmd = cmd.name.as_str();
+            c.argv_mem = argv.iter().map(|a| a.len()).sum();
         }
+        let reply = handler(self, &call);
+        self.current_command = outer;
         // Values the command may have changed in place get their size recomputed.
         for d in self.dbs.iter_mut() {
             d.refresh_dirty();

@@ -342,10 +342,11 @@ impl Engine {
     }
 
     /// Whether a cron tick could change anything beyond its counters and the stale-percentage
-    /// decay: a db holds keys with a TTL, or a table is due to shrink.
+    /// decay: a db holds keys with a TTL, a table is due to shrink, or a blocked client waits
+    /// with a timeout (beforeSleep answers it).
     pub(crate) fn cron_has_work(&self) -> bool {
         self.dbs.iter().any(|d| {
             !d.expires.is_empty() || d.dict_buckets.needs_shrink() || d.expires_buckets.needs_shrink()
-        })
+        }) || self.next_block_timeout() != 0
     }
 }

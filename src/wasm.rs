@@ -94,6 +94,16 @@ fn clock_ms(v: f64) -> i64 {
     }
 }
 
+/// `{text}` for console output, plus `bytes` when it is not valid UTF-8.
+fn text_object(text: &[u8]) -> Object {
+    let o = Object::new();
+    set(&o, "text", String::from_utf8_lossy(text).as_ref());
+    if std::str::from_utf8(text).is_err() {
+        set(&o, "bytes", js_sys::Uint8Array::from(text));
+    }
+    o
+}
+
 /// A redis-cli session on a private engine.
 #[wasm_bindgen]
 pub struct Playground {
@@ -122,17 +132,67 @@ impl Playground {
     /// reply bytes as `\xNN`, but an error can echo raw input bytes: when the output is not
     /// valid UTF-8, `text` shows U+FFFD (as a terminal would) and `bytes` has the exact bytes.
     pub fn execute(&mut self, line: &str) -> JsValue {
-        let out = self.session.run_line(line.as_bytes());
-        let o = Object::new();
-        set(&o, "text", String::from_utf8_lossy(&out.text).as_ref());
-        if std::str::from_utf8(&out.text).is_err() {
-            set(&o, "bytes", js_sys::Uint8Array::from(out.text.as_slice()));
-        }
-        set(&o, "prompt", self.session.prompt());
+        self.execute_on(0, line)
+    }
+
+    /// `execute` on console `console` (0 is the first; see `open_console`). Also says whether
+    /// the console now waits for a blocked command (`blocked`) or reads messages in subscribe
+    /// mode (`subscribed`); what arrives later comes from `poll`.
+    pub fn execute_on(&mut self, console: u32, line: &str) -> JsValue {
+        let console = console as usize;
+        let out = self.session.run_line_on(console, line.as_bytes());
+        let o = text_object(&out.text);
+        set(&o, "prompt", self.session.prompt_of(console));
         set(&o, "reply", out.reply.as_ref().map(reply_to_js).unwrap_or(JsValue::NULL));
         set(&o, "quit", out.quit);
         set(&o, "clear", out.clear);
+        set(&o, "blocked", self.session.is_waiting(console));
+        set(&o, "subscribed", self.session.is_subscribed(console));
         o.into()
+    }
+
+    /// What console `console` prints without input — Pub/Sub messages, a blocked command's late
+    /// reply: `{text, prompt, blocked, subscribed, client}`.
+    pub fn poll(&mut self, console: u32) -> JsValue {
+        let console = console as usize;
+        let text = self.session.poll(console);
+        let o = text_object(&text);
+        set(&o, "prompt", self.session.prompt_of(console));
+        set(&o, "blocked", self.session.is_waiting(console));
+        set(&o, "subscribed", self.session.is_subscribed(console));
+        set(&o, "client", self.session.client_of(console).unwrap_or(0) as f64);
+        o.into()
+    }
+
+    /// Opens another console: a new client of the same engine. Returns its number.
+    pub fn open_console(&mut self) -> u32 {
+        self.session.open_console() as u32
+    }
+
+    /// Closes the last console (never the first): its client disconnects.
+    pub fn close_console(&mut self) -> bool {
+        self.session.close_console()
+    }
+
+    pub fn console_count(&self) -> u32 {
+        self.session.console_count() as u32
+    }
+
+    /// The client id console `console` is connected as (CLIENT ID), 0 if none.
+    pub fn console_client(&self, console: u32) -> f64 {
+        self.session.client_of(console as usize).unwrap_or(0) as f64
+    }
+
+    /// Ctrl-C on a console: as redis-cli exits, its connection closes (subscriptions and a
+    /// blocked command end) and the console reconnects as a new client. Returns the prompt.
+    pub fn interrupt(&mut self, console: u32) -> String {
+        self.session.interrupt(console as usize);
+        self.session.prompt_of(console as usize)
+    }
+
+    /// The prompt of console `console`.
+    pub fn prompt_of(&self, console: u32) -> String {
+        self.session.prompt_of(console as usize)
     }
 
     /// Runs one command given as separate arguments (no redis-cli parsing): `{text, reply}`.

@@ -14,8 +14,10 @@ use crate::engine::{Client, ClientId, Engine};
 use crate::reply::Reply;
 use crate::util::{string2ll, text};
 
-/// networking.c `catClientInfoString()`.
-fn client_info_string(e: &Engine, c: &Client) -> String {
+/// networking.c `catClientInfoString()`. `caller`: the client running CLIENT LIST/INFO, whose
+/// query buffer holds the command (the buffer fields are those redis-server 7.0.15 shows for an
+/// idle connection and for the caller).
+fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
     let now = e.now_ms();
     let mut flags = String::new();
     if c.in_multi {
@@ -37,9 +39,16 @@ fn client_info_string(e: &Engine, c: &Client) -> String {
         flags.push('N');
     }
     let multi = if c.in_multi { c.queued.len() as i64 } else { -1 };
+    // An idle connection's query buffer was freed; a blocked one still holds its command.
+    let argv_mem = if caller || c.blocked.is_some() { c.argv_mem } else { 0 };
+    let buffers = if caller {
+        format!("qbuf=26 qbuf-free=20448 argv-mem={argv_mem} multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem={}", 37648 + argv_mem)
+    } else {
+        format!("qbuf=0 qbuf-free=20474 argv-mem={argv_mem} multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem={}", 22296 + argv_mem)
+    };
     format!(
         "id={} addr=127.0.0.1:{} laddr=127.0.0.1:6379 fd={} name={} age={} idle={} flags={} db={} sub={} psub={} ssub=0 multi={} \
-         qbuf=26 qbuf-free=20448 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem=22298 events=r cmd={} user=default redir=-1 resp=2",
+         {} events=r cmd={} user=default redir=-1 resp=2",
         c.id,
         40000 + c.id,
         7 + c.id,
@@ -51,6 +60,7 @@ fn client_info_string(e: &Engine, c: &Client) -> String {
         c.channels.len(),
         c.patterns.len(),
         multi,
+        buffers,
         c.last_cmd,
     )
 }
@@ -86,7 +96,7 @@ pub fn client_setname(e: &mut Engine, c: &Call) -> Reply {
 
 pub fn client_info(e: &mut Engine, c: &Call) -> Reply {
     match e.clients.get(&c.client) {
-        Some(cl) => Reply::bulk(format!("{}\n", client_info_string(e, cl))),
+        Some(cl) => Reply::bulk(format!("{}\n", client_info_string(e, cl, true))),
         None => Reply::err("ERR no such client"),
     }
 }
@@ -130,7 +140,7 @@ pub fn client_list(e: &mut Engine, c: &Call) -> Reply {
                 continue;
             }
         }
-        out.push_str(&client_info_string(e, cl));
+        out.push_str(&client_info_string(e, cl, cl.id == c.client));
         out.push('\n');
     }
     Reply::bulk(out)
