@@ -70,10 +70,10 @@ test("an engine trap shows a message and the engine is recreated at the same vir
       const response = await route.fetch();
       const body =
         (await response.text()) +
-        "\nconst realExecute = Playground.prototype.execute;\n" +
-        "Playground.prototype.execute = function (line) {\n" +
+        "\nconst realExecuteOn = Playground.prototype.execute_on;\n" +
+        "Playground.prototype.execute_on = function (n, line) {\n" +
         '  if (line === "TRAP FOR TEST") throw new WebAssembly.RuntimeError("unreachable");\n' +
-        "  return realExecute.call(this, line);\n" +
+        "  return realExecuteOn.call(this, n, line);\n" +
         "};\n";
       await route.fulfill({ response, body });
     });

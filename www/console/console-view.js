@@ -1,9 +1,12 @@
 // The redis-cli-like console: a scrollback of `prompt + line` echoes and outputs, and an input
 // line with the engine's prompt, history (ArrowUp/ArrowDown) and Tab completion.
 //
-// It never talks to the engine itself: `run(line)` (given by main.js) executes a line and
-// returns `{text, prompt, reply, quit, clear}`. Everything shown is built with createElement
-// and textContent — key names and values are user data.
+// It never talks to the engine itself: `run(line)` (given by consoles.js) executes a line and
+// returns `{text, prompt, reply, quit, clear, blocked, subscribed}`. Like redis-cli, a console
+// whose command blocked (BLPOP…) waits for the reply, and one that subscribed only prints
+// messages; `receive(text)` prints what arrives later and Ctrl-C (`interrupt`) gives up, as
+// quitting redis-cli would. Everything shown is built with createElement and textContent — key
+// names and values are user data.
 
 import { capOutput, normalizeNewlines, parseSgr } from "./output-text.js";
 import { createHistory } from "./history.js";
@@ -17,6 +20,9 @@ export const MAX_PASTED_LINES = 1000;
 
 /** Candidates listed under the input at once. */
 const MAX_LISTED_COMPLETIONS = 40;
+
+const WAITING_NOTE = "waiting for the reply — another client can serve it; Ctrl-C stops waiting";
+const SUBSCRIBED_NOTE = "reading messages — Ctrl-C quits subscribe mode";
 
 const QUIT_NOTE =
   "(redisplay) redis-cli would exit here. The playground keeps running: type another command, or reload the page for a new engine.";
@@ -57,10 +63,14 @@ function renderOutput(text, isError) {
  * @param {Array<{full: string, summary: string, kind: string}>} options.completions  from buildCompletionEntries
  * @param {string} options.prompt   the prompt to start with
  * @param {string[]} [options.welcome]  lines printed first
+ * @param {string} [options.inputId]  the input's element id (unique per console)
+ * @param {() => {prompt: string, note: string}} [options.interrupt]  Ctrl-C while waiting or
+ *        subscribed: closes the connection and reconnects; returns the new prompt and a note
  */
-export function createConsole(root, { run, completions, prompt, welcome = [] }) {
+export function createConsole(root, { run, completions, prompt, welcome = [], inputId = "console-input", interrupt = null }) {
   const history = createHistory();
   let completion = null; // {original, candidates, index} while Tab-cycling
+  let mode = "ready"; // "ready" | "blocked" | "subscribed"
 
   root.replaceChildren();
   const terminal = el("div", "terminal");
@@ -70,24 +80,28 @@ export function createConsole(root, { run, completions, prompt, welcome = [] }) 
 
   const inputLine = el("div", "input-line");
   const promptEl = el("label", "prompt", prompt);
-  promptEl.htmlFor = "console-input";
+  promptEl.htmlFor = inputId;
   const input = el("input", "cmdline");
-  input.id = "console-input";
+  input.id = inputId;
   input.type = "text";
   input.autocomplete = "off";
   input.spellcheck = false;
   input.setAttribute("autocapitalize", "off");
   input.setAttribute("autocorrect", "off");
   input.setAttribute("aria-label", "Command");
-  input.setAttribute("aria-describedby", "console-completions");
+  const completionsId = inputId === "console-input" ? "console-completions" : `${inputId}-completions`;
+  input.setAttribute("aria-describedby", completionsId);
+  const statusEl = el("div", "console-status");
+  statusEl.hidden = true;
+  statusEl.setAttribute("role", "status");
   inputLine.append(promptEl, input);
 
   const completionsEl = el("div", "completions");
-  completionsEl.id = "console-completions";
+  completionsEl.id = completionsId;
   completionsEl.setAttribute("aria-live", "polite");
   completionsEl.hidden = true;
 
-  terminal.append(scrollback, inputLine, completionsEl);
+  terminal.append(scrollback, statusEl, inputLine, completionsEl);
   root.append(terminal);
 
   // -------------------------------------------------------------------------------------------
@@ -128,7 +142,36 @@ export function createConsole(root, { run, completions, prompt, welcome = [] }) 
   // Running lines
   // -------------------------------------------------------------------------------------------
 
+  /** Ready for input, waiting for a blocked command's reply, or reading messages. */
+  function setMode(next) {
+    if (next === mode) return;
+    mode = next;
+    const busy = mode !== "ready";
+    statusEl.hidden = !busy;
+    statusEl.textContent = mode === "blocked" ? WAITING_NOTE : mode === "subscribed" ? SUBSCRIBED_NOTE : "";
+    promptEl.hidden = busy;
+    input.classList.toggle("is-busy", busy);
+    root.dataset.mode = mode;
+  }
+
+  /** Prints what arrived without a line of input (messages, a late reply). */
+  function receive(text) {
+    if (text === "") return;
+    const entry = el("div", "entry received");
+    entry.append(...renderOutput(text, false));
+    appendEntry(entry);
+    scrollToEnd();
+  }
+
   function submit(line) {
+    if (mode !== "ready") {
+      // redis-cli doesn't read input while it waits or reads messages.
+      input.value = line;
+      input.classList.remove("no-match");
+      void input.offsetWidth;
+      input.classList.add("no-match");
+      return;
+    }
     const shownPrompt = promptEl.textContent;
     history.add(line);
     const result = run(line);
@@ -143,6 +186,15 @@ export function createConsole(root, { run, completions, prompt, welcome = [] }) 
     if (result.quit) entry.append(el("div", "note-text", QUIT_NOTE));
     appendEntry(entry);
     scrollToEnd();
+    setMode(result.blocked ? "blocked" : result.subscribed ? "subscribed" : "ready");
+  }
+
+  function interruptWait() {
+    appendEntry(echo("", "^C"));
+    const r = interrupt();
+    setPrompt(r.prompt);
+    setMode("ready");
+    printNote(r.note);
   }
 
   function runPasted(text) {
@@ -255,6 +307,9 @@ export function createConsole(root, { run, completions, prompt, welcome = [] }) 
     } else if (event.ctrlKey && (event.key === "l" || event.key === "L")) {
       event.preventDefault();
       clearScreen();
+    } else if (event.ctrlKey && (event.key === "c" || event.key === "C") && mode !== "ready" && interrupt !== null) {
+      event.preventDefault();
+      interruptWait();
     } else if (event.ctrlKey && (event.key === "c" || event.key === "C") && input.selectionStart === input.selectionEnd) {
       // As in a terminal: abandon the line (with a selection, Ctrl+C still copies).
       event.preventDefault();
@@ -287,6 +342,13 @@ export function createConsole(root, { run, completions, prompt, welcome = [] }) 
     },
     setPrompt,
     printNote,
+    receive,
+    /** Follows the engine: `{prompt, blocked, subscribed}` (a blocked command may be answered). */
+    setState({ prompt: p, blocked, subscribed }) {
+      if (p !== undefined && !blocked && !subscribed) setPrompt(p);
+      setMode(blocked ? "blocked" : subscribed ? "subscribed" : "ready");
+    },
+    mode: () => mode,
     clear: clearScreen,
   };
 }

@@ -1,0 +1,151 @@
+// Two consoles on one engine: a second redis-cli opens beside the first; SUBSCRIBE on one and
+// the other's writes show the keyevent `expired` arriving when the key is reclaimed (not when its
+// TTL reaches zero); BLPOP waits until the other console pushes; Ctrl-C leaves subscribe mode.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { startServer, launchBrowser, newPage, openPlayground, pause, clockMs } from "./harness.mjs";
+
+const QUERY = "?seed=3&t=1735689600000";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The pane of console `n` (0-based). */
+const pane = (n) => `.console-pane[data-console="${n}"]`;
+const inputOf = (n) => `${pane(n)} input.cmdline`;
+
+/** Types a line into console `n`; returns the text of its newest entry's output. */
+async function run(page, n, line) {
+  await page.evaluate((sel) => document.querySelector(`${sel} .scrollback > .entry:last-child`)?.setAttribute("data-seen", ""), pane(n));
+  await page.fill(inputOf(n), line);
+  await page.press(inputOf(n), "Enter");
+  await page.waitForSelector(`${pane(n)} .scrollback > .entry:last-child:not([data-seen])`, { state: "attached" });
+  return page.locator(`${pane(n)} .scrollback > .entry`).last().evaluate((e) => e.querySelector(".out")?.textContent ?? "");
+}
+
+/** Everything console `n` printed without input (messages, late replies), in order. */
+async function received(page, n) {
+  return page.$$eval(`${pane(n)} .scrollback > .entry.received .out`, (nodes) => nodes.map((x) => x.textContent).join(""));
+}
+
+async function openSecond(page) {
+  await page.click(".console-add");
+  await page.waitForSelector(pane(1));
+}
+
+test("a second console is another client of the same engine", async () => {
+  const { page, context, errors } = await newPage(browser);
+  try {
+    assert.equal(await openPlayground(page, server.url, QUERY), "ready");
+    await pause(page);
+    await openSecond(page);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "console-input-2");
+    assert.equal(await run(page, 0, "CLIENT ID"), "(integer) 1\n");
+    assert.equal(await run(page, 1, "CLIENT ID"), "(integer) 2\n");
+    await run(page, 0, "SET shared 42");
+    assert.equal(await run(page, 1, "GET shared"), '"42"\n');
+    assert.equal(await run(page, 1, "SELECT 3"), "OK\n");
+    assert.equal(await page.textContent(`${pane(1)} .input-line .prompt`), "127.0.0.1:6379[3]> ");
+    assert.equal(await page.textContent(`${pane(0)} .input-line .prompt`), "127.0.0.1:6379> ");
+    // A WATCH race by hand: the other client's write makes EXEC fail.
+    await run(page, 0, "WATCH shared");
+    await run(page, 1, "SELECT 0");
+    await run(page, 1, "SET shared 43");
+    await run(page, 0, "MULTI");
+    assert.equal(await page.textContent(`${pane(0)} .input-line .prompt`), "127.0.0.1:6379(TX)> ");
+    assert.equal(await run(page, 0, "INCR shared"), "QUEUED\n");
+    assert.equal(await run(page, 0, "EXEC"), "(nil)\n");
+    assert.match(await run(page, 1, "CLIENT LIST"), /^id=1 .*\nid=2 .*cmd=client\|list/);
+    // Closing it disconnects the client.
+    await page.click(".console-close");
+    await page.waitForSelector(pane(1), { state: "detached" });
+    assert.equal(await run(page, 0, "INFO clients").then((t) => /connected_clients:(\d+)/.exec(t)[1]), "1");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the expired event arrives when the key is reclaimed, not at TTL zero", async () => {
+  const { page, context, errors } = await newPage(browser);
+  try {
+    await openPlayground(page, server.url, QUERY);
+    await pause(page);
+    await openSecond(page);
+    assert.equal(await run(page, 1, "CONFIG SET notify-keyspace-events Ex"), "OK\n");
+    const sub = await run(page, 0, "SUBSCRIBE __keyevent@0__:expired");
+    assert.equal(sub, 'Reading messages... (press Ctrl-C to quit)\n1) "subscribe"\n2) "__keyevent@0__:expired"\n3) (integer) 1\n');
+    assert.equal(await page.getAttribute(`${pane(0)} .console-pane-body`, "data-mode"), "subscribed");
+    // A subscribed redis-cli reads no commands.
+    await page.fill(inputOf(0), "GET x");
+    await page.press(inputOf(0), "Enter");
+    assert.equal(await page.inputValue(inputOf(0)), "GET x");
+    await page.fill(inputOf(0), "");
+
+    assert.equal(await run(page, 1, "SET order:1 unpaid PX 1000"), "OK\n");
+    const start = await clockMs(page);
+    // Jump the clock past the TTL without running cron: logically expired, not reclaimed.
+    await run(page, 1, `CLOCK SET ${start + 1500}`);
+    assert.equal(await received(page, 0), "");
+    assert.equal(await run(page, 1, "DBSIZE"), "(integer) 1\n");
+    // One cron tick: the active expire cycle reclaims it, and only now is `expired` published.
+    await page.click("#clock-step");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.includes("order:1"), `${pane(0)} .scrollback`);
+    assert.equal(await received(page, 0), '1) "message"\n2) "__keyevent@0__:expired"\n3) "order:1"\n');
+    assert.equal(await run(page, 1, "DBSIZE"), "(integer) 0\n");
+    // A key read after its TTL is reclaimed by the read itself: the message comes with it.
+    await run(page, 1, "SET order:2 unpaid PX 10");
+    await run(page, 1, `CLOCK SET ${(await clockMs(page)) + 50}`);
+    assert.equal(await run(page, 1, "GET order:2"), "(nil)\n");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.includes("order:2"), `${pane(0)} .scrollback`);
+    // Ctrl-C: redis-cli would exit; the console reconnects as a new client, no longer subscribed.
+    await page.focus(inputOf(0));
+    await page.keyboard.press("Control+c");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.mode === "ready", `${pane(0)} .console-pane-body`);
+    assert.equal(await run(page, 1, "PUBSUB NUMSUB __keyevent@0__:expired"), '1) "__keyevent@0__:expired"\n2) (integer) 0\n');
+    assert.equal(await run(page, 0, "CLIENT ID"), "(integer) 3\n");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("BLPOP waits until the other console pushes, and times out in virtual time", async () => {
+  const { page, context, errors } = await newPage(browser);
+  try {
+    await openPlayground(page, server.url, QUERY);
+    await pause(page);
+    await openSecond(page);
+    await page.fill(inputOf(0), "BLPOP jobs 0");
+    await page.press(inputOf(0), "Enter");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.mode === "blocked", `${pane(0)} .console-pane-body`);
+    assert.match(await page.textContent(`${pane(0)} .console-status`), /waiting for the reply/);
+    assert.equal(await run(page, 1, "RPUSH jobs j1 j2"), "(integer) 2\n");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.includes("j1"), `${pane(0)} .scrollback`);
+    assert.equal(await received(page, 0), '1) "jobs"\n2) "j1"\n');
+    assert.equal(await page.getAttribute(`${pane(0)} .console-pane-body`, "data-mode"), "ready");
+    assert.equal(await run(page, 1, "LRANGE jobs 0 -1"), '1) "j2"\n');
+    // A timeout of 2 s: nothing happens until virtual time passes it.
+    await page.fill(inputOf(0), "BLPOP empty 2");
+    await page.press(inputOf(0), "Enter");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.mode === "blocked", `${pane(0)} .console-pane-body`);
+    await page.fill("#clock-jump-seconds", "3");
+    await page.click("#clock-jump");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.mode === "ready", `${pane(0)} .console-pane-body`);
+    assert.equal(await received(page, 0), '1) "jobs"\n2) "j1"\n(nil)\n');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

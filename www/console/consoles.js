@@ -1,0 +1,143 @@
+// The console area: one redis-cli console, and on demand a second one beside it — another
+// client of the same engine — so a learner can race two clients by hand (WATCH, BLPOP against
+// RPUSH, SUBSCRIBE against PUBLISH, a key's `expired` event arriving when it is reclaimed).
+//
+// Each console is a console-view.js; this module owns the engine calls for them: running a
+// line on console n, and polling every console for what arrives without input (messages, a
+// blocked command's late reply) after any line and on every frame.
+
+import { createConsole } from "./console-view.js";
+
+/** Consoles shown at most (the first plus this many − 1). */
+export const MAX_CONSOLES = 2;
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/**
+ * @param {HTMLElement} root  the console area (emptied)
+ * @param {object} options
+ * @param {object} options.engine        the engine API (engine.js)
+ * @param {Array} options.completions    from buildCompletionEntries
+ * @param {string[]} options.welcome     lines the first console prints first
+ * @param {(result: object, line: string, n: number) => void} options.onRun  after each line
+ */
+export function createConsoles(root, { engine, completions, welcome, onRun = () => {} }) {
+  root.replaceChildren();
+  root.classList.add("consoles");
+  const bar = el("div", "console-bar");
+  const addButton = el("button", "console-add", "+ Second client");
+  addButton.type = "button";
+  addButton.title = "Open another redis-cli: a second client of the same engine, side by side";
+  const closeButton = el("button", "console-close", "Close second client");
+  closeButton.type = "button";
+  closeButton.hidden = true;
+  bar.append(el("span", "console-bar-title", "redis-cli"), addButton, closeButton);
+  const panes = el("div", "console-panes");
+  root.append(bar, panes);
+
+  /** @type {Array<{view: object, pane: HTMLElement, label: HTMLElement}>} */
+  const consoles = [];
+
+  function labelText(n) {
+    return `client ${engine.consoleClient(n)}`;
+  }
+
+  function pollAll() {
+    consoles.forEach((c, n) => {
+      const p = engine.poll(n);
+      if (p.text !== "") c.view.receive(p.text);
+      c.view.setState(p);
+      const text = `client ${p.client}`;
+      if (c.label.textContent !== text) c.label.textContent = text;
+    });
+  }
+
+  function mount(n, lines) {
+    const pane = el("div", "console-pane");
+    pane.dataset.console = String(n);
+    const label = el("div", "console-pane-label", labelText(n));
+    const body = el("div", "console-pane-body");
+    pane.append(label, body);
+    panes.append(pane);
+    const view = createConsole(body, {
+      run(line) {
+        const result = engine.executeOn(n, line);
+        onRun(result, line, n);
+        // Another console may have received something (PUBLISH, RPUSH for a BLPOP…).
+        queueMicrotask(pollAll);
+        return result;
+      },
+      completions,
+      prompt: engine.promptOf(n),
+      welcome: lines,
+      inputId: n === 0 ? "console-input" : `console-input-${n + 1}`,
+      interrupt() {
+        const prompt = engine.interrupt(n);
+        label.textContent = labelText(n);
+        return {
+          prompt,
+          note: `(redisplay) redis-cli would exit on Ctrl-C, closing its connection; this console reconnected as ${labelText(n)}.`,
+        };
+      },
+    });
+    consoles[n] = { view, pane, label };
+    return view;
+  }
+
+  function syncButtons() {
+    addButton.hidden = consoles.length >= MAX_CONSOLES;
+    closeButton.hidden = consoles.length < 2;
+    root.dataset.consoles = String(consoles.length);
+  }
+
+  function open() {
+    if (consoles.length >= MAX_CONSOLES) return null;
+    const n = engine.openConsole();
+    if (n !== consoles.length) return null;
+    const view = mount(n, [`A second redis-cli, connected to the same engine as ${labelText(n)}. Try SUBSCRIBE here and PUBLISH on the left.`]);
+    syncButtons();
+    view.focus();
+    return view;
+  }
+
+  function close() {
+    if (consoles.length < 2) return;
+    engine.closeConsole();
+    const last = consoles.pop();
+    last.pane.remove();
+    syncButtons();
+    consoles[0].view.focus();
+  }
+
+  addButton.addEventListener("click", () => open());
+  closeButton.addEventListener("click", () => close());
+
+  const primary = mount(0, welcome);
+  syncButtons();
+
+  return {
+    primary,
+    open,
+    close,
+    pollAll,
+    count: () => consoles.length,
+    /** A recreated engine has only its first client: drop the other panes. */
+    engineRecreated() {
+      while (consoles.length > 1) consoles.pop().pane.remove();
+      syncButtons();
+      consoles[0].label.textContent = labelText(0);
+      consoles[0].view.setState({ prompt: engine.promptOf(0), blocked: false, subscribed: false });
+    },
+    /** The loop's view interface: poll once per frame (time may have released or delivered). */
+    update() {
+      pollAll();
+      return false;
+    },
+    draw() {},
+  };
+}
