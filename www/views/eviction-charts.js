@@ -1,10 +1,7 @@
 // The eviction view's charts:
 //   - the hit ratio of workload runs over their requests (a canvas; several runs overlaid, so
 //     policies can be compared on the same seed), from INFO's keyspace_hits/keyspace_misses;
-//   - "compare policies": one row per policy with its hit ratio, evictions and refusals;
-//   - the LRU-approximation figure: per tenth of the old keys by age, the share evicted by true
-//     LRU and by the sampled approximation at a few maxmemory-samples values — bars like the
-//     figure in the Redis docs, and the same numbers as a table.
+//   - "compare policies": one row per policy with its hit ratio, evictions and refusals.
 // Each draws only when asked; values are written with textContent, bars sized with style.
 
 import { hitRatio, describeSpec } from "../workload.js";
@@ -104,7 +101,12 @@ export function createHitRatioChart(root, onResize) {
     ctx.textBaseline = "bottom";
     ctx.fillText("0", left, h - 2);
     ctx.textAlign = "right";
-    ctx.fillText(`${number(maxX)} requests`, w - right, h - 2);
+    // Requests come at a fixed rate, so the axis is also virtual time when the runs share one.
+    const rates = new Set(runs.map((r) => r.rate));
+    const rate = rates.size === 1 ? [...rates][0] : null;
+    const secs = rate ? maxX / rate : null;
+    const time = secs === null ? "" : ` = ${secs < 120 ? `${Number(secs.toFixed(1))} s` : `${Number((secs / 60).toFixed(1))} min`} of virtual time`;
+    ctx.fillText(`${number(maxX)} requests${time}`, w - right, h - 2);
     for (const r of runs) {
       const pts = ratioSeries(r.samples);
       if (pts.length === 0) continue;
@@ -137,7 +139,7 @@ export function createHitRatioChart(root, onResize) {
           const state = r.done ? "" : " (running)";
           li.append(
             swatch,
-            el("span", "ev-ratio-label", r.label),
+            el("span", "ev-ratio-label", `run ${r.id}: ${r.label}`),
             el("span", "ev-ratio-value", `${pct(ratio)} of ${number(r.requests)} requests${state}`),
           );
           if (r.oom > 0) li.append(el("span", "ev-ratio-oom", ` · ${number(r.oom)} SETs refused (OOM)`));
@@ -212,83 +214,6 @@ export function renderComparison(root, status, caption) {
       ? `noeviction evicts nothing: once memory is full it refuses new keys (${number(ne.oom)} SETs got the OOM error) and keeps the first ` +
         "keys that fit — with a skewed workload mostly hot ones, so its hit ratio can look good while the application sees errors."
       : "";
-}
-
-// ---------------------------------------------------------------------------------------------
-// The LRU-approximation figure
-// ---------------------------------------------------------------------------------------------
-
-export const LRU_SERIES_COLORS = Object.freeze(["#d4d7dd", "#7fb4ff", "#7ec699", "#ff8a4c"]);
-
-const seriesName = (r) => (r.samples === 0 ? "true LRU" : `samples ${r.samples}`);
-
-/**
- * @param {HTMLElement} chart  gets the bars
- * @param {HTMLTableElement} table  gets the numbers
- * @param {HTMLElement} legend
- * @param {Array<object>} results  engine.lruExperiment results, true LRU first
- */
-export function renderLruFigure(chart, table, legend, results) {
-  legend.replaceChildren(
-    ...results.map((r, i) => {
-      const li = el("li", "ev-lru-key");
-      const sw = el("span", "ev-swatch");
-      sw.style.background = LRU_SERIES_COLORS[i % LRU_SERIES_COLORS.length];
-      li.append(sw, document.createTextNode(seriesName(r)));
-      return li;
-    }),
-  );
-  const groups = [];
-  for (let d = 0; d < 10; d += 1) {
-    const g = el("div", "ev-lru-group");
-    g.dataset.decile = String(d);
-    const bars = el("div", "ev-lru-bars");
-    results.forEach((r, i) => {
-      const v = r.evictedByDecile[d] ?? 0;
-      const b = el("span", "ev-lru-bar");
-      b.style.height = `${(v * 100).toFixed(2)}%`;
-      b.style.background = LRU_SERIES_COLORS[i % LRU_SERIES_COLORS.length];
-      b.title = `${seriesName(r)}: ${(v * 100).toFixed(1)}% of the keys ${d * 10}–${(d + 1) * 10}% oldest evicted`;
-      b.dataset.samples = String(r.samples);
-      b.dataset.share = String(v);
-      bars.append(b);
-    });
-    g.append(bars, el("span", "ev-lru-tick", d === 0 ? "oldest" : d === 9 ? "newest" : `${d * 10}%`));
-    groups.push(g);
-  }
-  const axis = el("div", "ev-lru-axis");
-  axis.setAttribute("aria-hidden", "true");
-  for (const v of ["100%", "50%", "0%"]) axis.append(el("span", "", v));
-  chart.replaceChildren(axis, ...groups);
-
-  const head = el("thead");
-  const hr = el("tr");
-  hr.append(el("th", "", "old keys by age"));
-  for (const r of results) hr.append(el("th", "", seriesName(r)));
-  head.append(hr);
-  const body = el("tbody");
-  for (let d = 0; d < 10; d += 1) {
-    const tr = el("tr");
-    tr.append(el("th", "", `${d * 10}–${(d + 1) * 10}%${d === 0 ? " (oldest)" : d === 9 ? " (newest)" : ""}`));
-    for (const r of results) {
-      const td = el("td", "", `${(r.evictedByDecile[d] * 100).toFixed(1)}%`);
-      td.dataset.samples = String(r.samples);
-      td.dataset.decile = String(d);
-      td.dataset.share = String(r.evictedByDecile[d]);
-      tr.append(td);
-    }
-    body.append(tr);
-  }
-  const tr = el("tr", "ev-lru-newrow");
-  tr.append(el("th", "", "new keys"));
-  for (const r of results) {
-    const td = el("td", "", `${(r.newKeysEvicted * 100).toFixed(1)}%`);
-    td.dataset.samples = String(r.samples);
-    td.dataset.newShare = String(r.newKeysEvicted);
-    tr.append(td);
-  }
-  body.append(tr);
-  table.replaceChildren(head, body);
 }
 
 export { describeSpec, pct };

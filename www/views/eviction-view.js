@@ -24,7 +24,8 @@ import { formatClock } from "./clock-view.js";
 import { readReport, formatBytes } from "./eviction-report.js";
 import { renderEviction } from "./eviction-pool.js";
 import { createMemoryControls, createWorkloadControls } from "./eviction-controls.js";
-import { createHitRatioChart, renderComparison, renderLruFigure, RUN_COLORS, pct } from "./eviction-charts.js";
+import { createHitRatioChart, renderComparison, RUN_COLORS, pct } from "./eviction-charts.js";
+import { createLruFigure } from "./eviction-lru-figure.js";
 import { describeSpec, hitRatio, POLICIES } from "../workload.js";
 
 /** Evictions kept for stepping back. */
@@ -33,9 +34,6 @@ export const MAX_KEPT = 256;
 export const MAX_RUNS = 6;
 /** While the clock plays: INFO reads and the heavy redraws at most this often (real ms). */
 export const PLAYING_EVERY_MS = 250;
-/** The LRU figure's defaults: keys, and the samples value added to 5 and 10. */
-export const LRU_DEFAULTS = Object.freeze({ keys: 10_000, samples: 3, seed: 1 });
-const MAX_LRU_KEYS = 200_000;
 
 /** Commands the views issue to read state: they change nothing the view shows. */
 const READ_ONLY = new Set(["info", "config|get", "object|freq", "object|idletime", "dbsize", "memory|usage"]);
@@ -153,38 +151,6 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
   compareSec.box.append(compareText, progress, compareList, compareCaption);
 
   const lruSec = section("eviction-lru-section", "How good is approximated LRU? (the Redis docs' experiment)");
-  const lruForm = el("form", "xc-row ev-lru-form");
-  lruForm.noValidate = true;
-  const lruKeysLabel = el("label", "xc-label", "keys ");
-  const lruKeys = el("input", "xc-input");
-  lruKeys.id = "eviction-lru-keys";
-  lruKeys.value = String(LRU_DEFAULTS.keys);
-  lruKeys.size = 7;
-  lruKeys.setAttribute("aria-label", "Old keys in the experiment");
-  lruKeysLabel.append(lruKeys);
-  const lruSamplesLabel = el("label", "xc-label", "and samples ");
-  const lruSamples = el("input", "xc-input");
-  lruSamples.id = "eviction-lru-samples";
-  lruSamples.value = String(LRU_DEFAULTS.samples);
-  lruSamples.size = 3;
-  lruSamples.setAttribute("aria-label", "Your maxmemory-samples value to compare");
-  lruSamplesLabel.append(lruSamples);
-  const lruRun = el("button", "btn btn-small", "Run");
-  lruRun.type = "submit";
-  lruRun.id = "eviction-lru-run";
-  lruForm.append(el("span", "xc-label", "true LRU, samples 5 and 10"), lruSamplesLabel, lruKeysLabel, lruRun);
-  const lruMessage = el("p", "xc-message");
-  lruMessage.id = "eviction-lru-message";
-  lruMessage.setAttribute("role", "status");
-  const lruCaption = el("p", "expiry-caption");
-  lruCaption.id = "eviction-lru-caption";
-  const lruLegend = el("ul", "ev-lru-legend");
-  const lruChart = el("div", "ev-lru-chart");
-  lruChart.id = "eviction-lru-chart";
-  lruChart.setAttribute("role", "img");
-  const lruTable = el("table", "ev-lru-table");
-  lruTable.id = "eviction-lru-table";
-  lruSec.box.append(lruForm, lruMessage, lruCaption, lruLegend, lruChart, lruTable);
 
   root.append(head, gauge, controlsBox, callouts, detailSec.box, workloadSec.box, compareSec.box, lruSec.box);
 
@@ -215,8 +181,6 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
   let runStatus = null;
   let compareStatus = null;
   let compareSeenResults = -1;
-  let lruResults = null;
-  let lruRan = false;
 
   const dirty = { head: true, gauge: true, controls: true, callouts: true, detail: true, workload: true, ratio: true, compare: true, lru: true };
   const drawnAt = { detail: -Infinity, ratio: -Infinity, gauge: -Infinity, compare: -Infinity };
@@ -323,59 +287,11 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
     touch("ratio");
   });
 
-  lruForm.addEventListener("submit", (event) => {
-    event.preventDefault();
-    runLru();
+  const lruFigure = createLruFigure(lruSec.box, {
+    lruExperiment: actions.lruExperiment,
+    now,
+    done: () => touch("lru"),
   });
-
-  function runLru() {
-    const keys = Number(String(lruKeys.value).trim().replace(/[,_]/g, ""));
-    if (!(Number.isInteger(keys) && keys >= 10 && keys <= MAX_LRU_KEYS)) {
-      lruKeys.setAttribute("aria-invalid", "true");
-      lruMessage.textContent = `Keys: a whole number from 10 to ${number(MAX_LRU_KEYS)} (the docs' figure uses about 5,000–10,000).`;
-      lruMessage.className = "xc-message is-error";
-      return;
-    }
-    const samples = Number(String(lruSamples.value).trim());
-    if (!(Number.isInteger(samples) && samples >= 1 && samples <= 64)) {
-      lruSamples.setAttribute("aria-invalid", "true");
-      lruMessage.textContent = "Samples: a whole number from 1 to 64 (5 and 10 are always shown).";
-      lruMessage.className = "xc-message is-error";
-      return;
-    }
-    lruKeys.removeAttribute("aria-invalid");
-    lruSamples.removeAttribute("aria-invalid");
-    lruRun.disabled = true;
-    lruMessage.textContent = `Running the experiment with ${number(keys)} keys on separate engines…`;
-    lruMessage.className = "xc-message is-info";
-    // One series per task, after the message painted: each takes tens of ms at 10,000 keys,
-    // and the page stays responsive in between.
-    const series = [0, 5, 10, samples].filter((s, i, a) => a.indexOf(s) === i);
-    const results = [];
-    let spent = 0;
-    const next = () => {
-      const t0 = now();
-      const r = actions.lruExperiment(keys, series[results.length], LRU_DEFAULTS.seed);
-      spent += now() - t0;
-      if (r === null) {
-        lruRun.disabled = false;
-        lruMessage.textContent = "The experiment could not run (the engine is restarting).";
-        lruMessage.className = "xc-message is-error";
-        return;
-      }
-      results.push(r);
-      if (results.length < series.length) {
-        setTimeout(next, 0);
-        return;
-      }
-      lruRun.disabled = false;
-      lruResults = results;
-      lruMessage.textContent = `Done in ${number(Math.round(spent))} ms (seed ${LRU_DEFAULTS.seed}).`;
-      lruMessage.className = "xc-message is-ok";
-      touch("lru");
-    };
-    setTimeout(next, 30);
-  }
 
   // -------------------------------------------------------------------------------------------
   // Reading the engine
@@ -437,6 +353,7 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
       }
       const changed = entry.requests !== runStatus.requests || entry.done !== runStatus.done;
       Object.assign(entry, {
+        rate: runStatus.spec.rate,
         samples: runStatus.samples,
         requests: runStatus.requests,
         total: runStatus.total,
@@ -578,8 +495,14 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
     renderEviction(detail, readReport(event), { samplesConfig: config.samples, formatTime: timeOf });
   }
 
+  let runEnded = null; // the id of the last run whose end the message followed
+
   function drawWorkload() {
     const st = runStatus;
+    if (st && st.done && runEnded !== st.id) {
+      runEnded = st.id;
+      workloadControls.say("", "info");
+    }
     const cmpRunning = compareStatus?.running ?? false;
     workloadControls.setRunning({ live: Boolean(st && !st.done), comparing: cmpRunning });
     if (!st) {
@@ -634,17 +557,7 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
   }
 
   function drawLru() {
-    if (!lruResults) {
-      lruCaption.textContent = "";
-      return;
-    }
-    const keys = lruResults[0].keys;
-    lruCaption.textContent =
-      `${number(keys)} old keys were written one (virtual) second apart, so each has its own LRU clock value; then ${number(keys / 2)} new keys ` +
-      "under a maxmemory that forces as many old ones out (allkeys-lru). Bars: the share of each tenth of the old keys that was evicted, oldest on the left. " +
-      "True LRU evicts exactly the older half; the sampled pool blurs the edge — more samples, sharper edge.";
-    renderLruFigure(lruChart, lruTable, lruLegend, lruResults);
-    lruSec.box.dataset.keys = String(keys);
+    lruFigure.draw();
   }
 
   const DRAWERS = {
@@ -728,10 +641,7 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
           shownKey = "";
           if (!everVisible) {
             everVisible = true;
-            if (!lruRan) {
-              lruRan = true;
-              runLru();
-            }
+            lruFigure.run();
           }
         }
         // While a run is live its own INFO readings stand in for ours (see workload.js).
@@ -793,7 +703,7 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
 
     /** What the view shows, as data (tests, devtools). */
     debug() {
-      return { seen, kept: kept.length, selected, config: { ...config }, memory, oom, runs: runs.length, lruResults };
+      return { seen, kept: kept.length, selected, config: { ...config }, memory, oom, runs: runs.length, lruResults: lruFigure.results() };
     },
 
     /** Reads the engine's config (once the engine is up). */
