@@ -30,6 +30,7 @@ pub const MAX_SAMPLES_IN_EVENT: usize = 64;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PoolEntry {
     /// The score: higher is a better candidate.
+    #[serde(serialize_with = "score_json")]
     pub idle: u64,
     #[serde(serialize_with = "as_text")]
     pub key: Vec<u8>,
@@ -45,7 +46,19 @@ fn as_text<S: serde::Serializer>(k: &[u8], s: S) -> Result<S::Ok, S::Error> {
 pub struct Sample {
     pub db: usize,
     pub key: String,
+    #[serde(serialize_with = "score_json")]
     pub score: u64,
+}
+
+/// A score as a number when JavaScript can hold it exactly, else as its decimal text: volatile-ttl
+/// scores (ULLONG_MAX − expire ms) are above 2^53, which a JSON-compatible serializer refuses.
+fn score_json<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+    const MAX_SAFE: u64 = (1 << 53) - 1;
+    if *v <= MAX_SAFE {
+        s.serialize_u64(*v)
+    } else {
+        s.serialize_str(&v.to_string())
+    }
 }
 
 /// What one eviction did, for the eviction view.

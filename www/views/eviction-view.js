@@ -492,6 +492,8 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
     const key = `${n}:${config.samples}`;
     if (shownKey === key) return;
     shownKey = key;
+    // Announce an eviction to screen readers when stepped or paused, not four times a second.
+    detail.setAttribute("aria-live", playing ? "off" : "polite");
     renderEviction(detail, readReport(event), { samplesConfig: config.samples, formatTime: timeOf });
   }
 
