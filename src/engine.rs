@@ -194,6 +194,8 @@ pub struct Engine {
     pub(crate) blocking: crate::blocked::BlockingState,
     /// A script is running: blocking commands answer at once (`CLIENT_DENY_BLOCKING`).
     pub(crate) in_script: bool,
+    /// Lua scripting: the Lua state, the script cache, math.random's generator (script.rs).
+    pub(crate) scripts: crate::script::Scripts,
 }
 
 impl Engine {
@@ -230,6 +232,7 @@ impl Engine {
             watched_keys: BTreeMap::new(),
             blocking: Default::default(),
             in_script: false,
+            scripts: Default::default(),
         };
         e.config_changed();
         e.lruclock = e.lru_clock_at(opts.start_ms);

@@ -33,6 +33,7 @@ pub mod notify;
 pub mod object;
 pub mod pubsub;
 pub mod reply;
+pub mod script;
 pub mod sim;
 pub mod tokenize;
 pub mod util;

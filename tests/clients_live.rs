@@ -456,3 +456,51 @@ fn blocking_pops_are_served_in_order() {
         "#,
     );
 }
+
+#[test]
+fn scripts_among_clients() {
+    check(
+        "scripts",
+        r#"
+        A: WATCH lock:job
+        B: EVAL "return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])" 1 lock:job owner-b 30000
+        A: MULTI
+        A: SET lock:job owner-a
+        A: EXEC
+        A: EVAL "return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])" 1 lock:job owner-a 30000
+        A: EVAL "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end" 1 lock:job owner-a
+        B: EVAL "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end" 1 lock:job owner-b
+        A: WATCH q
+        B: EVAL "return redis.call('ZADD', KEYS[1], 100, 'task:1', 200, 'task:2', 300, 'task:3')" 1 q
+        A: MULTI
+        A: ZRANGEBYSCORE q -inf 250
+        A: EXEC
+        C: SUBSCRIBE jobs
+        D: CONFIG SET notify-keyspace-events KEA
+        D: PSUBSCRIBE "__keyevent@0__:*"
+        A: EVAL "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 10) for _, t in ipairs(due) do redis.call('ZREM', KEYS[1], t) redis.call('PUBLISH', 'jobs', t) end return due" 1 q 250
+        B: EVAL "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, 10) for _, t in ipairs(due) do redis.call('ZREM', KEYS[1], t) redis.call('PUBLISH', 'jobs', t) end return due" 1 q 250
+        C?
+        D?
+        A& BLPOP work 0
+        B& BLPOP work 0
+        E: EVAL "redis.call('RPUSH', KEYS[1], 'one') redis.call('RPUSH', KEYS[1], 'two') return redis.call('LLEN', KEYS[1])" 1 work
+        A?
+        B?
+        D?
+        E: EVAL "redis.call('RPUSH', KEYS[1], 'x') return redis.call('LPOP', KEYS[1])" 1 work
+        E: LLEN work
+        D?
+        E: MULTI
+        E: EVAL "return redis.call('INCR', KEYS[1])" 1 n
+        E: EVAL "return redis.call('NOPE')" 0
+        E: EXEC
+        E: MULTI
+        E: EVAL "return redis.call('INCR', KEYS[1])" 1 n
+        E: EVAL "return redis.pcall('HSET', KEYS[1], 'f', 'v')" 1 n
+        E: EXEC
+        D?
+        A: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}

@@ -105,3 +105,16 @@ fn a_frame_budget_reports_lag_instead_of_dropping_ticks() {
     assert_eq!(field(&adv, "lagMs").as_f64(), Some(50_000.0));
     assert_eq!(pg.now(), 10_000.0);
 }
+
+#[wasm_bindgen_test]
+fn an_endless_script_is_stopped_and_the_engine_keeps_its_data() {
+    let mut pg = Playground::new(Some(1.0), Some(1_735_689_600_000.0));
+    assert_eq!(text(&pg.execute("SET k v")), "OK\n");
+    assert!(text(&pg.execute("EVAL \"while true do end\" 0")).starts_with("(error) ERR Script killed by the playground"));
+    let out = text(&pg.execute("EVAL \"while true do redis.call('INCR', KEYS[1]) end\" 1 n"));
+    assert!(out.starts_with("(error) ERR Script "), "{out}");
+    assert_eq!(text(&pg.execute("GET k")), "\"v\"\n");
+    let n = text(&pg.execute("GET n"));
+    assert!(n.len() > 4, "the INCRs made before the stop stay: {n}");
+    assert_eq!(text(&pg.execute("EVAL \"return redis.call('GET', KEYS[1])\" 1 k")), "\"v\"\n");
+}

@@ -9,6 +9,7 @@
 pub mod clock;
 pub mod config;
 pub mod db;
+pub mod eval;
 pub mod expire;
 pub mod geo;
 pub mod hash;

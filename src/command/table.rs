@@ -222,6 +222,17 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("sdiff", super::set::sdiff),
     ("sdiffstore", super::set::sdiffstore),
     ("sscan", super::set::sscan),
+    // eval.c
+    ("eval", super::eval::eval),
+    ("evalsha", super::eval::evalsha),
+    ("eval_ro", super::eval::eval_ro),
+    ("evalsha_ro", super::eval::evalsha_ro),
+    ("script|load", super::eval::script_load),
+    ("script|exists", super::eval::script_exists),
+    ("script|flush", super::eval::script_flush),
+    ("script|kill", super::eval::script_kill),
+    ("script|debug", super::eval::script_debug),
+    ("script|help", server::container_help),
     // playground-only (not Redis)
     ("clock|get", clock::clock_get),
     ("clock|set", clock::clock_set),

@@ -149,3 +149,26 @@ test("BLPOP waits until the other console pushes, and times out in virtual time"
     await context.close();
   }
 });
+
+test("Lua in the consoles: a lock taken with SET NX PX and released by compare-and-delete; an endless script is stopped and the page keeps answering", async () => {
+  const { page, context, errors } = await newPage(browser);
+  try {
+    assert.equal(await openPlayground(page, server.url, QUERY), "ready");
+    await pause(page);
+    await openSecond(page);
+    const acquire = (owner) => `EVAL "return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', 30000)" 1 lock ${owner}`;
+    const release = (owner) => `EVAL "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end" 1 lock ${owner}`;
+    assert.equal(await run(page, 0, acquire("one")), "OK\n");
+    assert.equal(await run(page, 1, acquire("two")), "(nil)\n");
+    assert.equal(await run(page, 1, release("two")), "(integer) 0\n");
+    assert.equal(await run(page, 0, release("one")), "(integer) 1\n");
+    assert.equal(await run(page, 1, acquire("two")), "OK\n");
+    const err = await run(page, 0, 'EVAL "while true do end" 0');
+    assert.match(err, /^\(error\) ERR Script killed by the playground after \d+ Lua steps/);
+    assert.equal(await run(page, 1, "GET lock"), '"two"\n');
+    assert.equal(await run(page, 0, "SCRIPT KILL"), "(error) NOTBUSY No scripts in execution right now.\n");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
