@@ -118,3 +118,30 @@ fn an_endless_script_is_stopped_and_the_engine_keeps_its_data() {
     assert!(n.len() > 4, "the INCRs made before the stop stay: {n}");
     assert_eq!(text(&pg.execute("EVAL \"return redis.call('GET', KEYS[1])\" 1 k")), "\"v\"\n");
 }
+
+#[wasm_bindgen_test]
+fn the_delay_queue_lab_runs_in_slices_and_refuses_bad_configs_with_an_error() {
+    use redisplay::wasm::DelayQueueLab;
+    let cfg = js_sys::JSON::parse(r#"{"strategy": 2, "consumers": 2, "delayMs": 60000, "durationMs": 600000, "seed": 7}"#).unwrap();
+    let mut lab = DelayQueueLab::new(cfg).unwrap_or_else(|_| panic!("valid config"));
+    let mut events = 0u32;
+    let mut t = 0.0;
+    while !lab.done() {
+        t += 30_000.0;
+        lab.run_until(t, Some(500.0));
+        let drained = lab.drain();
+        events += js_sys::Array::from(&field(&drained, "events")).length();
+    }
+    assert!(events > 500, "{events}");
+    let m = lab.metrics();
+    assert!(field(&m, "tasks").as_f64().unwrap() > 400.0);
+    assert!(field(&m, "duplicates").as_f64().unwrap() > 0.0, "naive polling with two consumers");
+    assert_eq!(lab.next_event_ms(), -1.0);
+    for bad in [r#"{"strategy": 9}"#, r#"{"consumers": 0.5}"#, r#"{"ratePerS": "x"}"#, r#"{"crashes": [{"consumer": 4}]}"#, r#"{"seed": -1}"#, r#"{"durationMs": 1e300}"#] {
+        let err = DelayQueueLab::new(js_sys::JSON::parse(bad).unwrap()).err().unwrap_or_else(|| panic!("accepted {bad}"));
+        let msg = field(&err, "message").as_string().unwrap();
+        assert!(msg.starts_with("delay-queue: "), "{msg}");
+    }
+    assert!(DelayQueueLab::strategy_code(3.0).contains("redis.eval(POP_DUE"));
+    assert_eq!(DelayQueueLab::strategy_name(7.0), "");
+}

@@ -15,11 +15,14 @@ use redisplay::{EngineOptions, Session};
 
 const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [FILE]
        redisplay lru-experiment [--keys N] [--seed N]
+       redisplay delay-queue [--strategy 1-5|all] [--consumers N] [--poll 1s] … (--help for all)
   Runs redis-cli style command lines (from FILE or stdin) against a fresh redisplay engine
   and prints the replies as `redis-cli --no-raw` would. Lines starting with # are comments.
   --seed N        seed the engine's random number generator (default: random)
   --time UNIX_MS  start the virtual clock here and keep it still (default: follow the wall clock)
   lru-experiment  prints the LRU-approximation table (true LRU vs maxmemory-samples 5 and 10)
+  delay-queue     runs the delay-queue lab (producers and consumers on a ZSET in virtual time)
+                  and prints its metrics table
 ";
 
 fn wall_ms() -> i64 {
@@ -47,7 +50,24 @@ fn lru_experiment(args: impl Iterator<Item = String>) {
     print!("{}", redisplay::sim::lru_experiment::table(keys, &[5, 10], seed));
 }
 
+/// `redisplay delay-queue [flags]`.
+fn delay_queue(args: Vec<String>) {
+    use redisplay::sim::delay_queue::{parse_cli, run_cli, CLI_USAGE};
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{CLI_USAGE}");
+        return;
+    }
+    match parse_cli(&args) {
+        Ok(req) => print!("{}", run_cli(&req)),
+        Err(msg) => fail(&format!("delay-queue: {msg}")),
+    }
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("delay-queue") {
+        delay_queue(std::env::args().skip(2).collect());
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("lru-experiment") {
         lru_experiment(std::env::args().skip(2));
         return;

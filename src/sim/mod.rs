@@ -2,3 +2,5 @@
 //! page and the CLI can run and show.
 
 pub mod lru_experiment;
+pub mod delay_queue;
+pub mod strategies;

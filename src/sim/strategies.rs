@@ -1,0 +1,124 @@
+//! The five delay-queue designs of the seeds, as the client code a developer writes (shown in
+//! the page next to the timeline and printed by `redisplay delay-queue --code`). The state
+//! machines in delay_queue.rs run exactly these loops, command for command.
+
+/// A delay-queue design.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Strategy {
+    /// 1. Poll ZRANGEBYSCORE … LIMIT, claim each task with ZREM, process only if ZREM returned 1.
+    PollClaim = 1,
+    /// 2. Poll, process, then ZREM without checking: double-processes under concurrency.
+    PollNaive = 2,
+    /// 3. A Lua script pops the due tasks atomically.
+    LuaPop = 3,
+    /// 4. `SET order EX …` and keyspace notifications for `expired`.
+    KeyspaceEvents = 4,
+    /// 5. The ZSET plus a pub/sub wake-up: sleep until the earliest due task (BullMQ/Redisson).
+    ZsetWakeup = 5,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 5] = [Strategy::PollClaim, Strategy::PollNaive, Strategy::LuaPop, Strategy::KeyspaceEvents, Strategy::ZsetWakeup];
+
+    pub fn from_number(n: i64) -> Option<Strategy> {
+        Strategy::ALL.into_iter().find(|s| *s as i64 == n)
+    }
+
+    pub fn number(self) -> u8 {
+        self as u8
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::PollClaim => "poll + ZREM check",
+            Strategy::PollNaive => "poll, naive",
+            Strategy::LuaPop => "Lua atomic pop",
+            Strategy::KeyspaceEvents => "keyspace notifications",
+            Strategy::ZsetWakeup => "ZSET + pub/sub wake-up",
+        }
+    }
+
+    /// Whether the tasks live in the `queue` sorted set (all but keyspace notifications).
+    pub fn uses_zset(self) -> bool {
+        self != Strategy::KeyspaceEvents
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Strategy::PollClaim => CODE_POLL_CLAIM,
+            Strategy::PollNaive => CODE_POLL_NAIVE,
+            Strategy::LuaPop => CODE_LUA_POP,
+            Strategy::KeyspaceEvents => CODE_KEYSPACE,
+            Strategy::ZsetWakeup => CODE_WAKEUP,
+        }
+    }
+}
+
+/// The script strategies 3 and 5 run (EVAL; the same text a developer would load).
+pub const POP_DUE: &str = "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])\n\
+if #due > 0 then redis.call('ZREM', KEYS[1], unpack(due)) end\n\
+return due";
+
+const CODE_POLL_CLAIM: &str = r#"// 1. Poll, then claim each task with ZREM: only the consumer whose
+//    ZREM returns 1 processes it.
+// producer: await redis.zadd("queue", Date.now() + DELAY_MS, `order:${id}`);
+// payment:  await redis.zrem("queue", `order:${id}`);
+while (true) {
+  const due = await redis.zrangebyscore("queue", "-inf", Date.now(), "LIMIT", 0, LIMIT);
+  if (due.length === 0) { await sleep(POLL_MS); continue; }
+  for (const task of due) {
+    if (await redis.zrem("queue", task) === 1) await process(task);
+  }
+}"#;
+
+const CODE_POLL_NAIVE: &str = r#"// 2. Naive: process what the poll returned, then remove it
+//    (nobody checks who removed it).
+// producer: await redis.zadd("queue", Date.now() + DELAY_MS, `order:${id}`);
+// payment:  await redis.zrem("queue", `order:${id}`);
+while (true) {
+  const due = await redis.zrangebyscore("queue", "-inf", Date.now(), "LIMIT", 0, LIMIT);
+  if (due.length === 0) { await sleep(POLL_MS); continue; }
+  for (const task of due) {
+    await process(task);
+    await redis.zrem("queue", task);
+  }
+}"#;
+
+const CODE_LUA_POP: &str = r#"// 3. A Lua script pops the due tasks atomically.
+const POP_DUE = `
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+if #due > 0 then redis.call('ZREM', KEYS[1], unpack(due)) end
+return due`;
+// producer: await redis.zadd("queue", Date.now() + DELAY_MS, `order:${id}`);
+// payment:  await redis.zrem("queue", `order:${id}`);
+while (true) {
+  const due = await redis.eval(POP_DUE, 1, "queue", Date.now(), LIMIT);
+  if (due.length === 0) { await sleep(POLL_MS); continue; }
+  for (const task of due) await process(task);
+}"#;
+
+const CODE_KEYSPACE: &str = r#"// 4. A key per order with a TTL; the consumer listens for `expired`.
+//    CONFIG SET notify-keyspace-events Ex
+// producer: await redis.set(`order:${id}`, "pending", "PX", DELAY_MS);
+// payment:  await redis.del(`order:${id}`);
+const sub = redis.duplicate();
+await sub.subscribe("__keyevent@0__:expired");
+sub.on("message", (channel, key) => work.push(key));
+// one at a time, in arrival order:
+for await (const task of work) await process(task);"#;
+
+const CODE_WAKEUP: &str = r#"// 5. The sorted set plus a pub/sub wake-up (BullMQ, Redisson):
+//    sleep until the earliest task is due; a new task wakes the consumer.
+// producer: await redis.zadd("queue", Date.now() + DELAY_MS, `order:${id}`);
+//           await redis.publish("queue:wake", dueMs);
+// payment:  await redis.zrem("queue", `order:${id}`);
+const sub = redis.duplicate();
+await sub.subscribe("queue:wake");
+sub.on("message", (ch, dueMs) => wakeBy(Number(dueMs)));  // sleep no later than that
+while (true) {
+  const due = await redis.eval(POP_DUE, 1, "queue", Date.now(), LIMIT);
+  for (const task of due) await process(task);
+  if (due.length === LIMIT) continue;
+  const [, next] = await redis.zrange("queue", 0, 0, "WITHSCORES");
+  await sleepUntil(Math.min(next ? Number(next) : Infinity, Date.now() + MAX_IDLE_MS));
+}"#;
