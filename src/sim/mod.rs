@@ -4,3 +4,5 @@
 pub mod lru_experiment;
 pub mod delay_queue;
 pub mod strategies;
+pub mod cache_aside;
+pub mod pipeline;
