@@ -237,6 +237,15 @@ impl Session {
             return text;
         }
         text.extend(self.format_outbox(console));
+        // The connection was closed (CLIENT KILL from another console) while redis-cli was
+        // reading messages or waiting for a blocked command's reply: it says so and connects
+        // again, as after a command sent on a closed connection.
+        let c = &self.consoles[console];
+        if self.engine.client(c.client).is_none() && (c.pubsub_mode || !c.pending.is_empty()) {
+            text.extend_from_slice(b"Error: Server closed the connection\n");
+            self.reconnect(console);
+            return text;
+        }
         if self.is_waiting(console) || self.consoles[console].pending.is_empty() {
             return text;
         }
@@ -255,6 +264,11 @@ impl Session {
     pub fn interrupt(&mut self, console: usize) {
         let Some(c) = self.consoles.get(console) else { return };
         self.engine.disconnect(c.client);
+        self.reconnect(console);
+    }
+
+    /// A new redis-cli connection for the console (a new client, db 0).
+    fn reconnect(&mut self, console: usize) {
         let id = self.engine.connect();
         self.consoles[console] = Console::new(id);
         if console == 0 {
@@ -282,11 +296,7 @@ impl Session {
         // connects again (a new client, db 0).
         if self.engine.client(client).is_none() {
             out.text.extend_from_slice(b"Error: Server closed the connection\n");
-            let id = self.engine.connect();
-            self.consoles[console] = Console::new(id);
-            if console == 0 {
-                self.client = id;
-            }
+            self.reconnect(console);
             return;
         }
         let reply = self.engine.execute(client, argv);
@@ -584,5 +594,27 @@ mod tests {
     fn help_renders_documented_arguments() {
         let text = String::from_utf8(help(&[b"set".to_vec()])).unwrap();
         assert!(text.contains("key value [NX|XX] [GET] [EX seconds|PX milliseconds|EXAT unix-time-seconds|PXAT unix-time-milliseconds|KEEPTTL]"), "{text}");
+    }
+
+    #[test]
+    fn a_console_killed_while_subscribed_or_blocked_says_so_and_reconnects() {
+        let mut s = Session::new(EngineOptions::default());
+        let other = s.open_console();
+        let on = |s: &mut Session, c: usize, line: &str| String::from_utf8(s.run_line_on(c, line.as_bytes()).text).unwrap();
+        on(&mut s, other, "SUBSCRIBE ch");
+        assert!(s.is_subscribed(other));
+        assert_eq!(on(&mut s, 0, "CLIENT KILL TYPE pubsub"), "(integer) 1\n");
+        assert_eq!(String::from_utf8(s.poll(other)).unwrap(), "Error: Server closed the connection\n");
+        assert!(!s.is_subscribed(other));
+        assert_eq!(on(&mut s, other, "PING"), "PONG\n");
+        // The same for a console waiting in BLPOP.
+        on(&mut s, other, "BLPOP q 0");
+        assert!(s.is_waiting(other));
+        let id = s.client_of(other).unwrap();
+        assert_eq!(on(&mut s, 0, &format!("CLIENT KILL ID {id}")), "(integer) 1\n");
+        assert_eq!(String::from_utf8(s.poll(other)).unwrap(), "Error: Server closed the connection\n");
+        assert!(!s.is_waiting(other));
+        assert_ne!(s.client_of(other), Some(id));
+        assert_eq!(String::from_utf8(s.poll(other)).unwrap(), "");
     }
 }

@@ -17,6 +17,7 @@ pub mod list;
 pub mod multi;
 pub mod networking;
 pub mod object;
+pub mod replication;
 pub mod server;
 pub mod set;
 pub mod string;

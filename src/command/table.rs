@@ -48,6 +48,8 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("echo", server::echo),
     ("time", server::time),
     ("info", server::info),
+    // replication.c
+    ("role", super::replication::role),
     ("command", server::command),
     ("command|count", server::command_count),
     ("command|list", server::command_list),
