@@ -434,3 +434,29 @@ impl DelayQueueLab {
         crate::sim::strategies::Strategy::from_number(n as i64).map_or(String::new(), |s| s.name().to_string())
     }
 }
+
+/// The labs' small simulations (src/sim/pipeline.rs, src/sim/cache_aside.rs), each on an engine
+/// of its own: `LabSims.pipeline({commands, batch, rttUs, serviceUs})`,
+/// `LabSims.cache_aside({keys, skew, ratePerS, durationMs, dbLatencyMs, rttMs, ttlS, maxmemory,
+/// policy, valueBytes, seed})`. Both throw `Error("<sim>: …")` on a bad config.
+#[wasm_bindgen]
+pub struct LabSims;
+
+#[wasm_bindgen]
+impl LabSims {
+    pub fn pipeline(config: JsValue) -> Result<JsValue, JsValue> {
+        use crate::sim::pipeline::{run, ConfigInput};
+        let fail = |m: String| JsValue::from(js_sys::Error::new(&format!("pipeline: {m}")));
+        let input: ConfigInput =
+            if config.is_undefined() || config.is_null() { ConfigInput::default() } else { serde_wasm_bindgen::from_value(config).map_err(|e| fail(e.to_string()))? };
+        Ok(to_js(&run(&input.into_config().map_err(fail)?)))
+    }
+
+    pub fn cache_aside(config: JsValue) -> Result<JsValue, JsValue> {
+        use crate::sim::cache_aside::{run, ConfigInput};
+        let fail = |m: String| JsValue::from(js_sys::Error::new(&format!("cache-aside: {m}")));
+        let input: ConfigInput =
+            if config.is_undefined() || config.is_null() { ConfigInput::default() } else { serde_wasm_bindgen::from_value(config).map_err(|e| fail(e.to_string()))? };
+        Ok(to_js(&run(&input.into_config().map_err(fail)?)))
+    }
+}
