@@ -447,6 +447,79 @@ export async function createEngine({ seed, startMs, onCrash = () => {}, onRecove
       return scratch;
     },
 
+    /**
+     * The delay-queue lab (src/sim/delay_queue*.rs): simulated producer and consumers on an
+     * engine of their own, with their own virtual clock — not this engine. `config` as in
+     * spec/delay-queue-api.md. A refused config throws an Error with the lab's message;
+     * otherwise `{runUntil(t, maxSteps?) → {now, done}, drain() → {events, dropped}, metrics(),
+     * nextEventMs(), now(), free()}`. The lab shares the module's memory with the page's
+     * engine, so an internal error (a trap) in it restarts the page's engine too, and the lab
+     * is gone: its calls then throw.
+     */
+    createDelayQueueLab(config) {
+      if (playground === null) throw new Error("delay-queue: the engine is restarting after an internal error; try again in a moment.");
+      if (typeof pkg.DelayQueueLab !== "function") {
+        throw new Error("delay-queue: this build of the engine has no delay-queue lab; rebuild it with ./scripts/build-web.sh.");
+      }
+      let lab;
+      try {
+        lab = new pkg.DelayQueueLab(config);
+      } catch (error) {
+        if (error instanceof WebAssembly.RuntimeError) {
+          crash("delay-queue new", error);
+          throw new Error("delay-queue: the engine hit an internal error creating the lab (a bug in redisplay); it is being restarted.");
+        }
+        throw error instanceof Error ? error : new Error(`delay-queue: ${String(error)}`);
+      }
+      const mine = generation;
+      function call(operation, run) {
+        if (lab === null || mine !== generation || playground === null) {
+          throw new Error("delay-queue: the lab is gone (the engine was restarted after an internal error); press Reset or Run.");
+        }
+        try {
+          return run(lab);
+        } catch (error) {
+          lab = null;
+          crash(`delay-queue ${operation}`, error);
+          throw new Error(`delay-queue: the lab hit an internal error in ${operation} (${describe(error)}); a bug in redisplay.`);
+        }
+      }
+      return {
+        runUntil(tMs, maxSteps) {
+          return call("run_until", (l) => {
+            const r = l.run_until(tMs, maxSteps);
+            return { now: Number(r?.now ?? l.now()), done: Boolean(r?.done) };
+          });
+        },
+        drain() {
+          return call("drain", (l) => {
+            const r = l.drain();
+            return { events: Array.isArray(r?.events) ? r.events : [], dropped: Number(r?.dropped ?? 0) };
+          });
+        },
+        metrics: () => call("metrics", (l) => l.metrics()),
+        nextEventMs: () => call("next_event_ms", (l) => Number(l.next_event_ms())),
+        now: () => call("now", (l) => Number(l.now())),
+        free() {
+          if (lab !== null && mine === generation && playground !== null) {
+            try {
+              lab.free();
+            } catch {
+              // Freed either way.
+            }
+          }
+          lab = null;
+        },
+      };
+    },
+
+    /** A delay-queue strategy's short name and client code (1..5), from the engine. */
+    delayQueueStrategy(n) {
+      const Lab = pkg.DelayQueueLab;
+      if (typeof Lab !== "function") return { name: `strategy ${n}`, code: "" };
+      return { name: String(Lab.strategy_name(n)), code: String(Lab.strategy_code(n)) };
+    },
+
     /** True while a crashed engine is being recreated. */
     isRecovering() {
       return playground === null;

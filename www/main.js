@@ -6,7 +6,7 @@
 
 import { createEngine, EngineLoadError } from "./engine.js";
 import { parseBootParams } from "./params.js";
-import { createInitialState, createStore } from "./store.js";
+import { createInitialState, createStore, PANEL_VIEWS } from "./store.js";
 import { createLoop } from "./loop.js";
 import { createNotices } from "./notices.js";
 import { createConsoles } from "./console/consoles.js";
@@ -18,6 +18,8 @@ import { createExpiryView } from "./views/expiry-view.js";
 import { createEvictionView } from "./views/eviction-view.js";
 import { createWorkloadDriver } from "./workload.js";
 import { createViewTabs } from "./views/view-tabs.js";
+import { createDelayQueueRunner } from "./labs/delay-queue-runner.js";
+import { createDelayQueueView } from "./views/delay-queue-view.js";
 
 /**
  * The booted page's parts — `{engine, store, loop}` once boot succeeded — for the e2e tests
@@ -100,9 +102,9 @@ async function boot() {
     return;
   }
 
-  // `#expiry` or `#eviction` in the URL opens that view in the right-hand panel.
+  // `#expiry`, `#eviction` or `#delay-queue` in the URL opens that view in the right-hand panel.
   const hashView = window.location.hash.slice(1);
-  const panelView = hashView === "expiry" || hashView === "eviction" ? hashView : "zset";
+  const panelView = PANEL_VIEWS.includes(hashView) ? hashView : "zset";
   const store = createStore(createInitialState({ seed: params.seed, startMs: params.startMs, panelView }));
   const clockView = createClockView(document.getElementById("clock"), {
     togglePause() {
@@ -224,6 +226,25 @@ async function boot() {
       },
     },
   });
+  // The delay-queue lab runs simulated clients on engines of its own, on its own clock and
+  // its own frames (labs/delay-queue-runner.js): the loop and the clock bar do not drive it.
+  const delayQueueRunner = createDelayQueueRunner({
+    labs: {
+      create: (config) => engine.createDelayQueueLab(config),
+      strategyName: (n) => engine.delayQueueStrategy(n).name,
+      strategyCode: (n) => engine.delayQueueStrategy(n).code,
+    },
+  });
+  const delayQueueView = createDelayQueueView(document.getElementById("delay-queue"), { runner: delayQueueRunner, store });
+  // The first time its tab is shown, the lab is set up with the seeds' walkthrough, paused.
+  let labOpened = false;
+  const openLab = (s) => {
+    if (labOpened || s.panelView !== "delay-queue") return;
+    labOpened = true;
+    const r = delayQueueView.loadPreset("walkthrough");
+    if (!r.ok) notices.show(`The delay-queue lab could not start: ${r.error ?? Object.values(r.errors ?? {}).join(" ")}`, "error");
+  };
+  store.subscribe(openLab);
   loop = createLoop({ engine, store, driver: workload, views: [clockView, keyspaceView, zsetView, expiryView, evictionView, consolePoll] });
   createViewTabs(document.querySelector(".view-tabs"), store);
   // Clicking a sorted set in the keyspace list shows it: bring its view forward.
@@ -255,12 +276,14 @@ async function boot() {
   expiryView.start();
   evictionView.start();
   consoleView.focus();
+  openLab(store.get());
   Object.assign(pageParts, {
     engine,
     store,
     loop,
     workload,
-    views: { keyspace: keyspaceView, zset: zsetView, expiry: expiryView, eviction: evictionView },
+    views: { keyspace: keyspaceView, zset: zsetView, expiry: expiryView, eviction: evictionView, delayQueue: delayQueueView },
+    delayQueue: delayQueueRunner,
   });
   document.documentElement.dataset.boot = "ready";
 }

@@ -7,7 +7,7 @@
 export const SPEEDS = Object.freeze([1, 10, 60, 600, 3600]);
 
 /** The views the right-hand panel switches between (the tabs above it). */
-export const PANEL_VIEWS = Object.freeze(["zset", "expiry", "eviction"]);
+export const PANEL_VIEWS = Object.freeze(["zset", "expiry", "eviction", "delay-queue"]);
 
 /** The state the page starts with. */
 export function createInitialState({ seed, startMs, paused = false, speed = 1, panelView = "zset" }) {

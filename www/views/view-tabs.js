@@ -1,8 +1,8 @@
 // The tabs above the right-hand panel: which view it shows (the sorted-set view, the expiry
-// view or the eviction view). The choice lives in the store (`panelView`); this module only
-// draws the tab bar, shows the chosen panel and hides the others, and follows the WAI-ARIA tabs
-// pattern (arrow keys move between tabs). A hidden view keeps following the engine's events but
-// draws nothing.
+// view, the eviction view or the delay-queue lab). The choice lives in the store (`panelView`);
+// this module only draws the tab bar, shows the chosen panel and hides the others, and follows
+// the WAI-ARIA tabs pattern (arrow keys move between tabs). A hidden view keeps following the
+// engine's events but draws nothing.
 
 /**
  * @param {HTMLElement} tablist   an element with role="tablist" holding one button per view,
