@@ -238,23 +238,28 @@ fn the_walkthrough_one_order_at_noon_due_at_half_past_polled_every_second() {
 
 #[test]
 fn runs_are_deterministic_and_partial_runs_add_up_to_a_whole_one() {
-    let cfg = Config { duration_ms: 1_200_000, crashes: vec![Crash { consumer: 1, at_ms: 400_000, for_ms: 60_000 }], ..base(Strategy::PollNaive) };
-    let (m1, e1) = run(cfg.clone());
-    let (m2, e2) = run(cfg.clone());
-    assert_eq!(m1, m2);
-    assert_eq!(e1, e2);
-    // In slices of 1000 events and 10 s, as the page runs it.
-    let mut sim = Sim::new(cfg).unwrap();
-    let mut events = Vec::new();
-    let mut t = 0;
-    while !sim.is_done() {
-        if !sim.run_until(t, 1000) && sim.now() >= t {
-            t += 10_000;
+    for strategy in [Strategy::PollNaive, Strategy::KeyspaceEvents, Strategy::ZsetWakeup] {
+        let cfg = Config { duration_ms: 1_200_000, crashes: vec![Crash { consumer: 1, at_ms: 400_000, for_ms: 60_000 }], ..base(strategy) };
+        let (m1, e1) = run(cfg.clone());
+        let (m2, e2) = run(cfg.clone());
+        assert_eq!(m1, m2);
+        assert_eq!(e1, e2);
+        // In slices, as the page runs it (frames of a few ms of virtual time, a step budget):
+        // the same run, event for event.
+        for (slice_ms, budget) in [(7, 1000), (333, 50), (10_000, 1000), (60_000, u64::MAX)] {
+            let mut sim = Sim::new(cfg.clone()).unwrap();
+            let mut events = Vec::new();
+            let mut t = 0;
+            while !sim.is_done() {
+                if !sim.run_until(t, budget) && sim.now() >= t {
+                    t += slice_ms;
+                }
+                events.extend(sim.drain().0);
+            }
+            assert_eq!(sim.metrics(), &m1, "{strategy:?} in slices of {slice_ms} ms");
+            assert!(events == e1, "{strategy:?} in slices of {slice_ms} ms: the events differ");
         }
-        events.extend(sim.drain().0);
     }
-    assert_eq!(events, e1);
-    assert_eq!(sim.metrics(), &m1);
 }
 
 #[test]

@@ -601,24 +601,37 @@ impl Sim {
         }
         let t = t.min(self.cfg.duration_ms);
         let mut steps = 0u64;
-        while let Some(&Reverse((at, _, slot))) = self.heap.peek() {
-            if at > t || steps >= max_steps {
+        // Whatever comes first — a cron tick with work to do (it may publish `expired`
+        // messages, delivered rtt/2 later) or the next event — happens first, so a run is
+        // the same however it is sliced into calls.
+        loop {
+            if steps >= max_steps {
+                return self.done;
+            }
+            let next_ev = self.heap.peek().map_or(i64::MAX, |Reverse((at, _, _))| *at);
+            let next_tick = self.engine.next_cron_ms() - self.cfg.start_ms;
+            if self.engine.cron_has_work() && next_tick <= next_ev.min(t) {
+                self.engine.advance_to(self.abs(next_tick), 1);
+                self.now = next_tick;
+                self.collect_messages();
+                steps += 1;
+                continue;
+            }
+            if next_ev > t {
                 break;
             }
-            self.heap.pop();
+            let Some(Reverse((at, _, slot))) = self.heap.pop() else { break };
             let ev = self.slots[slot].take().expect("scheduled event");
             self.free.push(slot);
             self.engine_to(at.max(self.now));
             self.handle(ev);
             steps += 1;
         }
-        if steps < max_steps || self.heap.peek().is_none_or(|Reverse((at, _, _))| *at > t) {
-            if t > self.now {
-                self.engine_to(t);
-            }
-            if t >= self.cfg.duration_ms {
-                self.finish();
-            }
+        if t > self.now {
+            self.engine_to(t);
+        }
+        if t >= self.cfg.duration_ms {
+            self.finish();
         }
         self.done
     }
@@ -669,6 +682,9 @@ impl Sim {
                         reply: reply_text(&reply),
                         empty,
                     };
+                    self.emit(e);
+                } else if conn == Conn::Producer {
+                    let e = SimEvent::Command { consumer: -1, sent, executed, replied: back, cmd: command_text(&argv), reply: reply_text(&reply), empty: false };
                     self.emit(e);
                 } else if let Conn::Sub(c) = conn {
                     let e = SimEvent::Command { consumer: c as i64, sent, executed, replied: back, cmd: command_text(&argv), reply: "subscribed".into(), empty: false };

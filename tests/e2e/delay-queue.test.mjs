@@ -118,6 +118,10 @@ function summarize(events, consumers) {
         out.finals += 1;
         break;
       case "command": {
+        if (e.consumer < 0) {
+          out.producerCommands = (out.producerCommands ?? 0) + 1;
+          break;
+        }
         const l = lane(e.consumer);
         l.commands += 1;
         if (e.empty) l.empty += 1;

@@ -286,6 +286,13 @@ export function createRunModel({ consumers, startMs = 0, timeText = (ms) => `${m
           consumer: Number(e.consumer),
         };
         if (!Number.isFinite(item.t1)) item.t1 = item.t0;
+        if (item.consumer < 0) {
+          // The producer's ZADD/SET/PUBLISH and its payments: in the log; its lane shows the
+          // orders and payments themselves.
+          producer.counts.commands = (producer.counts.commands ?? 0) + 1;
+          say(item.executed, `producer: ${item.cmd} → ${item.reply}`, "producer");
+          break;
+        }
         lane.commands.add(item);
         lane.byKind[item.kind].add(item);
         lane.counts.commands += 1;
