@@ -520,6 +520,33 @@ export async function createEngine({ seed, startMs, onCrash = () => {}, onRecove
       return { name: String(Lab.strategy_name(n)), code: String(Lab.strategy_code(n)) };
     },
 
+    /**
+     * A lab's simulation step, run to its end on an engine of its own: `kind` "delay-queue"
+     * (DelayQueueLab's config), "pipeline" or "cache-aside" (LabSims). → `{ok, result}` with
+     * the metrics as plain data, or `{ok: false, error}` in words.
+     */
+    runLabSim(kind, config) {
+      try {
+        if (kind === "delay-queue") {
+          const lab = this.createDelayQueueLab(config);
+          try {
+            lab.runUntil(Number.MAX_SAFE_INTEGER);
+            return { ok: true, result: lab.metrics() };
+          } finally {
+            lab.free?.();
+          }
+        }
+        const Sims = pkg.LabSims;
+        if (typeof Sims !== "function") return { ok: false, error: "this build of the engine has no lab simulations; rebuild it with ./scripts/build-web.sh." };
+        if (kind === "pipeline") return { ok: true, result: Sims.pipeline(config) };
+        if (kind === "cache-aside") return { ok: true, result: Sims.cache_aside(config) };
+        return { ok: false, error: `unknown simulation "${kind}"` };
+      } catch (error) {
+        if (error instanceof WebAssembly.RuntimeError) crash(`lab sim ${kind}`, error);
+        return { ok: false, error: error instanceof Error ? error.message : String(error) };
+      }
+    },
+
     /** True while a crashed engine is being recreated. */
     isRecovering() {
       return playground === null;

@@ -350,5 +350,15 @@ export function createConsole(root, { run, completions, prompt, welcome = [], in
     },
     mode: () => mode,
     clear: clearScreen,
+    /** Runs a line as if typed and sent with Enter (a lab step). */
+    submit,
+    /** Puts a line in the input for the learner to send (a lab step that says "type it"). */
+    type(line) {
+      input.value = line;
+      input.focus();
+      input.setSelectionRange(line.length, line.length);
+    },
+    /** What is in the input now. */
+    inputValue: () => input.value,
   };
 }

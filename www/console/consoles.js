@@ -126,6 +126,23 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
     close,
     pollAll,
     count: () => consoles.length,
+    /** Opens consoles until console `n` exists (a lab step on the second client); false if it can't. */
+    ensure(n) {
+      while (consoles.length <= n) {
+        if (open() === null) return false;
+      }
+      return true;
+    },
+    /** Runs a line on console `n` as if typed there. */
+    submitOn(n, line) {
+      consoles[n]?.view.submit(line);
+    },
+    /** Types a line into console `n`'s input for the learner to send. */
+    typeOn(n, line) {
+      consoles[n]?.view.type(line);
+    },
+    /** The console view of console `n`. */
+    viewOf: (n) => consoles[n]?.view ?? null,
     /** A recreated engine has only its first client: drop the other panes. */
     engineRecreated() {
       while (consoles.length > 1) consoles.pop().pane.remove();

@@ -1,0 +1,282 @@
+// The lab player: a guided scenario (www/labs/data/<id>.json, format in www/labs/README.md)
+// beside the console — the steps, each step's text, the lines it runs (or types for the learner
+// to send), the view to look at and what to notice. tests/labs.rs holds every `expect` to the
+// engine natively; tests/e2e/labs.test.mjs plays every lab here and compares what the consoles
+// print with the same `expect`s.
+//
+// Use (the page's lab mode, the <redis-playground lab="…"> widget):
+//
+//   const lab = await loadLab(id, { baseUrl });     // {ok, lab} | {ok: false, error}
+//   const player = createLabPlayer(section, {
+//     lab,
+//     consoles,                      // console/consoles.js: ensure(n), submitOn(n, line), typeOn(n, line), pollAll()
+//     showView(view, focusKey),      // bring a view forward (and open a key in it)
+//     runSim(kind, config),          // engine.runLabSim → {ok, result} | {ok: false, error}
+//     showDelayQueue(config),        // optional: load a delay-queue sim into its view
+//     onChange(state),               // optional: {step, ran}
+//   });
+//   player.go(n); player.runStep(); player.destroy();
+//
+// The lab's seed and start time are the engine's (the host creates the engine with them) and
+// the clock is paused: time passes only through the steps' CLOCK ADVANCE lines, so what the
+// text says happens is what happens. Text from the lab file reaches the DOM as textContent.
+
+const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** Is this a lab id we would fetch (a file name, nothing else)? */
+export function isLabId(id) {
+  return typeof id === "string" && ID_PATTERN.test(id);
+}
+
+/** Checks the shape the player relies on; returns a sentence, or null when it is fine. */
+export function labProblem(lab) {
+  if (!lab || typeof lab !== "object") return "the lab file is not a JSON object";
+  if (typeof lab.title !== "string" || lab.title === "") return "the lab has no title";
+  if (!Number.isSafeInteger(lab.seed) || lab.seed < 0) return "the lab's seed is not a whole number";
+  if (!Number.isSafeInteger(lab.startMs) || lab.startMs < 0) return "the lab's startMs is not a time in Unix ms";
+  if (!Array.isArray(lab.steps) || lab.steps.length === 0) return "the lab has no steps";
+  for (const [i, step] of lab.steps.entries()) {
+    if (!step || typeof step.title !== "string" || typeof step.text !== "string") return `step ${i + 1} has no title or text`;
+    if (step.lines !== undefined && !Array.isArray(step.lines)) return `step ${i + 1}'s lines are not a list`;
+  }
+  return null;
+}
+
+/** Fetches a lab by id (`baseUrl`: the folder holding data/). */
+export async function loadLab(id, { baseUrl = new URL("./", import.meta.url) } = {}) {
+  if (!isLabId(id)) return { ok: false, error: `"${String(id).slice(0, 80)}" is not a lab name (letters, digits and dashes).` };
+  let response;
+  try {
+    response = await fetch(new URL(`data/${id}.json`, baseUrl));
+  } catch (err) {
+    return { ok: false, error: `The lab "${id}" could not be downloaded (${err instanceof Error ? err.message : String(err)}).` };
+  }
+  if (!response.ok) return { ok: false, error: `There is no lab called "${id}" (HTTP ${response.status}).` };
+  let lab;
+  try {
+    lab = await response.json();
+  } catch {
+    return { ok: false, error: `The lab "${id}" is not valid JSON.` };
+  }
+  const problem = labProblem(lab);
+  return problem ? { ok: false, error: `The lab "${id}" cannot be played: ${problem}.` } : { ok: true, lab };
+}
+
+/** The lab list (data/index.json) with each lab's title and summary, for a picker. */
+export async function loadLabIndex({ baseUrl = new URL("./", import.meta.url) } = {}) {
+  try {
+    const index = await (await fetch(new URL("data/index.json", baseUrl))).json();
+    const ids = Array.isArray(index?.labs) ? index.labs.filter(isLabId) : [];
+    const labs = await Promise.all(ids.map((id) => loadLab(id, { baseUrl })));
+    return labs.flatMap((r, i) => (r.ok ? [{ id: ids[i], title: r.lab.title, summary: String(r.lab.summary ?? "") }] : []));
+  } catch {
+    return [];
+  }
+}
+
+/** A line item as the panel shows it: `console 2> LINE`, `(console 2 receives)`, `simulation …`. */
+function describeItem(item) {
+  const who = Number.isInteger(item.console) && item.console > 0 ? `client ${item.console + 1}` : "";
+  if (typeof item.line === "string") return `${who ? `${who}> ` : "> "}${item.line}`;
+  if (item.receive) return `(${who || "client 1"} receives what arrived)`;
+  if (typeof item.sim === "string") return `simulation: ${item.sim} ${JSON.stringify(item.config ?? {})}`;
+  return "?";
+}
+
+function formatValue(v) {
+  if (typeof v === "number") return Number.isInteger(v) ? v.toLocaleString("en-US") : v.toLocaleString("en-US", { maximumFractionDigits: 3 });
+  if (v === null || v === undefined) return "—";
+  if (Array.isArray(v)) return v.map(formatValue).join(", ");
+  if (typeof v === "object") return JSON.stringify(v);
+  return String(v);
+}
+
+/** Flattens `{a: {b: 1}}` to `[["a.b", 1]]` (the sims' nested results). */
+function flatten(obj, prefix = "") {
+  return Object.entries(obj ?? {}).flatMap(([k, v]) =>
+    v && typeof v === "object" && !Array.isArray(v) ? flatten(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]],
+  );
+}
+
+function lookup(obj, path) {
+  return path.split(".").reduce((o, k) => (o && typeof o === "object" ? o[k] : undefined), obj);
+}
+
+export function createLabPlayer(root, { lab, consoles, showView = () => {}, runSim, showDelayQueue = null, onChange = () => {} }) {
+  root.replaceChildren();
+  root.classList.add("lab-player");
+  root.setAttribute("aria-label", `Lab: ${lab.title}`);
+
+  const header = el("header", "lab-header");
+  const title = el("h2", "lab-title", lab.title);
+  const summary = el("p", "lab-summary", String(lab.summary ?? ""));
+  header.append(el("span", "lab-kicker", "Lab"), title, summary);
+
+  const nav = el("ol", "lab-steps");
+  nav.setAttribute("aria-label", "Steps");
+  const stepButtons = lab.steps.map((step, i) => {
+    const li = el("li");
+    const b = el("button", "lab-step-link", step.title);
+    b.type = "button";
+    b.addEventListener("click", () => go(i));
+    li.append(b);
+    nav.append(li);
+    return b;
+  });
+
+  const body = el("section", "lab-step");
+  const counter = el("p", "lab-counter");
+  const stepTitle = el("h3", "lab-step-title");
+  stepTitle.tabIndex = -1;
+  const text = el("div", "lab-text");
+  const lines = el("ul", "lab-lines");
+  lines.setAttribute("aria-label", "What this step runs");
+  const actions = el("div", "lab-actions");
+  const runButton = el("button", "lab-run", "Run this step");
+  runButton.type = "button";
+  const prevButton = el("button", "lab-prev", "← Previous");
+  prevButton.type = "button";
+  const nextButton = el("button", "lab-next", "Next step →");
+  nextButton.type = "button";
+  actions.append(prevButton, runButton, nextButton);
+  const notice = el("div", "lab-notice");
+  notice.setAttribute("role", "status");
+  const results = el("div", "lab-results");
+  body.append(counter, stepTitle, text, lines, actions, notice, results);
+  root.append(header, nav, body);
+
+  let current = 0;
+  /** Steps already run (a step runs once; going back shows it, running again is refused). */
+  const ran = new Set();
+  /** For a `type: true` step: the index of the next line to type. */
+  let typed = 0;
+
+  function state() {
+    return { step: current, ran: ran.has(current) };
+  }
+
+  function render() {
+    const step = lab.steps[current];
+    root.dataset.step = String(current);
+    root.dataset.ran = String(ran.has(current));
+    counter.textContent = `Step ${current + 1} of ${lab.steps.length}`;
+    stepTitle.textContent = step.title;
+    text.replaceChildren(...String(step.text).split(/\n\s*\n/).map((p) => el("p", null, p)));
+    lines.replaceChildren(...(step.lines ?? []).map((item) => el("li", "lab-line", describeItem(item))));
+    lines.hidden = !(step.lines ?? []).length;
+    stepButtons.forEach((b, i) => {
+      if (i === current) b.setAttribute("aria-current", "step");
+      else b.removeAttribute("aria-current");
+      b.classList.toggle("done", ran.has(i));
+    });
+    prevButton.disabled = current === 0;
+    nextButton.disabled = current === lab.steps.length - 1;
+    const typing = step.type === true && !ran.has(current);
+    runButton.textContent = ran.has(current) ? "Ran" : typing ? (typed === 0 ? "Type the first line" : "Type the next line") : "Run this step";
+    runButton.disabled = ran.has(current) || !(step.lines ?? []).length;
+    notice.textContent = ran.has(current) || !(step.lines ?? []).length ? String(step.notice ?? "") : "";
+    notice.hidden = notice.textContent === "";
+    if (!ran.has(current)) results.replaceChildren();
+  }
+
+  function go(n) {
+    if (!Number.isInteger(n) || n < 0 || n >= lab.steps.length) return;
+    current = n;
+    typed = 0;
+    const step = lab.steps[n];
+    if (typeof step.view === "string") showView(step.view, typeof step.focus === "string" ? step.focus : null);
+    render();
+    onChange(state());
+  }
+
+  function simTable(item, outcome) {
+    const table = el("table", "lab-sim");
+    const caption = el("caption", null, `${item.sim} simulation`);
+    table.append(caption);
+    const body = el("tbody");
+    if (!outcome.ok) {
+      const tr = el("tr");
+      tr.append(el("td", "lab-sim-error", outcome.error));
+      body.append(tr);
+    } else {
+      const quoted = item.expect && typeof item.expect === "object" ? Object.keys(item.expect) : null;
+      const rows = quoted ? quoted.map((k) => [k, lookup(outcome.result, k)]) : flatten(outcome.result);
+      for (const [k, v] of rows) {
+        const tr = el("tr");
+        tr.dataset.metric = k;
+        const td = el("td", null, formatValue(v));
+        td.dataset.value = JSON.stringify(v ?? null);
+        tr.append(el("th", null, k), td);
+        body.append(tr);
+      }
+    }
+    table.append(body);
+    return table;
+  }
+
+  /** Runs the current step's lines (or types the next one, for a `type: true` step). */
+  function runStep() {
+    const step = lab.steps[current];
+    const items = step.lines ?? [];
+    if (ran.has(current) || items.length === 0) return;
+    if (step.type === true) {
+      // Type the next line for the learner; items without a line (receive, sim) run at once.
+      while (typed < items.length && typeof items[typed].line !== "string") runItem(items[typed++]);
+      if (typed < items.length) {
+        const item = items[typed++];
+        const n = Number.isInteger(item.console) ? item.console : 0;
+        consoles.ensure(n);
+        consoles.typeOn(n, item.line);
+      }
+      if (typed >= items.length) ran.add(current);
+      render();
+      onChange(state());
+      return;
+    }
+    for (const item of items) runItem(item);
+    ran.add(current);
+    render();
+    onChange(state());
+  }
+
+  function runItem(item) {
+    const n = Number.isInteger(item.console) && item.console >= 0 ? item.console : 0;
+    if (typeof item.line === "string") {
+      if (!consoles.ensure(n)) return;
+      consoles.submitOn(n, item.line);
+    } else if (item.receive) {
+      consoles.ensure(n);
+      consoles.pollAll();
+    } else if (typeof item.sim === "string") {
+      const outcome = runSim(item.sim, item.config ?? {});
+      results.append(simTable(item, outcome));
+      if (item.sim === "delay-queue" && outcome.ok && showDelayQueue) showDelayQueue(item.config ?? {});
+    }
+  }
+
+  runButton.addEventListener("click", runStep);
+  prevButton.addEventListener("click", () => go(current - 1));
+  nextButton.addEventListener("click", () => {
+    go(current + 1);
+    stepTitle.focus();
+  });
+
+  go(0);
+  return {
+    go,
+    runStep,
+    state,
+    lab,
+    destroy() {
+      root.replaceChildren();
+      root.classList.remove("lab-player");
+    },
+  };
+}
