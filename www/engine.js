@@ -171,8 +171,10 @@ export async function createEngine({ seed, startMs, onCrash = () => {}, onRecove
   let lastNow = playground.now();
   let lastPrompt = DEFAULT_PROMPT;
   let commandCache = null;
+  let freed = false;
 
   function recreate() {
+    if (freed) return;
     generation += 1;
     const mine = generation;
     instantiate(wasmModule, mine)
@@ -287,6 +289,22 @@ export async function createEngine({ seed, startMs, onCrash = () => {}, onRecove
         lastNow = pg.now();
         lastPrompt = pg.prompt();
       }, () => {});
+    },
+
+    /**
+     * Frees the engine for good (a widget taken off the page): later calls get the same
+     * answers as while restarting, and nothing is recreated.
+     */
+    free() {
+      generation += 1; // scratch engines and labs made from this one are gone too
+      const pg = playground;
+      playground = null;
+      freed = true;
+      try {
+        pg?.free();
+      } catch {
+        // Freed either way.
+      }
     },
 
     /** The command table: `[{name, summary, group, since, arity, playground}]`. */

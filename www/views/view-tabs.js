@@ -11,7 +11,11 @@
  */
 export function createViewTabs(tablist, store) {
   const tabs = [...tablist.querySelectorAll("[role=tab][data-view]")];
-  const panelOf = (tab) => document.getElementById(tab.getAttribute("aria-controls"));
+  // The panels live beside the tabs: in the document, or in a widget's shadow root.
+  const scope = tablist.getRootNode();
+  const panelOf = (tab) => scope.getElementById?.(tab.getAttribute("aria-controls")) ?? null;
+  // Where the current view is written for styles and tests: <html>, or the widget's element.
+  const holder = scope instanceof ShadowRoot ? scope.host : (scope.documentElement ?? tablist);
 
   function show(view) {
     for (const tab of tabs) {
@@ -22,7 +26,7 @@ export function createViewTabs(tablist, store) {
       const panel = panelOf(tab);
       if (panel) panel.hidden = !on;
     }
-    document.documentElement.dataset.panelView = view;
+    holder.dataset.panelView = view;
   }
 
   for (const tab of tabs) {

@@ -1,0 +1,358 @@
+// A playground mounted in a piece of markup: one engine, its store, its loop, its consoles and
+// the views the markup has room for. The page (main.js) mounts one in the document; every
+// <redis-playground> widget (widget.js) mounts its own in its shadow root — no singletons, so
+// any number can live on one page, each with its own seed, clock and config.
+//
+// The markup is found by id *inside `root`* (root.getElementById), never in the document:
+//   #console      the consoles (required)           #clock     the clock bar
+//   #keyspace     the keyspace list                 #zset      the sorted-set view
+//   #expiry       the expiry view                   #eviction  the eviction view
+//   #delay-queue  the delay-queue lab               .view-tabs the tabs over the right panel
+// A view whose element is absent (or left out of `options.views`) is simply not mounted.
+//
+// What belongs to the host stays with the host: reading the URL, where messages go (`notify`),
+// what the welcome lines say. Loading failures reject the returned promise with engine.js's
+// EngineLoadError; nothing here throws on user input.
+
+import { createEngine } from "./engine.js";
+import { createInitialState, createStore, PANEL_VIEWS } from "./store.js";
+import { createLoop } from "./loop.js";
+import { createConsoles } from "./console/consoles.js";
+import { buildCompletionEntries } from "./console/completion.js";
+import { createClockView, formatClock } from "./views/clock-view.js";
+import { createKeyspaceView } from "./views/keyspace-view.js";
+import { createZsetView } from "./views/zset-view.js";
+import { createExpiryView } from "./views/expiry-view.js";
+import { createEvictionView } from "./views/eviction-view.js";
+import { createWorkloadDriver } from "./workload.js";
+import { createViewTabs } from "./views/view-tabs.js";
+import { createDelayQueueRunner } from "./labs/delay-queue-runner.js";
+import { createDelayQueueView } from "./views/delay-queue-view.js";
+
+/** The parts a playground can show, by the id of their element. */
+export const PLAYGROUND_VIEWS = Object.freeze(["console", "clock", "keyspace", "zset", "expiry", "eviction", "delay-queue"]);
+
+function describeError(err) {
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return String(err);
+}
+
+/**
+ * Keys a read-only console still takes: Enter runs the line shown (the host put it there),
+ * Ctrl-C leaves a wait; Tab moves the focus on instead of completing.
+ */
+function guardReadOnly(consoleRoot) {
+  consoleRoot.dataset.readOnly = "true";
+  const isInput = (t) => t instanceof Element && t.classList.contains("cmdline");
+  consoleRoot.addEventListener(
+    "keydown",
+    (event) => {
+      if (!isInput(event.target)) return;
+      const allowed = event.key === "Enter" || (event.ctrlKey && (event.key === "c" || event.key === "C"));
+      if (!allowed) event.stopPropagation(); // the console never sees it; Tab keeps its default
+    },
+    true,
+  );
+  for (const type of ["paste", "beforeinput", "drop"]) {
+    consoleRoot.addEventListener(
+      type,
+      (event) => {
+        if (!isInput(event.target)) return;
+        event.preventDefault();
+        event.stopPropagation();
+      },
+      true,
+    );
+  }
+  // Inputs are created per console: mark each read-only as it gets the focus.
+  consoleRoot.addEventListener("focusin", (event) => {
+    if (isInput(event.target)) {
+      event.target.readOnly = true;
+      event.target.setAttribute("aria-readonly", "true");
+    }
+  });
+}
+
+/**
+ * Mounts a playground.
+ *
+ * @param {Document|ShadowRoot} root  holds the markup (ids scoped to it)
+ * @param {object} [options]
+ * @param {number} options.seed          the engine's RNG seed
+ * @param {number} options.startMs       the virtual clock's start, Unix ms
+ * @param {string} [options.panelView]   the view the right-hand panel opens with (PANEL_VIEWS)
+ * @param {string[]|null} [options.views]  the parts to mount (PLAYGROUND_VIEWS); null: all the markup has
+ * @param {boolean} [options.paused]     start with the clock paused
+ * @param {boolean} [options.readOnly]   no typing in the consoles: lines come from `run(line)`
+ * @param {string[]} [options.welcome]   lines the first console prints first
+ * @param {(text: string, kind: "info"|"warning"|"error") => void} [options.notify]  messages for the user
+ * @param {(result: object, line: string, n: number) => void} [options.onRun]  after each console line
+ * @param {(parts: object) => void} [options.onBoot]  once everything is mounted and running
+ * @param {Document|{hidden: boolean, addEventListener: Function, removeEventListener: Function}} [options.doc]
+ *        what says whether the playground is out of sight (`hidden` + "visibilitychange")
+ * @returns {Promise<object>} the parts: `{engine, store, loop, consoles, views, delayQueue, workload, run, destroy}`
+ * @throws {EngineLoadError} when the engine cannot be loaded
+ */
+export async function mountPlayground(root, options = {}) {
+  const {
+    seed,
+    startMs,
+    panelView = "zset",
+    views = null,
+    paused = false,
+    readOnly = false,
+    welcome = [],
+    notify = () => {},
+    onRun = () => {},
+    onBoot = () => {},
+    doc = document,
+  } = options;
+  const find = (id) => (views === null || views.includes(id) ? root.getElementById(id) : null);
+  const consoleEl = find("console") ?? root.getElementById("console");
+  if (consoleEl === null) throw new Error("mountPlayground: the markup has no #console element");
+
+  let consoleView = null;
+  let consoles = null;
+  let keyspaceView = null;
+  let zsetView = null;
+  let expiryView = null;
+  let evictionView = null;
+  let loop = null;
+  let destroyed = false;
+  const engine = await createEngine({
+    seed,
+    startMs,
+    onCrash({ operation, error }) {
+      if (destroyed) return;
+      console.error(`redisplay: the engine failed in ${operation}`, error);
+      const restarting = operation !== "restart";
+      notify(
+        restarting
+          ? `The engine hit an internal error (${describeError(error)}) and is being restarted with the ` +
+              "same seed at the same virtual time. Keys and settings were lost. This is a bug in redisplay."
+          : `The engine could not be restarted (${describeError(error)}). Reload the page.`,
+        "error",
+      );
+    },
+    onRecovered() {
+      if (destroyed) return;
+      consoles?.engineRecreated();
+      consoleView?.setPrompt(engine.prompt());
+      consoleView?.printNote("(redisplay) the engine was restarted after an internal error; the keyspace is empty.");
+      keyspaceView?.refresh();
+      zsetView?.refresh();
+      expiryView?.refresh();
+      evictionView?.refresh();
+      loop?.redrawAll();
+    },
+  });
+
+  const store = createStore(
+    createInitialState({ seed, startMs, paused, panelView: PANEL_VIEWS.includes(panelView) ? panelView : "zset" }),
+  );
+  const clockEl = find("clock");
+  const clockView =
+    clockEl &&
+    createClockView(clockEl, {
+      togglePause() {
+        store.set({ paused: !store.get().paused });
+      },
+      setSpeed(speed) {
+        store.set({ speed });
+      },
+      step() {
+        // A step is for looking closely: stop playback, then run exactly to the next cron tick
+        // (after CONFIG SET hz it still falls on the old schedule, as in Redis).
+        store.set({ paused: true });
+        loop.advanceBy(Math.max(1, engine.nextCronMs() - engine.now()));
+      },
+      jump(ms) {
+        loop.advanceBy(ms);
+      },
+      reset() {
+        engine.reset();
+        loop.cancelPending();
+        store.set({ selectedDb: 0, selectedKey: null });
+        keyspaceView?.refresh();
+        zsetView?.refresh();
+        expiryView?.refresh();
+        evictionView?.refresh();
+        consoleView.setPrompt(engine.prompt());
+        consoleView.printNote(`(redisplay) reset: a fresh engine with seed ${seed}, clock back to ${formatClock(engine.now())}.`);
+      },
+    });
+  // The keyspace and sorted-set views read windowed snapshots through this, never the engine.
+  const source = {
+    currentDb: () => engine.currentDb(),
+    keyspace: (db, offset, count, pattern) => engine.keyspace(db, offset, count, pattern),
+    zsetWindow: (db, key, start, count) => engine.zsetWindow(db, key, start, count),
+    expireField: (db, cells) => engine.expireField(db, cells),
+    expireBuckets: (db, start, count) => engine.expireBuckets(db, start, count),
+  };
+  const invalidate = () => loop?.wake();
+  const configGet = (name) => {
+    const r = engine.command(["CONFIG", "GET", name]);
+    const items = r.reply?.type === "array" ? r.reply.value : [];
+    return items.length >= 2 ? String(items[1].value) : null;
+  };
+  const keyspaceEl = find("keyspace");
+  if (keyspaceEl) keyspaceView = createKeyspaceView(keyspaceEl, { source, store, invalidate });
+  const zsetEl = find("zset");
+  if (zsetEl) zsetView = createZsetView(zsetEl, { source, store, invalidate });
+  const expiryEl = find("expiry");
+  if (expiryEl) {
+    expiryView = createExpiryView(expiryEl, {
+      source,
+      store,
+      invalidate,
+      actions: {
+        configGet,
+        configSet(name, value) {
+          const r = engine.command(["CONFIG", "SET", name, value]);
+          // Say in the console what was run, so the control teaches the command.
+          consoleView?.printNote(`(expiry view) CONFIG SET ${name} ${value} → ${r.text.trim()}`);
+          loop.wake();
+          return { ok: r.reply?.type === "status", text: r.text };
+        },
+        populate({ db, count, prefix, minMs, maxMs, distribution }) {
+          const made = engine.populate(db, count, prefix, minMs, maxMs, distribution);
+          keyspaceView?.refresh();
+          loop.wake();
+          return made;
+        },
+      },
+    });
+  }
+  // Every frame, the consoles print what arrived without input (messages, late replies).
+  const consolePoll = { update: () => consoles?.update() ?? false, draw() {} };
+  const workload = createWorkloadDriver({ engine });
+  const note = (text) => consoleView?.printNote(text);
+  const evictionEl = find("eviction");
+  if (evictionEl) {
+    evictionView = createEvictionView(evictionEl, {
+      store,
+      invalidate,
+      actions: {
+        configGet,
+        configSet(name, value) {
+          const r = engine.command(["CONFIG", "SET", name, value]);
+          note(`(eviction view) CONFIG SET ${name} ${value} → ${r.text.trim()}`);
+          loop.wake();
+          return { ok: r.reply?.type === "status", text: r.text };
+        },
+        /** A command the view runs on the user's behalf (FLUSHALL), echoed in the console. */
+        run(args) {
+          const r = engine.command(args);
+          note(`(eviction view) ${args.join(" ")} → ${r.text.trim()}`);
+          keyspaceView?.refresh();
+          loop.wake();
+          return r;
+        },
+        info: (section) => engine.info(section),
+        note,
+        lruExperiment: (keys, samples, lruSeed) => engine.lruExperiment(keys, samples, lruSeed),
+        workload: {
+          start(spec, opts) {
+            const run = workload.start(spec, opts);
+            loop.wake();
+            return run;
+          },
+          stop() {
+            workload.stop();
+            loop.wake();
+          },
+          status: () => workload.status(),
+          compare({ spec, config }) {
+            const job = workload.compare({ spec, config, seed, startMs });
+            loop.wake();
+            return job;
+          },
+          cancelCompare() {
+            workload.cancelCompare();
+            loop.wake();
+          },
+          forget: () => workload.forget(),
+        },
+      },
+    });
+  }
+  // The delay-queue lab runs simulated clients on engines of its own, on its own clock and
+  // its own frames (labs/delay-queue-runner.js): the loop and the clock bar do not drive it.
+  let delayQueueRunner = null;
+  let delayQueueView = null;
+  const delayQueueEl = find("delay-queue");
+  if (delayQueueEl) {
+    delayQueueRunner = createDelayQueueRunner({
+      doc,
+      labs: {
+        create: (config) => engine.createDelayQueueLab(config),
+        strategyName: (n) => engine.delayQueueStrategy(n).name,
+        strategyCode: (n) => engine.delayQueueStrategy(n).code,
+      },
+    });
+    delayQueueView = createDelayQueueView(delayQueueEl, { runner: delayQueueRunner, store });
+  }
+  // The first time its tab is shown, the lab is set up with the seeds' walkthrough, paused.
+  let labOpened = false;
+  const openLab = (s) => {
+    if (labOpened || delayQueueView === null || s.panelView !== "delay-queue") return;
+    labOpened = true;
+    const r = delayQueueView.loadPreset("walkthrough");
+    if (!r.ok) notify(`The delay-queue lab could not start: ${r.error ?? Object.values(r.errors ?? {}).join(" ")}`, "error");
+  };
+  store.subscribe(openLab);
+  const loopViews = [clockView, keyspaceView, zsetView, expiryView, evictionView, consolePoll].filter(Boolean);
+  loop = createLoop({ engine, store, driver: workload, views: loopViews, doc });
+  const tablist = root.querySelector(".view-tabs");
+  if (tablist) createViewTabs(tablist, store);
+  // Clicking a sorted set in the keyspace list shows it: bring its view forward.
+  keyspaceEl?.addEventListener("click", (event) => {
+    if (event.target instanceof Element && event.target.closest('.keyspace-row[data-type="zset"]')) {
+      store.set({ panelView: "zset" });
+    }
+  });
+
+  if (readOnly) guardReadOnly(consoleEl);
+  consoles = createConsoles(consoleEl, {
+    engine,
+    onRun(result, line, n) {
+      evictionView?.noteReply(result.reply, line);
+      loop.wake(); // the line may have changed the clock or produced events
+      onRun(result, line, n);
+    },
+    completions: buildCompletionEntries(engine.commands()),
+    welcome,
+  });
+  consoleView = consoles.primary;
+
+  loop.start();
+  expiryView?.start();
+  evictionView?.start();
+  openLab(store.get());
+
+  const parts = {
+    engine,
+    store,
+    loop,
+    consoles,
+    workload,
+    views: { clock: clockView, keyspace: keyspaceView, zset: zsetView, expiry: expiryView, eviction: evictionView, delayQueue: delayQueueView },
+    delayQueue: delayQueueRunner,
+    /** Runs a line on console `n` as if it had been typed there and sent with Enter. */
+    run(line, n = 0) {
+      if (!destroyed) consoles.submitOn(n, line);
+    },
+    /** Stops the loop and the labs and frees the engine; the markup stays as it is. */
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      loop.stop();
+      workload.stop();
+      workload.cancelCompare();
+      delayQueueRunner?.dispose();
+      engine.free();
+    },
+  };
+  onBoot(parts);
+  return parts;
+}
