@@ -90,7 +90,7 @@ function guardReadOnly(consoleRoot) {
  * @param {(parts: object) => void} [options.onBoot]  once everything is mounted and running
  * @param {Document|{hidden: boolean, addEventListener: Function, removeEventListener: Function}} [options.doc]
  *        what says whether the playground is out of sight (`hidden` + "visibilitychange")
- * @returns {Promise<object>} the parts: `{engine, store, loop, consoles, views, delayQueue, workload, run, destroy}`
+ * @returns {Promise<object>} the parts: `{engine, store, loop, consoles, views, delayQueue, workload, run, reset, destroy}`
  * @throws {EngineLoadError} when the engine cannot be loaded
  */
 export async function mountPlayground(root, options = {}) {
@@ -169,18 +169,20 @@ export async function mountPlayground(root, options = {}) {
       jump(ms) {
         loop.advanceBy(ms);
       },
-      reset() {
-        engine.reset();
-        loop.cancelPending();
-        store.set({ selectedDb: 0, selectedKey: null });
-        keyspaceView?.refresh();
-        zsetView?.refresh();
-        expiryView?.refresh();
-        evictionView?.refresh();
-        consoleView.setPrompt(engine.prompt());
-        consoleView.printNote(`(redisplay) reset: a fresh engine with seed ${seed}, clock back to ${formatClock(engine.now())}.`);
-      },
+      reset: () => resetEngine(),
     });
+  /** A fresh engine with the same seed and start time (the clock bar's Reset, a widget's). */
+  function resetEngine() {
+    engine.reset();
+    loop.cancelPending();
+    store.set({ selectedDb: 0, selectedKey: null });
+    keyspaceView?.refresh();
+    zsetView?.refresh();
+    expiryView?.refresh();
+    evictionView?.refresh();
+    consoleView.setPrompt(engine.prompt());
+    consoleView.printNote(`(redisplay) reset: a fresh engine with seed ${seed}, clock back to ${formatClock(engine.now())}.`);
+  }
   // The keyspace and sorted-set views read windowed snapshots through this, never the engine.
   const source = {
     currentDb: () => engine.currentDb(),
@@ -307,7 +309,7 @@ export async function mountPlayground(root, options = {}) {
   if (tablist) createViewTabs(tablist, store);
   // Clicking a sorted set in the keyspace list shows it: bring its view forward.
   keyspaceEl?.addEventListener("click", (event) => {
-    if (event.target instanceof Element && event.target.closest('.keyspace-row[data-type="zset"]')) {
+    if (zsetView && event.target instanceof Element && event.target.closest('.keyspace-row[data-type="zset"]')) {
       store.set({ panelView: "zset" });
     }
   });
@@ -341,6 +343,10 @@ export async function mountPlayground(root, options = {}) {
     /** Runs a line on console `n` as if it had been typed there and sent with Enter. */
     run(line, n = 0) {
       if (!destroyed) consoles.submitOn(n, line);
+    },
+    /** A fresh engine with the same seed and start time; the consoles say so. */
+    reset() {
+      if (!destroyed) resetEngine();
     },
     /** Stops the loop and the labs and frees the engine; the markup stays as it is. */
     destroy() {
