@@ -9,10 +9,14 @@
 //     instance's heap half-updated), with the same seed at the virtual time it had reached.
 //
 // The package is imported dynamically, never statically: a static import that fails would
-// take main.js down with it before it could say anything.
+// take main.js down with it before it could say anything. The wasm is compiled once per page
+// however many engines (widgets) it runs. In the single-file build both files come inline
+// (assets.js) and the module's own URL is a blob: URL that nothing can be resolved against.
 
-const PKG_URL = new URL("./pkg/redisplay.js", import.meta.url);
-const WASM_URL = new URL("./pkg/redisplay_bg.wasm", import.meta.url);
+import { INLINE_ASSETS } from "./assets.js";
+
+const PKG_URL = INLINE_ASSETS ? null : new URL("./pkg/redisplay.js", import.meta.url);
+const WASM_URL = INLINE_ASSETS ? null : new URL("./pkg/redisplay_bg.wasm", import.meta.url);
 
 /** Why the engine could not start, in words for the page. `cause` keeps the original error. */
 export class EngineLoadError extends Error {
@@ -26,6 +30,38 @@ function describe(err) {
   if (err instanceof Error) return `${err.name}: ${err.message}`;
   return String(err);
 }
+
+function decodeBase64(text) {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+async function compileInlineWasm() {
+  try {
+    return await WebAssembly.compile(decodeBase64(INLINE_ASSETS.wasm));
+  } catch (err) {
+    throw new EngineLoadError(`The engine inlined in this file is not valid WebAssembly (${describe(err)}); the file may be damaged.`, {
+      cause: err,
+    });
+  }
+}
+
+/** The compiled engine, shared by every engine of the page; a failure is not kept. */
+let compiled = null;
+function compiledWasm() {
+  if (compiled === null) {
+    compiled = (INLINE_ASSETS ? compileInlineWasm() : compileWasm()).catch((err) => {
+      compiled = null;
+      throw err;
+    });
+  }
+  return compiled;
+}
+
+/** Fresh glue instances made so far (each recreated engine gets its own module and memory). */
+let freshInstances = 0;
 
 async function compileWasm() {
   let response;
@@ -56,18 +92,31 @@ async function compileWasm() {
   }
 }
 
+let inlineGlueUrl = null;
+function importInlineGlue(generation) {
+  const blobUrl = () => URL.createObjectURL(new Blob([INLINE_ASSETS.glue], { type: "text/javascript" }));
+  if (generation !== 0) return import(blobUrl());
+  inlineGlueUrl ??= blobUrl();
+  return import(inlineGlueUrl);
+}
+
 /**
  * A fresh instance of the glue module and of the wasm: generation 0 is the normal import,
  * later generations import the glue under another URL so they get their own wasm memory.
  */
 async function instantiate(wasmModule, generation) {
-  const url = generation === 0 ? PKG_URL.href : `${PKG_URL.href}?instance=${generation}`;
   let pkg;
   try {
-    pkg = await import(url);
+    if (INLINE_ASSETS) {
+      // A blob: URL is a module of its own each time: generation 0 shares one, as served.
+      pkg = await importInlineGlue(generation);
+    } else {
+      freshInstances += generation === 0 ? 0 : 1;
+      pkg = await import(generation === 0 ? PKG_URL.href : `${PKG_URL.href}?instance=${freshInstances}`);
+    }
   } catch (err) {
     throw new EngineLoadError(
-      `The engine's JavaScript (${PKG_URL.pathname}) could not be loaded (${describe(err)}). ` +
+      `The engine's JavaScript (${PKG_URL?.pathname ?? "inlined in this file"}) could not be loaded (${describe(err)}). ` +
         "If you are running from a checkout, build it with ./scripts/build-web.sh.",
       { cause: err },
     );
@@ -162,7 +211,7 @@ export async function createEngine({ seed, startMs, onCrash = () => {}, onRecove
         "Any current Chrome, Firefox, Safari or Edge can.",
     );
   }
-  const wasmModule = await compileWasm();
+  const wasmModule = await compiledWasm();
   let generation = 0;
   let pkg = await instantiate(wasmModule, generation);
   let playground = new pkg.Playground(seed, startMs);

@@ -1,0 +1,11 @@
+// Where the engine's files come from. Served or installed, they sit next to these modules:
+// engine.js fetches pkg/redisplay_bg.wasm and imports pkg/redisplay.js, the widget links its
+// style sheets, the lab player fetches labs/data/<id>.json. The single-file build
+// (scripts/build-single.sh) replaces this module with one that holds them inline, because a page
+// opened from file:// cannot fetch its neighbours.
+
+/**
+ * `null` here; in the single-file build `{wasm: base64, glue: the glue's JS source,
+ * css: {"style.css": text, …}, labs: {id: lab object}}`.
+ */
+export const INLINE_ASSETS = null;
