@@ -17,6 +17,7 @@
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { moduleGraph, SPECIFIER } from "./module-graph.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = path.join(ROOT, "dist", "redisplay-single.html");
@@ -38,35 +39,26 @@ for (const f of ["www/pkg/redisplay.js", "www/pkg/redisplay_bg.wasm"]) {
   if (!existsSync(path.join(ROOT, f))) fail(`${f} is missing: run ./scripts/build-web.sh first`);
 }
 
-// Relative specifiers in `import … from "./x.js"`, `export … from "./x.js"`, `import "./x.js"`
-// and `import("./x.js")`. Only relative, literal paths: the glue is imported by engine.js from a
-// computed URL (inline, a blob: URL) and is carried in assets.js instead.
-const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"'\n]+)\2/g;
-
-/** The module graph from the entries: `{order: [rel…] (dependencies first), modules: {rel: source}}`. */
+/**
+ * The module graph from the entries: `{order: [rel…] (dependencies first), modules: {rel: source}}`
+ * with each relative specifier replaced by a marker naming the module it points at. (The glue
+ * is imported by engine.js from a computed URL — inline, a blob: URL — and travels in assets.js.)
+ */
 function collectModules() {
-  const modules = {};
-  const order = [];
-  const state = {}; // rel → "visiting" | "done"
-  function visit(rel, from) {
-    if (state[rel] === "done") return;
-    if (state[rel] === "visiting") fail(`an import cycle through ${rel} (from ${from}); the loader needs a graph without cycles`);
-    if (!existsSync(path.join(ROOT, rel))) fail(`${from} imports ${rel}, which does not exist`);
-    state[rel] = "visiting";
-    let source = rel === ASSETS_MODULE ? assetsModule() : read(rel);
-    const deps = [];
-    if (rel !== ASSETS_MODULE) source = source.replace(SPECIFIER, (whole, lead, q, spec) => {
-      const dep = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec));
-      deps.push(dep);
-      return `${lead}${q}${MARK}${dep}${q}`;
-    });
-    for (const dep of deps) visit(dep, rel);
-    modules[rel] = source;
-    order.push(rel);
-    state[rel] = "done";
+  let graph;
+  try {
+    graph = moduleGraph(ROOT, ENTRIES, { load: (rel) => (rel === ASSETS_MODULE ? assetsModule() : null) });
+  } catch (err) {
+    fail(`${err.message}; the loader needs every module present and a graph without cycles`);
   }
-  for (const entry of ENTRIES) visit(entry, "the page");
-  return { order, modules };
+  const modules = {};
+  for (const rel of graph.order) {
+    modules[rel] =
+      rel === ASSETS_MODULE
+        ? graph.sources[rel]
+        : graph.sources[rel].replace(SPECIFIER, (whole, lead, q, spec) => `${lead}${q}${MARK}${path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec))}${q}`);
+  }
+  return { order: graph.order, modules };
 }
 
 function assetsModule() {

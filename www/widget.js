@@ -483,8 +483,9 @@ export class RedisPlaygroundElement extends HTMLElement {
   #problemList(problems) {
     const list = el("div", "rp-messages notices");
     for (const p of problems) {
-      const item = el("div", "notice notice-warning", p);
+      const item = el("div", "notice notice-warning");
       item.setAttribute("role", "status");
+      item.append(el("span", "notice-text", p));
       list.append(item);
     }
     return list;

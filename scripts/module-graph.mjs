@@ -1,0 +1,41 @@
+// The ES modules a page needs, found from its entry modules by their relative import
+// specifiers (`import … from "./x.js"`, `export … from`, `import "./x.js"`, `import("./x.js")`
+// with a literal path). Used by build-single.mjs (to inline them) and build-npm.mjs (to ship
+// them). Paths are relative to the repository root, with forward slashes.
+
+import { readFileSync, existsSync } from "node:fs";
+import path from "node:path";
+
+export const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"'\n]+)\2/g;
+
+/**
+ * Walks the graph from `entries`: `{order, sources, deps}` with `order` listing each module after
+ * its dependencies. `load(rel)` may stand in for a module's source; a cycle or a missing module
+ * throws an Error naming it.
+ */
+export function moduleGraph(root, entries, { load = null } = {}) {
+  const order = [];
+  const sources = {};
+  const deps = {};
+  const state = {};
+  function visit(rel, from) {
+    if (state[rel] === "done") return;
+    if (state[rel] === "visiting") throw new Error(`an import cycle through ${rel} (from ${from})`);
+    const substitute = load?.(rel) ?? null;
+    if (substitute === null && !existsSync(path.join(root, rel))) throw new Error(`${from} imports ${rel}, which does not exist`);
+    state[rel] = "visiting";
+    const source = substitute ?? readFileSync(path.join(root, rel), "utf8");
+    sources[rel] = source;
+    deps[rel] = [];
+    if (substitute === null) {
+      for (const m of source.matchAll(SPECIFIER)) {
+        deps[rel].push(path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[3])));
+      }
+    }
+    for (const dep of deps[rel]) visit(dep, rel);
+    order.push(rel);
+    state[rel] = "done";
+  }
+  for (const entry of entries) visit(entry, "the entry list");
+  return { order, sources, deps };
+}
