@@ -20,6 +20,9 @@
 //   lab        a lab from www/labs/data/ (its seed, start time, views and steps; the clock paused)
 //   label      the region's accessible name (default "Redis playground")
 //
+// Keyboard: Tab completes a command in the console as in redis-cli, but leaves the console on
+// an empty line, on the command the widget offered, or after Escape (no keyboard trap).
+//
 // Theming: custom properties set on the element or any ancestor reach into the shadow root —
 // --rp-bg, --rp-fg, --rp-accent, --rp-font (monospace), --rp-font-sans, --rp-panel,
 // --rp-border, --rp-muted, --rp-prompt, --rp-console-bg, --rp-radius (see widget.css).
@@ -684,6 +687,22 @@ export class RedisPlaygroundElement extends HTMLElement {
       offerNext();
     });
 
+    // No keyboard trap: Tab completes in the console, except on an empty line, on the command
+    // the widget offered, or right after Escape — then it moves on, as anywhere on the page.
+    let escaped = false;
+    root.getElementById("console").addEventListener(
+      "keydown",
+      (event) => {
+        if (!(event.target instanceof HTMLInputElement) || !event.target.classList.contains("cmdline")) return;
+        if (event.key === "Escape") {
+          escaped = true;
+          return;
+        }
+        if (event.key === "Tab" && (escaped || event.target.value === "" || event.target.value === commands[next])) event.stopPropagation();
+        if (event.key !== "Shift") escaped = false;
+      },
+      true,
+    );
     if (lab !== null) this.#labPlayer = this.#startLab(labModule, lab, ui.labEl, parts);
     if (config.autorun) runAll();
     showProgress();

@@ -393,6 +393,18 @@ test("keyboard and labels: Tab reaches the buttons and the input, Enter runs, ar
     assert.equal(await page.evaluate(() => document.querySelector("#k").shadowRoot.activeElement.value), "ZADD z 1 a");
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => document.querySelector("#k").shadowRoot.querySelector(".scrollback .typed")?.textContent === "ZADD z 1 a");
+    // No keyboard trap: Tab completes a partial command, but leaves an empty line or after Escape.
+    await page.keyboard.type("ZRAN");
+    await page.keyboard.press("Tab");
+    assert.equal(await focused(), "console-input");
+    assert.match(await page.inputValue("#k #console-input"), /^ZRAN/);
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Tab");
+    assert.notEqual(await focused(), "console-input", "Escape then Tab leaves the console");
+    await page.locator("#k #console-input").fill("");
+    await page.locator("#k #console-input").focus();
+    await page.keyboard.press("Shift+Tab");
+    assert.notEqual(await focused(), "console-input", "Shift+Tab on an empty line leaves the console");
     // Labels: the input has its prompt as a label and a name; the region is named.
     const labels = await page.evaluate(() => {
       const root = document.querySelector("#k").shadowRoot;
