@@ -423,7 +423,7 @@ export class RedisPlaygroundElement extends HTMLElement {
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
     if (name === "label") this.#syncLabel();
-    if (this.#state === "ready" || this.#state === "failed") this.#queueRestart();
+    if (this.#state === "ready" || this.#state === "failed" || this.#state === "starting") this.#queueRestart();
     else if (this.#state === "waiting") this.#showPlaceholder();
   }
 
