@@ -428,6 +428,27 @@ impl Engine {
         reply
     }
 
+    /// A view's look at the server: INFO or CONFIG GET answered exactly as for a client, but not
+    /// counted as a command — no stats, no client fields, no events — so a view refreshing its
+    /// gauges never changes what the user sees in INFO, CLIENT LIST or the memory model. Other
+    /// commands are refused (they go through `execute`).
+    pub fn peek(&mut self, client: ClientId, argv: &[Vec<u8>]) -> Reply {
+        let cmd = match table().lookup(argv) {
+            Lookup::Found(cmd) => cmd,
+            Lookup::Rejected(r) => return r,
+        };
+        if cmd.name != "info" && cmd.name != "config|get" {
+            return Reply::err("ERR only INFO and CONFIG GET can be peeked at");
+        }
+        if cmd.arity > 0 && argv.len() != cmd.arity as usize || cmd.arity < 0 && argv.len() < (-cmd.arity) as usize {
+            return Reply::err(format!("ERR wrong number of arguments for '{}' command", cmd.name));
+        }
+        let (Some(db), Some(handler)) = (self.client_db(client), cmd.handler) else {
+            return Reply::err("ERR no such client");
+        };
+        handler(self, &Call { client, db, argv, cmd })
+    }
+
     /// After each top-level command: serve clients blocked on keys it made ready.
     fn after_command(&mut self) {
         self.flush_new_key_events();
@@ -809,5 +830,41 @@ impl Engine {
     /// Keys in a db (live and not-yet-reclaimed), for views and tests.
     pub fn dbsize(&self, db: usize) -> usize {
         self.dbs.get(db).map(|d| d.len()).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(args: &[&str]) -> Vec<Vec<u8>> {
+        args.iter().map(|a| a.as_bytes().to_vec()).collect()
+    }
+
+    #[test]
+    fn a_peek_answers_like_the_command_but_changes_nothing_the_user_can_see() {
+        let mut e = Engine::new(EngineOptions::default());
+        let c = e.connect();
+        e.execute(c, &argv(&["SET", "k", "v"]));
+        let info = |e: &mut Engine| e.execute(c, &argv(&["INFO", "stats", "memory"]));
+        // (The first INFO allocates INFO's latency histogram after it ran, as in Redis: measure
+        // from the second.)
+        info(&mut e);
+        let before = info(&mut e);
+        for _ in 0..5 {
+            assert_eq!(e.peek(c, &argv(&["CONFIG", "GET", "hz"])), Reply::Array(vec![Reply::bulk("hz"), Reply::bulk("10")]));
+            assert!(matches!(e.peek(c, &argv(&["INFO", "memory"])), Reply::Bulk(_)));
+        }
+        // Only the INFO we ran ourselves counts (1 more command), the peeks do not.
+        let after = info(&mut e);
+        let field = |r: &Reply, name: &str| -> String {
+            let Reply::Bulk(b) = r else { panic!() };
+            String::from_utf8_lossy(b).lines().find_map(|l| l.strip_prefix(&format!("{name}:")).map(str::to_string)).unwrap()
+        };
+        assert_eq!(field(&after, "total_commands_processed").parse::<u64>().unwrap(), field(&before, "total_commands_processed").parse::<u64>().unwrap() + 1);
+        assert_eq!(field(&after, "used_memory"), field(&before, "used_memory"));
+        assert!(e.peek(c, &argv(&["SET", "k", "x"])).is_error());
+        assert!(e.peek(c, &argv(&["CONFIG", "GET"])).is_error());
+        assert_eq!(e.execute(c, &argv(&["GET", "k"])), Reply::bulk("v"));
     }
 }

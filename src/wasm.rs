@@ -202,8 +202,24 @@ impl Playground {
             Reply::err("ERR empty command")
         } else {
             let client = self.session.client;
-            self.session.engine.execute(client, &argv)
+            let r = self.session.engine.execute(client, &argv);
+            // The event loop goes back to sleep after serving it (beforeSleep: the fast expire
+            // cycle, an eviction a CONFIG SET maxmemory started), as after a console line.
+            self.session.engine.before_sleep();
+            r
         };
+        let o = Object::new();
+        set(&o, "text", String::from_utf8_lossy(&reply.to_cli()).as_ref());
+        set(&o, "reply", reply_to_js(&reply));
+        o.into()
+    }
+
+    /// INFO or CONFIG GET for a view, on the first console's client, not counted as a command
+    /// (Engine::peek): `{text, reply}` like `command`.
+    pub fn peek(&mut self, args: Vec<String>) -> JsValue {
+        let argv: Vec<Vec<u8>> = args.into_iter().map(String::into_bytes).collect();
+        let client = self.session.client;
+        let reply = self.session.engine.peek(client, &argv);
         let o = Object::new();
         set(&o, "text", String::from_utf8_lossy(&reply.to_cli()).as_ref());
         set(&o, "reply", reply_to_js(&reply));

@@ -151,6 +151,12 @@ function plainAdvance(r) {
  * `unreadable` is true when the engine had events but could not hand them over (its
  * serializer refused one, e.g. a number above 2^53): they are lost, and the page says so.
  */
+/** An engine built before `peek` existed: the command itself (counted). */
+function plainPeekFallback(pg, args) {
+  const r = pg.command(args.map(String));
+  return { text: String(r.text), reply: r.reply ?? null };
+}
+
 function plainEvents(r) {
   const readable = Array.isArray(r?.events);
   return { events: readable ? r.events : [], dropped: Number(r?.dropped ?? 0), unreadable: !readable };
@@ -443,10 +449,34 @@ export async function createEngine({ seed, startMs, onCrash = () => {}, onRecove
       );
     },
 
-    /** `INFO <sections…>` on the console's client, parsed: `{used_memory: "914704", …}`. */
+    /**
+     * INFO or CONFIG GET for a view: the reply a client would get, but not counted as a command
+     * (no stats, no client fields, no events), so views refreshing their gauges never change
+     * what the user sees: `{text, reply}`.
+     */
+    peek(args) {
+      return guarded(
+        "peek",
+        (pg) => {
+          if (typeof pg.peek !== "function") return plainPeekFallback(pg, args);
+          const r = pg.peek(args.map(String));
+          return { text: String(r.text), reply: r.reply ?? null };
+        },
+        () => ({ text: "", reply: { type: "error", value: "the engine is restarting after an internal error" } }),
+      );
+    },
+
+    /** `INFO <sections…>` for a view (a peek), parsed: `{used_memory: "914704", …}`. */
     info(sections) {
-      const r = api.command(["INFO", ...String(sections).split(/\s+/).filter(Boolean)]);
+      const r = api.peek(["INFO", ...String(sections).split(/\s+/).filter(Boolean)]);
       return r.reply?.type === "bulk" ? parseInfoText(r.reply.value) : {};
+    },
+
+    /** `CONFIG GET name` for a view (a peek): the value, or null. */
+    configGet(name) {
+      const r = api.peek(["CONFIG", "GET", String(name)]);
+      const items = r.reply?.type === "array" ? r.reply.value : [];
+      return items.length >= 2 ? String(items[1].value) : null;
     },
 
     /**
@@ -493,8 +523,14 @@ export async function createEngine({ seed, startMs, onCrash = () => {}, onRecove
         now() {
           return call("now", (p) => p.now(), () => 0);
         },
+        /** INFO as a peek (not counted, no eviction before it), as on the page's engine. */
         info(sections) {
-          const r = scratch.command(["INFO", ...String(sections).split(/\s+/).filter(Boolean)]);
+          const args = ["INFO", ...String(sections).split(/\s+/).filter(Boolean)];
+          const r = call(
+            "peek",
+            (p) => (typeof p.peek === "function" ? p.peek(args) : p.command(args)),
+            () => ({ text: "", reply: null }),
+          );
           return r.reply?.type === "bulk" ? parseInfoText(r.reply.value) : {};
         },
         drainEvents() {

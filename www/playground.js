@@ -192,11 +192,7 @@ export async function mountPlayground(root, options = {}) {
     expireBuckets: (db, start, count) => engine.expireBuckets(db, start, count),
   };
   const invalidate = () => loop?.wake();
-  const configGet = (name) => {
-    const r = engine.command(["CONFIG", "GET", name]);
-    const items = r.reply?.type === "array" ? r.reply.value : [];
-    return items.length >= 2 ? String(items[1].value) : null;
-  };
+  const configGet = (name) => engine.configGet(name);
   const keyspaceEl = find("keyspace");
   if (keyspaceEl) keyspaceView = createKeyspaceView(keyspaceEl, { source, store, invalidate });
   const zsetEl = find("zset");

@@ -731,21 +731,7 @@ export class RedisPlaygroundElement extends HTMLElement {
   }
 
   #startLab(labModule, lab, labEl, parts) {
-    return labModule.createLabPlayer(labEl, {
-      lab,
-      consoles: parts.consoles,
-      showView(view, focusKey) {
-        const hasView = parts.views[view === "delay-queue" ? "delayQueue" : view];
-        if (hasView) parts.store.set({ panelView: view });
-        if (focusKey) parts.store.set({ selectedDb: 0, selectedKey: focusKey });
-      },
-      runSim: (kind, simConfig) => parts.engine.runLabSim(kind, simConfig),
-      showDelayQueue: parts.delayQueue
-        ? (simConfig) => {
-            parts.delayQueue.run({ config: simConfig, compareStrategy: null }, { play: false });
-          }
-        : null,
-    });
+    return labModule.attachLab(labEl, lab, parts);
   }
 }
 

@@ -226,10 +226,9 @@ export function parseInfo(text) {
 }
 
 /**
- * One INFO reading. It is a command like any other: Redis evicts before running it, so the run
- * reads at fixed points (every SAMPLE_EVERY requests, and at its end) and the eviction view,
- * while a run is live, shows these readings instead of sending INFO at times that depend on
- * the frame rate — which would make runs differ.
+ * One INFO reading (a peek: not counted as a command, nothing evicted before it). The run reads
+ * at fixed points (every SAMPLE_EVERY requests, and at its end), and the eviction view, while a
+ * run is live, shows these readings.
  */
 function readStats(target) {
   const info = target.info("memory stats keyspace");

@@ -187,6 +187,7 @@ export function createConsole(root, { run, completions, prompt, welcome = [], in
     appendEntry(entry);
     scrollToEnd();
     setMode(result.blocked ? "blocked" : result.subscribed ? "subscribed" : "ready");
+    return result;
   }
 
   function interruptWait() {

@@ -8,8 +8,9 @@
 
 import { createConsole } from "./console-view.js";
 
-/** Consoles shown at most (the first plus this many − 1). */
-export const MAX_CONSOLES = 2;
+/** Consoles shown at most: three clients race by hand side by side (a lock's owner, a second
+ * client and a third that takes the lock the first deleted by mistake). */
+export const MAX_CONSOLES = 3;
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -30,10 +31,10 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
   root.replaceChildren();
   root.classList.add("consoles");
   const bar = el("div", "console-bar");
-  const addButton = el("button", "console-add", "+ Second client");
+  const addButton = el("button", "console-add", "+ Another client");
   addButton.type = "button";
   addButton.title = "Open another redis-cli: a second client of the same engine, side by side";
-  const closeButton = el("button", "console-close", "Close second client");
+  const closeButton = el("button", "console-close", "Close the last client");
   closeButton.type = "button";
   closeButton.hidden = true;
   bar.append(el("span", "console-bar-title", "redis-cli"), addButton, closeButton);
@@ -47,10 +48,16 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
     return `client ${engine.consoleClient(n)}`;
   }
 
+  /** Who wants to know what a console printed without input (the lab player). */
+  const receiveListeners = new Set();
+
   function pollAll() {
     consoles.forEach((c, n) => {
       const p = engine.poll(n);
-      if (p.text !== "") c.view.receive(p.text);
+      if (p.text !== "") {
+        c.view.receive(p.text);
+        for (const fn of receiveListeners) fn(n, p.text);
+      }
       c.view.setState(p);
       const text = `client ${p.client}`;
       if (c.label.textContent !== text) c.label.textContent = text;
@@ -99,7 +106,7 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
     if (consoles.length >= MAX_CONSOLES) return null;
     const n = engine.openConsole();
     if (n !== consoles.length) return null;
-    const view = mount(n, [`A second redis-cli, connected to the same engine as ${labelText(n)}. Try SUBSCRIBE here and PUBLISH on the left.`]);
+    const view = mount(n, [`Another redis-cli, connected to the same engine as ${labelText(n)}. Try SUBSCRIBE here and PUBLISH on the left.`]);
     syncButtons();
     view.focus();
     return view;
@@ -133,9 +140,14 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
       }
       return true;
     },
-    /** Runs a line on console `n` as if typed there. */
+    /** Runs a line on console `n` as if typed there; its result (`{text, …}`), or null. */
     submitOn(n, line) {
-      consoles[n]?.view.submit(line);
+      return consoles[n]?.view.submit(line) ?? null;
+    },
+    /** Calls `fn(n, text)` whenever console `n` prints something that arrived without input. */
+    onReceive(fn) {
+      receiveListeners.add(fn);
+      return () => receiveListeners.delete(fn);
     },
     /** Types a line into console `n`'s input for the learner to send. */
     typeOn(n, line) {

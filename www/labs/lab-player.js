@@ -21,6 +21,8 @@
 // the clock is paused: time passes only through the steps' CLOCK ADVANCE lines, so what the
 // text says happens is what happens. Text from the lab file reaches the DOM as textContent.
 
+import { INLINE_ASSETS } from "../assets.js";
+
 const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 function el(tag, className, text) {
@@ -52,6 +54,13 @@ export function labProblem(lab) {
 /** Fetches a lab by id (`baseUrl`: the folder holding data/). */
 export async function loadLab(id, { baseUrl = new URL("./", import.meta.url) } = {}) {
   if (!isLabId(id)) return { ok: false, error: `"${String(id).slice(0, 80)}" is not a lab name (letters, digits and dashes).` };
+  if (INLINE_ASSETS) {
+    // The single-file build carries its labs inline (a file:// page cannot fetch them).
+    const lab = INLINE_ASSETS.labs?.[id];
+    if (!lab) return { ok: false, error: `There is no lab called "${id}" in this file.` };
+    const problem = labProblem(lab);
+    return problem ? { ok: false, error: `The lab "${id}" cannot be played: ${problem}.` } : { ok: true, lab };
+  }
   let response;
   try {
     response = await fetch(new URL(`data/${id}.json`, baseUrl));
@@ -72,7 +81,7 @@ export async function loadLab(id, { baseUrl = new URL("./", import.meta.url) } =
 /** The lab list (data/index.json) with each lab's title and summary, for a picker. */
 export async function loadLabIndex({ baseUrl = new URL("./", import.meta.url) } = {}) {
   try {
-    const index = await (await fetch(new URL("data/index.json", baseUrl))).json();
+    const index = INLINE_ASSETS ? { labs: Object.keys(INLINE_ASSETS.labs ?? {}) } : await (await fetch(new URL("data/index.json", baseUrl))).json();
     const ids = Array.isArray(index?.labs) ? index.labs.filter(isLabId) : [];
     const labs = await Promise.all(ids.map((id) => loadLab(id, { baseUrl })));
     return labs.flatMap((r, i) => (r.ok ? [{ id: ids[i], title: r.lab.title, summary: String(r.lab.summary ?? "") }] : []));
@@ -151,6 +160,14 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
   const results = el("div", "lab-results");
   body.append(counter, stepTitle, text, lines, actions, notice, results);
   root.append(header, nav, body);
+
+  // What each console printed without input and no `receive` item has read yet.
+  const unread = [];
+  const stopListening = consoles.onReceive?.((n, text) => {
+    unread[n] = (unread[n] ?? "") + text;
+  });
+  /** What each item printed, in the order run: `{step, item, text}` (for tests and tools). */
+  const outputs = [];
 
   let current = 0;
   /** Steps already run (a step runs once; going back shows it, running again is refused). */
@@ -248,15 +265,20 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
 
   function runItem(item) {
     const n = Number.isInteger(item.console) && item.console >= 0 ? item.console : 0;
+    const index = (lab.steps[current].lines ?? []).indexOf(item);
     if (typeof item.line === "string") {
       if (!consoles.ensure(n)) return;
-      consoles.submitOn(n, item.line);
+      const r = consoles.submitOn(n, item.line);
+      outputs.push({ step: current, item: index, text: r ? String(r.text) : null });
     } else if (item.receive) {
       consoles.ensure(n);
       consoles.pollAll();
+      outputs.push({ step: current, item: index, text: unread[n] ?? "" });
+      unread[n] = "";
     } else if (typeof item.sim === "string") {
       const outcome = runSim(item.sim, item.config ?? {});
       results.append(simTable(item, outcome));
+      outputs.push({ step: current, item: index, result: outcome.ok ? outcome.result : null, error: outcome.ok ? null : outcome.error });
       if (item.sim === "delay-queue" && outcome.ok && showDelayQueue) showDelayQueue(item.config ?? {});
     }
   }
@@ -274,9 +296,34 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
     runStep,
     state,
     lab,
+    outputs: () => outputs.slice(),
     destroy() {
+      stopListening?.();
       root.replaceChildren();
       root.classList.remove("lab-player");
     },
   };
+}
+
+/**
+ * A lab player wired to a mounted playground's parts (playground.js): its consoles, its store
+ * (the view a step names comes forward, the key it names opens), its engine's simulations, its
+ * delay-queue view. The page's lab mode and the widget's `lab` attribute both use this.
+ */
+export function attachLab(labEl, lab, parts) {
+  return createLabPlayer(labEl, {
+    lab,
+    consoles: parts.consoles,
+    showView(view, focusKey) {
+      const hasView = parts.views[view === "delay-queue" ? "delayQueue" : view];
+      if (hasView) parts.store.set({ panelView: view });
+      if (focusKey) parts.store.set({ selectedDb: 0, selectedKey: focusKey });
+    },
+    runSim: (kind, simConfig) => parts.engine.runLabSim(kind, simConfig),
+    showDelayQueue: parts.delayQueue
+      ? (simConfig) => {
+          parts.delayQueue.run({ config: simConfig, compareStrategy: null }, { play: false });
+        }
+      : null,
+  });
 }

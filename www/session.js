@@ -1,0 +1,228 @@
+// Shareable sessions: the whole session — seed, start time, every line typed and every change a
+// control made, each at the virtual time it happened, and where the clock stood — in a URL or a
+// file, reproducing the same state exactly on another machine.
+//
+// The engine is deterministic: the same seed, the same calls at the same virtual times give the
+// same state (cron ticks fall on the same schedule however the clock was advanced in between).
+// So a session is a log of the calls that change the engine, recorded where they are made (the
+// engine API of engine.js), and replaying is making them again on a fresh engine, advancing the
+// clock to each entry's time first.
+//
+//   const rec = recordSession(engine, { seed, startMs });    // wraps the mutating calls
+//   const session = rec.snapshot();                            // {v, seed, startMs, endMs, log}
+//   const text = await encodeSession(session);                 // "1.<base64url of deflate(JSON)>"
+//   const back = await decodeSession(text);                    // {ok, session} | {ok: false, error}
+//   replaySession(engine, back.session, { line(n, text) {…} }) // the host runs lines through its consoles
+//
+// Also `?commands=` in the redis.io style: a base64url JSON list of command lines, run at start.
+
+/** Log entries kept at most; beyond, the session can still be exported but not shared as a URL. */
+export const MAX_LOG = 50_000;
+/** The longest session text put in a URL (characters); longer sessions go to a file. */
+export const MAX_URL_SESSION = 60_000;
+/** The longest session text or file accepted (characters). */
+export const MAX_SESSION_TEXT = 8_000_000;
+
+const OPS = new Set(["line", "command", "populate", "open", "close", "interrupt", "setTime", "reset"]);
+
+function textOf(v, max = 1_000_000) {
+  return typeof v === "string" && v.length <= max;
+}
+
+/** Wraps `engine`'s mutating calls to log them. Returns `{snapshot(), size(), overflow(), stop()}`. */
+export function recordSession(engine, { seed, startMs }) {
+  const log = [];
+  let overflow = false;
+  const originals = {};
+  const rel = () => Number(engine.now()) - startMs;
+  function push(entry) {
+    if (log.length >= MAX_LOG) {
+      overflow = true;
+      return;
+    }
+    log.push(entry);
+  }
+  function wrap(name, toEntry) {
+    const original = engine[name];
+    if (typeof original !== "function") return;
+    originals[name] = original;
+    engine[name] = function (...args) {
+      const entry = toEntry(rel(), ...args);
+      const result = original.apply(this, args);
+      if (entry) push(entry);
+      return result;
+    };
+  }
+  wrap("executeOn", (t, n, line) => [t, "line", n, String(line)]);
+  wrap("execute", (t, line) => [t, "line", 0, String(line)]);
+  wrap("command", (t, args) => [t, "command", Array.from(args ?? [], String)]);
+  wrap("populate", (t, db, count, prefix, minMs, maxMs, distribution) => [t, "populate", db, count, String(prefix), minMs, maxMs, String(distribution)]);
+  wrap("openConsole", (t) => [t, "open"]);
+  wrap("closeConsole", (t) => [t, "close"]);
+  wrap("interrupt", (t, n) => [t, "interrupt", n]);
+  wrap("setTime", (t, ms) => [t, "setTime", Number(ms) - startMs]);
+  wrap("reset", (t) => [t, "reset"]);
+  return {
+    snapshot() {
+      return { v: 1, seed, startMs, endMs: rel(), log: log.slice() };
+    },
+    size: () => log.length,
+    overflow: () => overflow,
+    stop() {
+      for (const [name, fn] of Object.entries(originals)) engine[name] = fn;
+    },
+  };
+}
+
+/** Checks a decoded session; returns a sentence, or null when it can be replayed. */
+export function sessionProblem(s) {
+  if (!s || typeof s !== "object") return "it is not a session";
+  if (s.v !== 1) return `it is a version ${String(s.v).slice(0, 20)} session; this page reads version 1`;
+  if (!Number.isSafeInteger(s.seed) || s.seed < 0) return "its seed is not a whole number";
+  if (!Number.isSafeInteger(s.startMs) || s.startMs < 0 || s.startMs > 253_402_300_799_000) return "its start time is not a valid time";
+  if (!Number.isSafeInteger(s.endMs)) return "its end time is not a whole number of ms";
+  if (!Array.isArray(s.log) || s.log.length > MAX_LOG) return `its log is not a list of at most ${MAX_LOG} entries`;
+  for (const [i, e] of s.log.entries()) {
+    if (!Array.isArray(e) || !Number.isSafeInteger(e[0]) || !OPS.has(e[1])) return `entry ${i + 1} is not a recorded call`;
+    const bad = (() => {
+      switch (e[1]) {
+        case "line":
+          return !(Number.isInteger(e[2]) && e[2] >= 0 && e[2] < 16 && textOf(e[3]));
+        case "command":
+          return !(Array.isArray(e[2]) && e[2].length > 0 && e[2].length < 1000 && e[2].every((a) => textOf(a)));
+        case "populate":
+          return !(Number.isInteger(e[2]) && Number.isInteger(e[3]) && e[3] >= 0 && e[3] <= 2_000_000 && textOf(e[4], 1000) && Number.isFinite(e[5]) && Number.isFinite(e[6]) && textOf(e[7], 40));
+        case "interrupt":
+          return !(Number.isInteger(e[2]) && e[2] >= 0 && e[2] < 16);
+        case "setTime":
+          return !Number.isSafeInteger(e[2]);
+        default:
+          return false;
+      }
+    })();
+    if (bad) return `entry ${i + 1} (${e[1]}) has bad arguments`;
+  }
+  return null;
+}
+
+function toBase64Url(bytes) {
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("not base64url");
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
+  const bin = atob(b64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i += 1) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}
+
+async function pipe(bytes, stream) {
+  const out = new Blob([bytes]).stream().pipeThrough(stream);
+  return new Uint8Array(await new Response(out).arrayBuffer());
+}
+
+/** A session as URL-safe text: `1.` + base64url(deflate-raw(JSON)). */
+export async function encodeSession(session) {
+  const json = new TextEncoder().encode(JSON.stringify(session));
+  return `1.${toBase64Url(await pipe(json, new CompressionStream("deflate-raw")))}`;
+}
+
+/** The other way: `{ok, session}` or `{ok: false, error}` (never throws). */
+export async function decodeSession(text) {
+  try {
+    if (typeof text !== "string" || text.length > MAX_SESSION_TEXT) return { ok: false, error: "the session is too long" };
+    let json;
+    if (text.startsWith("1.")) {
+      const bytes = await pipe(fromBase64Url(text.slice(2)), new DecompressionStream("deflate-raw"));
+      if (bytes.length > MAX_SESSION_TEXT * 4) return { ok: false, error: "the session is too long" };
+      json = new TextDecoder().decode(bytes);
+    } else if (text.trimStart().startsWith("{")) {
+      json = text; // a session file
+    } else {
+      return { ok: false, error: "it is not a redisplay session" };
+    }
+    const session = JSON.parse(json);
+    const problem = sessionProblem(session);
+    return problem ? { ok: false, error: problem } : { ok: true, session };
+  } catch (err) {
+    return { ok: false, error: `it could not be read (${err instanceof Error ? err.message : String(err)})` };
+  }
+}
+
+/**
+ * `?commands=` — a base64url JSON list of command lines (the redis.io docs' "try it" style).
+ * → `{ok, lines}` or `{ok: false, error}`.
+ */
+export function decodeCommands(text) {
+  try {
+    if (typeof text !== "string" || text.length > 200_000) return { ok: false, error: "the command list is too long" };
+    const list = JSON.parse(new TextDecoder().decode(fromBase64Url(text)));
+    if (!Array.isArray(list) || list.length > 1000 || !list.every((l) => typeof l === "string" && l.length <= 100_000)) {
+      return { ok: false, error: "it is not a JSON list of at most 1000 command lines" };
+    }
+    return { ok: true, lines: list };
+  } catch (err) {
+    return { ok: false, error: `it could not be read (${err instanceof Error ? err.message : String(err)})` };
+  }
+}
+
+/** A list of command lines as `?commands=` text. */
+export function encodeCommands(lines) {
+  return toBase64Url(new TextEncoder().encode(JSON.stringify(lines)));
+}
+
+/**
+ * Makes a decoded session's calls again on `engine` (fresh, created with the session's seed and
+ * start time), each after advancing the clock to its time, then advances to where the clock
+ * stood. `host.line(n, text)` runs a console line (so the console shows it) — it must end up
+ * calling engine.executeOn(n, text); `host.open()` opens a console pane.
+ */
+export function replaySession(engine, session, host) {
+  const at = (t) => {
+    const target = session.startMs + t;
+    if (target > Number(engine.now())) {
+      // Cron for every tick crossed, as the page's loop would have run it.
+      for (let guard = 0; guard < 1_000_000 && Number(engine.now()) < target; guard += 1) {
+        const r = engine.advanceTo(target, 1_000_000);
+        if (!r || r.lagMs <= 0) break;
+      }
+    }
+  };
+  for (const e of session.log) {
+    const [t, op] = e;
+    if (op !== "setTime") at(t);
+    switch (op) {
+      case "line":
+        host.line(e[2], e[3]);
+        break;
+      case "command":
+        engine.command(e[2]);
+        break;
+      case "populate":
+        engine.populate(e[2], e[3], e[4], e[5], e[6], e[7]);
+        break;
+      case "open":
+        host.open();
+        break;
+      case "close":
+        host.close();
+        break;
+      case "interrupt":
+        host.interrupt(e[2]);
+        break;
+      case "setTime":
+        engine.setTime(session.startMs + e[2]);
+        break;
+      case "reset":
+        host.reset();
+        break;
+      default:
+        break;
+    }
+  }
+  at(session.endMs);
+}
