@@ -118,7 +118,7 @@ function setupLabPicker() {
 }
 
 /** The Share menu: a link to this session, a file export and import. */
-function setupShare(recorder, labId) {
+function setupShare(recorder, labId, store) {
   const menu = document.querySelector(".share-menu");
   if (!menu) return;
   const field = document.getElementById("share-url");
@@ -133,7 +133,9 @@ function setupShare(recorder, labId) {
     const q = new URLSearchParams({ session: text });
     if (labId) q.set("lab", labId);
     url.search = q.toString();
-    url.hash = window.location.hash;
+    // The view on show comes back with the link.
+    const view = store.get().panelView;
+    url.hash = view ? `#${view}` : window.location.hash;
     return { url: url.href, text, session };
   }
   menu.addEventListener("toggle", async () => {
@@ -272,7 +274,7 @@ async function boot() {
     labPlayer = attachLab(labEl, lab, parts);
   }
   setupLabPicker();
-  setupShare(recorder, play.labId);
+  setupShare(recorder, play.labId, parts.store);
 
   parts.consoles.primary.focus();
   Object.assign(pageParts, {

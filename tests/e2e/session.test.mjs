@@ -38,10 +38,24 @@ async function shareLink(page) {
   return page.inputValue("#share-url");
 }
 
+const HOSTILE = "<img src=x onerror=alert(1)>";
+
+/** Every console's lines and what they printed, in order. */
+async function consoleText(page) {
+  return page.$$eval(".console-pane", (panes) =>
+    panes.map((pane) =>
+      [...pane.querySelectorAll(".scrollback > .entry")]
+        .filter((e) => e.querySelector(".typed"))
+        .map((e) => `${e.querySelector(".typed").textContent} → ${e.querySelector(".out")?.textContent ?? ""}`),
+    ),
+  );
+}
+
 async function buildSession(page) {
   assert.equal(await openPlayground(page, server.url, "?seed=42&t=1735732800000"), "ready");
   await pause(page);
   await runLine(page, "ZADD board 10 a 20 b 30 c");
+  await runLine(page, `SET "${HOSTILE}" v`);
   await runLine(page, "SET cart:1 x EX 100");
   await runLine(page, "SET cart:2 y PX 1500");
   await runLine(page, "10 INCR n");
@@ -68,7 +82,10 @@ test("a shared link reopens the same session: same keys, TTLs, stats, memory, cl
   const b = await newPage(browser);
   try {
     await buildSession(a.page);
+    await a.page.click("#tab-expiry");
     const link = await shareLink(a.page);
+    assert.match(link, /#expiry$/);
+    const text = await consoleText(a.page);
     assert.match(link, /\?session=1\.[A-Za-z0-9_-]+/);
     assert.match(await a.page.textContent("#share-status"), /recorded steps/);
     const want = await inspect(a.page);
@@ -76,9 +93,14 @@ test("a shared link reopens the same session: same keys, TTLs, stats, memory, cl
     await b.page.waitForSelector("html[data-boot]");
     assert.equal(await b.page.getAttribute("html", "data-boot"), "ready");
     assert.equal(await b.page.locator("#notices .notice").count(), 0);
-    // Both consoles came back, with their lines.
+    // Both consoles came back, each with the same lines and outputs; the same view on show.
     assert.equal(await b.page.locator(".console-pane").count(), 2);
-    assert.match(await b.page.textContent('.console-pane[data-console="1"] .scrollback'), /RPUSH q 1 2 3/);
+    assert.deepEqual(await consoleText(b.page), text);
+    assert.equal(await b.page.isVisible("#expiry"), true);
+    assert.equal(await b.page.isVisible("#zset"), false);
+    // The hostile key name is text wherever it shows.
+    assert.match(await b.page.textContent("#keyspace"), /<img src=x onerror=alert\(1\)>/);
+    assert.equal(await b.page.locator("img").count(), 0);
     const got = await inspect(b.page);
     assert.deepEqual(got, want);
     assert.ok(Number(/\d+/.exec(want[0])[0]) >= 1735732802500, want[0]);
@@ -122,9 +144,12 @@ test("?commands= runs a base64url JSON list of lines at start; damaged links giv
     assert.equal(await openPlayground(page, server.url, `?seed=1&commands=${b64}`), "ready");
     const outs = await page.$$eval(".scrollback > .entry .out", (n) => n.map((x) => x.textContent));
     assert.deepEqual(outs.slice(-3), ["OK\n", "(integer) 11\n", '"hello world"\n']);
-    for (const q of ["?session=1.AAAA", "?session=%3Cscript%3E", "?commands=notjson", `?commands=${Buffer.from('{"a":1}').toString("base64url")}`]) {
+    // (More lines than the page takes, yet a URL the test server accepts.)
+    const huge = Buffer.from(JSON.stringify(Array.from({ length: 1200 }, () => "PING"))).toString("base64url");
+    for (const q of ["?session=1.AAAA", "?session=%3Cscript%3E", "?commands=notjson", `?commands=${Buffer.from('{"a":1}').toString("base64url")}`, `?commands=${huge}`]) {
       assert.equal(await openPlayground(page, server.url, q), "ready");
       assert.match(await page.textContent("#notices"), /could not be (opened|read)/);
+      if (q.includes(huge)) assert.match(await page.textContent("#notices"), /at most 1000 command lines/);
       assert.equal(await page.locator("#notices script").count(), 0);
     }
     assert.deepEqual(errors, []);

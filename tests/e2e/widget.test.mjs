@@ -487,6 +487,52 @@ test("a lab widget plays the lab: its seed, start time and views, the clock paus
   }
 });
 
+test("three lab widgets on one page play their labs independently, start to finish", async () => {
+  const ids = ["leaderboard", "lock", "lists"];
+  const labs = await Promise.all(ids.map(async (id) => JSON.parse(await readFile(path.join(REPO_ROOT, `www/labs/data/${id}.json`), "utf8"))));
+  const body = ids.map((id) => `<redis-playground id="w-${id}" lab="${id}"></redis-playground>`).join("\n");
+  const { page, context, errors } = await widgetPage(body, { viewport: { width: 1400, height: 900 } });
+  try {
+    for (const [k, lab] of labs.entries()) {
+      const sel = `#w-${ids[k]}`;
+      await page.locator(sel).scrollIntoViewIfNeeded();
+      assert.equal(await started(page, sel), "ready");
+      // Each widget's engine is its own: the lab's seed and clock.
+      const own = await page.evaluate((s) => ({ seed: document.querySelector(s).playground.engine.seed, now: document.querySelector(s).playground.engine.now() }), sel);
+      assert.deepEqual(own, { seed: lab.seed, now: lab.startMs });
+    }
+    // Play the three labs interleaved, step by step: each console prints exactly its lab's expects.
+    const steps = Math.max(...labs.map((l) => l.steps.length));
+    for (let n = 0; n < steps; n += 1) {
+      for (const [k, lab] of labs.entries()) {
+        const step = lab.steps[n];
+        if (!step) continue;
+        const sel = `#w-${ids[k]}`;
+        const items = (step.lines ?? []).filter((l) => typeof l.line === "string" && (l.console ?? 0) === 0);
+        const before = (await transcript(page, sel)).length;
+        if ((step.lines ?? []).length > 0 && step.type !== true) {
+          await page.locator(`${sel} .lab-run`).click();
+          await page.waitForSelector(`${sel} .lab-player[data-ran="true"]`);
+          const t = (await transcript(page, sel)).slice(before);
+          assert.deepEqual(t.map((e) => e.typed), items.map((l) => l.line), `${lab.id} step ${n + 1}`);
+          items.forEach((l, i) => {
+            if (l.expect !== undefined) assert.equal(terminalText(t[i].out).replace(/\r\n/g, "\n").replace(/\r?\n$/, ""), l.expect.replace(/\r\n/g, "\n").replace(/\r$/, ""), `${lab.id} step ${n + 1}: ${l.line}`);
+          });
+        }
+        if (n + 1 < lab.steps.length) await page.locator(`${sel} .lab-next`).click();
+      }
+    }
+    // Three separate keyspaces: only the leaderboard's engine has the board.
+    const boards = await Promise.all(
+      ids.map((id) => page.evaluate((s) => document.querySelector(s).playground.engine.command(["EXISTS", "board"]).text, `#w-${id}`)),
+    );
+    assert.deepEqual(boards, ["(integer) 1\n", "(integer) 0\n", "(integer) 0\n"]);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test("taken off the page, a widget frees its engine; put back, it starts again; a changed attribute restarts it", async () => {
   const { page, context, errors } = await widgetPage(`<div id="holder"><redis-playground id="w" seed="5" commands="PING"></redis-playground></div>`);
   try {
