@@ -2,24 +2,13 @@
 // the other's writes show the keyevent `expired` arriving when the key is reclaimed (not when its
 // TTL reaches zero); BLPOP waits until the other console pushes; Ctrl-C leaves subscribe mode.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launchBrowser, newPage, openPlayground, pause, clockMs } from "./harness.mjs";
+import { useBrowser, newPage, openPlayground, pause, clockMs } from "./harness.mjs";
 
 const QUERY = "?seed=3&t=1735689600000";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 /** The pane of console `n` (0-based). */
 const pane = (n) => `.console-pane[data-console="${n}"]`;
@@ -45,9 +34,9 @@ async function openSecond(page) {
 }
 
 test("a second console is another client of the same engine", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    assert.equal(await openPlayground(page, server.url, QUERY), "ready");
+    assert.equal(await openPlayground(page, env.server.url, QUERY), "ready");
     await pause(page);
     await openSecond(page);
     assert.equal(await page.evaluate(() => document.activeElement?.id), "console-input-2");
@@ -78,9 +67,9 @@ test("a second console is another client of the same engine", async () => {
 });
 
 test("the expired event arrives when the key is reclaimed, not at TTL zero", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     await pause(page);
     await openSecond(page);
     assert.equal(await run(page, 1, "CONFIG SET notify-keyspace-events Ex"), "OK\n");
@@ -122,9 +111,9 @@ test("the expired event arrives when the key is reclaimed, not at TTL zero", asy
 });
 
 test("BLPOP waits until the other console pushes, and times out in virtual time", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     await pause(page);
     await openSecond(page);
     await page.fill(inputOf(0), "BLPOP jobs 0");
@@ -151,9 +140,9 @@ test("BLPOP waits until the other console pushes, and times out in virtual time"
 });
 
 test("Lua in the consoles: a lock taken with SET NX PX and released by compare-and-delete; an endless script is stopped and the page keeps answering", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    assert.equal(await openPlayground(page, server.url, QUERY), "ready");
+    assert.equal(await openPlayground(page, env.server.url, QUERY), "ready");
     await pause(page);
     await openSecond(page);
     const acquire = (owner) => `EVAL "return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', 30000)" 1 lock ${owner}`;

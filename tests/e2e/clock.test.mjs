@@ -2,36 +2,14 @@
 // step runs exactly to the next cron tick, jump lets a PX key expire without waiting, speed speeds
 // up, bad input and bad URL parameters give clear messages.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  startServer,
-  launchBrowser,
-  newPage,
-  openPlayground,
-  runLine,
-  lastEntry,
-  clockMs,
-  cronTicks,
-  pause,
-  frames,
-} from "./harness.mjs";
+import { useBrowser, newPage, openPlayground, runLine, lastEntry, clockMs, cronTicks, pause, frames } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=11&t=${START}`;
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 /** Waits until the page's clock shows exactly `ms`. */
 async function waitForClock(page, ms) {
@@ -39,9 +17,9 @@ async function waitForClock(page, ms) {
 }
 
 test("the clock runs at 1× by default, and pause stops it and the redrawing", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     const t0 = await clockMs(page);
     await page.waitForFunction((t0) => Number(document.querySelector("#clock-time").dataset.ms) > t0, t0);
 
@@ -75,9 +53,9 @@ test("the clock runs at 1× by default, and pause stops it and the redrawing", a
 });
 
 test("step advances to the next cron tick (one cron period once on a tick) and runs one tick", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     await pause(page);
     // hz 10 → 100 ms per serverCron run.
     assert.equal((await runLine(page, "CONFIG GET hz")).out, '1) "hz"\n2) "10"\n');
@@ -107,9 +85,9 @@ test("step advances to the next cron tick (one cron period once on a tick) and r
 });
 
 test("step pauses a running clock first", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     await page.click("#clock-step");
     await page.waitForFunction(() => document.querySelector("#clock-play").textContent.includes("Play"));
     const t = await clockMs(page);
@@ -122,9 +100,9 @@ test("step pauses a running clock first", async () => {
 });
 
 test("jump +30 s lets a key set with PX 1500 expire", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     await pause(page);
     await runLine(page, "SET k v PX 1500");
     assert.equal((await runLine(page, "PTTL k")).out, "(integer) 1500\n");
@@ -148,9 +126,9 @@ test("jump +30 s lets a key set with PX 1500 expire", async () => {
 });
 
 test("jumps land on the exact millisecond: PX 1500 is alive at +1.5 s and gone at +1.501 s", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     await pause(page);
     await runLine(page, "SET k v PX 1500");
     const t0 = await clockMs(page);
@@ -175,9 +153,9 @@ test("jumps land on the exact millisecond: PX 1500 is alive at +1.5 s and gone a
 });
 
 test("invalid jump input gets a clear message and does not move the clock", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     await pause(page);
     const t0 = await clockMs(page);
     for (const bad of ["abc", "-5", "0", "1e3", ""]) {
@@ -204,9 +182,9 @@ test("invalid jump input gets a clear message and does not move the clock", asyn
 });
 
 test("speed 3600× runs an hour of virtual time per real second", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     await runLine(page, "SET session alive EX 60");
     const t0 = await clockMs(page);
     const real0 = Date.now();
@@ -223,9 +201,9 @@ test("speed 3600× runs an hour of virtual time per real second", async () => {
 });
 
 test("a hidden tab stops the clock; it resumes when visible again", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     const setHidden = (hidden) =>
       page.evaluate((hidden) => {
         Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
@@ -245,9 +223,9 @@ test("a hidden tab stops the clock; it resumes when visible again", async () => 
 });
 
 test("when a frame needs more cron runs than its budget, the lag is shown", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     // hz 500 at 3600×: 30,000 serverCron runs per 60 fps frame, over the 10,000 budget.
     assert.equal((await runLine(page, "CONFIG SET hz 500")).out, "OK\n");
     await page.selectOption("#clock-speed", "3600");
@@ -264,9 +242,9 @@ test("when a frame needs more cron runs than its budget, the lag is shown", asyn
 });
 
 test("reset gives a fresh engine: no keys, clock back at the start, db 0", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     await pause(page);
     await runLine(page, "SELECT 3");
     await runLine(page, "SET x 1");
@@ -285,11 +263,11 @@ test("reset gives a fresh engine: no keys, clock back at the start, db 0", async
 });
 
 test("bad ?seed= and ?t= give a clear message (as text) and the page still boots", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
     const hostile = "<img src=x onerror=alert(1)>";
     const query = `?seed=banana&t=${encodeURIComponent(hostile)}`;
-    assert.equal(await openPlayground(page, server.url, query), "ready");
+    assert.equal(await openPlayground(page, env.server.url, query), "ready");
     const notices = await page.locator(".notice").allTextContents();
     assert.equal(notices.length, 2, notices.join(" | "));
     assert.match(notices[0], /Ignored seed="banana": a seed is a whole number/);
@@ -306,10 +284,10 @@ test("bad ?seed= and ?t= give a clear message (as text) and the page still boots
 });
 
 test("?t= accepts an ISO date, and the same ?seed= gives the same engine", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
     const runId = async (query) => {
-      await openPlayground(page, server.url, query);
+      await openPlayground(page, env.server.url, query);
       return /run_id:(\w+)/.exec((await runLine(page, "INFO server")).out)[1];
     };
     const first = await runId("?seed=5&t=2030-06-01T12:00:00Z");

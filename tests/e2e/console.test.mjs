@@ -1,43 +1,22 @@
 // The console: boot, output identical to the engine's redis-cli text, prompt changes, history,
 // Tab completion, clear/quit, long outputs, hostile key names — plus the page screenshot.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import {
-  REPO_ROOT,
-  startServer,
-  launchBrowser,
-  newPage,
-  openPlayground,
-  runLine,
-  lastEntry,
-  pause,
-  terminalText,
-} from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, lastEntry, pause, terminalText } from "./harness.mjs";
 
 const SEED = 7;
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=${SEED}&t=${START}`;
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 test("boots with no console errors, the engine's prompt and the clock at ?t=", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    assert.equal(await openPlayground(page, server.url, QUERY), "ready");
+    assert.equal(await openPlayground(page, env.server.url, QUERY), "ready");
     assert.equal(await page.textContent(".input-line .prompt"), "127.0.0.1:6379> ");
     assert.ok(await page.isHidden("#boot-status"));
     assert.match(await page.textContent("#clock-time"), /^2025-01-01 00:00:\d\d\.\d{3} UTC$/);
@@ -51,9 +30,9 @@ test("boots with no console errors, the engine's prompt and the clock at ?t=", a
 });
 
 test("each line's output is exactly the engine's redis-cli text", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     await pause(page);
     const lines = [
       "SET a 1",
@@ -121,9 +100,9 @@ test("each line's output is exactly the engine's redis-cli text", async () => {
 });
 
 test("ArrowUp/ArrowDown walk the history and bring the draft back", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     await runLine(page, "SET h 1");
     await runLine(page, "GET h");
     await runLine(page, "GET h"); // a repeat is remembered once, as in linenoise
@@ -150,9 +129,9 @@ test("ArrowUp/ArrowDown walk the history and bring the draft back", async () => 
 });
 
 test("Tab completes command names from the engine's command table", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     const input = page.locator("#console-input");
 
     await input.fill("getr");
@@ -199,9 +178,9 @@ test("Tab completes command names from the engine's command table", async () => 
 });
 
 test("a multi-line paste runs each complete line and keeps the last one in the input", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     await page.fill("#console-input", "SET p1");
     await page.evaluate(() => {
       const data = new DataTransfer();
@@ -221,9 +200,9 @@ test("a multi-line paste runs each complete line and keeps the last one in the i
 });
 
 test("clear empties the screen; quit says the playground keeps running", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     await runLine(page, "SET q 1");
     await page.fill("#console-input", "clear");
     await page.press("#console-input", "Enter");
@@ -241,9 +220,9 @@ test("clear empties the screen; quit says the playground keeps running", async (
 });
 
 test("a long output is cut at 1000 lines with a note, and the page stays responsive", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     const entry = await runLine(page, "1500 INCR n");
     const lines = entry.out.split("\n");
     assert.equal(lines.length, 1001); // 1000 lines, each ending in \n
@@ -258,9 +237,9 @@ test("a long output is cut at 1000 lines with a note, and the page stays respons
 });
 
 test("hostile key names and values stay literal text", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     const hostile = "<img src=x onerror=alert(1)>";
     const set = await runLine(page, `SET "${hostile}" "<b>bold</b>"`);
     assert.equal(set.typed, `SET "${hostile}" "<b>bold</b>"`);
@@ -279,9 +258,9 @@ test("hostile key names and values stay literal text", async () => {
 });
 
 test("screenshot of the page (test-results/page.png)", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    await openPlayground(page, server.url, QUERY);
+    await openPlayground(page, env.server.url, QUERY);
     for (const line of ["SET greeting hello", "GET greeting", "SET session:42 alice PX 1500", "PTTL session:42", "MGET greeting nosuch", "help get", "INCR greeting", "select 2"]) {
       await runLine(page, line);
     }

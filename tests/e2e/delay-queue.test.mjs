@@ -8,11 +8,11 @@
 // axis; bad input gets a message next to its field; the axis zooms and pans from the keyboard;
 // plus the screenshot test-results/delay-queue.png.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { REPO_ROOT, startServer, launchBrowser, newPage, openPlayground, pause, frames } from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage, openPlayground, pause, frames } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z, the console engine's clock (not the lab's)
 const QUERY = `?seed=7&t=${START}#delay-queue`;
@@ -37,25 +37,14 @@ const SMALL = {
   volatileKeys: "0",
 };
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 /** A page showing the lab (the walkthrough loaded, paused), recording every drained event. */
 async function openLab({ viewport = { width: 1440, height: 1000 }, reducedMotion } = {}) {
-  const opened = await newPage(browser, { viewport });
+  const opened = await newPage(env.browser, { viewport });
   const { page } = opened;
   if (reducedMotion) await page.emulateMedia({ reducedMotion });
-  assert.equal(await openPlayground(page, server.url, QUERY), "ready");
+  assert.equal(await openPlayground(page, env.server.url, QUERY), "ready");
   await pause(page); // the console engine's clock: the lab does not depend on it
   assert.ok(await page.isVisible("#delay-queue"));
   assert.equal(await page.getAttribute("#tab-delay-queue", "aria-selected"), "true");

@@ -1,32 +1,21 @@
 // The docs page (docs/index.html): every embedded widget boots when scrolled to, and the HTML
 // shown beside each is the markup that made it — as written in docs/index.html.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { REPO_ROOT, startServer, launchBrowser, newPage } from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 const squash = (s) => s.replace(/\s+/g, " ").trim();
 
 test("the docs page boots every widget and shows the HTML of each as written", async () => {
   const source = squash(await readFile(path.join(REPO_ROOT, "docs/index.html"), "utf8"));
-  const { page, context, errors } = await newPage(browser, { viewport: { width: 1200, height: 900 } });
+  const { page, context, errors } = await newPage(env.browser, { viewport: { width: 1200, height: 900 } });
   try {
-    await page.goto(`${server.url}/docs/index.html`);
+    await page.goto(`${env.server.url}/docs/index.html`);
     await page.waitForSelector("html[data-docs=ready]", { state: "attached" });
     const ids = await page.$$eval(".example", (sections) => sections.map((s) => s.id));
     assert.ok(ids.length >= 5, `examples: ${ids.join(", ")}`);

@@ -7,11 +7,11 @@
 // "Step 1 tick" lands on next_cron_ms() even after CONFIG SET hz; the keyspace list refetches at
 // most ~4× a second while a workload plays — plus the screenshots test-results/eviction-*.png.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { REPO_ROOT, startServer, launchBrowser, newPage, openPlayground, runLine, pause, frames, clockMs } from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, frames, clockMs } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=7&t=${START}#eviction`;
@@ -27,18 +27,7 @@ const POLICIES = [
 ];
 const OOM_TEXT = "OOM command not allowed when used memory > 'maxmemory'.";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 async function screenshot(target, name) {
   const dir = path.join(REPO_ROOT, "test-results");
@@ -48,9 +37,9 @@ async function screenshot(target, name) {
 
 /** A paused page showing the eviction view, recording every eviction event the page drains. */
 async function openEviction(viewport = { width: 1440, height: 900 }) {
-  const opened = await newPage(browser, { viewport });
+  const opened = await newPage(env.browser, { viewport });
   const { page } = opened;
-  assert.equal(await openPlayground(page, server.url, QUERY), "ready");
+  assert.equal(await openPlayground(page, env.server.url, QUERY), "ready");
   await pause(page);
   assert.ok(await page.isVisible("#eviction"));
   assert.ok(await page.isHidden("#expiry"));

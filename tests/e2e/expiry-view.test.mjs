@@ -5,27 +5,16 @@
 // frame-time benchmark with a million keys expiring at 60× — plus the screenshots
 // test-results/expiry-*.png.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { REPO_ROOT, startServer, launchBrowser, newPage, openPlayground, runLine, pause, frames, clockMs } from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, frames, clockMs } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=7&t=${START}#expiry`;
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 async function screenshot(page, name) {
   const dir = path.join(REPO_ROOT, "test-results");
@@ -35,9 +24,9 @@ async function screenshot(page, name) {
 
 /** A paused page showing the expiry view, recording every expire_cycle event the loop drains. */
 async function openPaused(viewport) {
-  const opened = await newPage(browser, viewport ? { viewport } : undefined);
+  const opened = await newPage(env.browser, viewport ? { viewport } : undefined);
   const { page } = opened;
-  assert.equal(await openPlayground(page, server.url, QUERY), "ready");
+  assert.equal(await openPlayground(page, env.server.url, QUERY), "ready");
   await pause(page);
   assert.ok(await page.isVisible("#expiry"));
   assert.ok(await page.isHidden("#zset"));

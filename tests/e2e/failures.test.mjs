@@ -1,22 +1,11 @@
 // When things break: the wasm is garbage or missing, the page's own scripts are missing, or the
 // engine traps mid-command. Each must end in a readable message, never a blank or dead page.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launchBrowser, newPage, openPlayground, runLine, clockMs, pause } from "./harness.mjs";
+import { useBrowser, newPage, openPlayground, runLine, clockMs, pause } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 async function bootMessage(page) {
   assert.ok(await page.isVisible("#boot-status"), "the boot message is visible");
@@ -24,12 +13,12 @@ async function bootMessage(page) {
 }
 
 test("a .wasm that is not WebAssembly gives a readable message", async () => {
-  const { page, context } = await newPage(browser);
+  const { page, context } = await newPage(env.browser);
   try {
     await page.route("**/www/pkg/redisplay_bg.wasm", (route) =>
       route.fulfill({ status: 200, contentType: "application/wasm", body: "<!doctype html><p>not wasm</p>" }),
     );
-    assert.equal(await openPlayground(page, server.url), "failed");
+    assert.equal(await openPlayground(page, env.server.url), "failed");
     const message = await bootMessage(page);
     assert.match(message, /^The playground could not start\. The engine file \(\/www\/pkg\/redisplay_bg\.wasm\) is not valid WebAssembly/);
     assert.match(message, /rebuild it with \.\/scripts\/build-web\.sh/);
@@ -40,10 +29,10 @@ test("a .wasm that is not WebAssembly gives a readable message", async () => {
 });
 
 test("a missing .wasm (HTTP 404) gives a readable message", async () => {
-  const { page, context } = await newPage(browser);
+  const { page, context } = await newPage(env.browser);
   try {
     await page.route("**/www/pkg/redisplay_bg.wasm", (route) => route.fulfill({ status: 404, body: "not found" }));
-    assert.equal(await openPlayground(page, server.url), "failed");
+    assert.equal(await openPlayground(page, env.server.url), "failed");
     assert.match(await bootMessage(page), /could not be loaded: the server answered HTTP 404/);
   } finally {
     await context.close();
@@ -51,10 +40,10 @@ test("a missing .wasm (HTTP 404) gives a readable message", async () => {
 });
 
 test("missing page scripts give a readable message, not an endless 'Loading'", async () => {
-  const { page, context } = await newPage(browser);
+  const { page, context } = await newPage(env.browser);
   try {
     await page.route("**/www/engine.js", (route) => route.fulfill({ status: 404, body: "not found" }));
-    assert.equal(await openPlayground(page, server.url), "failed");
+    assert.equal(await openPlayground(page, env.server.url), "failed");
     assert.match(await bootMessage(page), /page's scripts \(www\/main\.js and its modules\) could not be loaded/);
   } finally {
     await context.close();
@@ -62,7 +51,7 @@ test("missing page scripts give a readable message, not an endless 'Loading'", a
 });
 
 test("an engine trap shows a message and the engine is recreated at the same virtual time", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
     // Serve the real glue with one extra line: a magic console line throws the way a Rust panic
     // (compiled to `unreachable`) does. Every instance of the glue gets it, the recreated too.
@@ -77,7 +66,7 @@ test("an engine trap shows a message and the engine is recreated at the same vir
         "};\n";
       await route.fulfill({ response, body });
     });
-    assert.equal(await openPlayground(page, server.url, "?seed=3&t=1735689600000"), "ready");
+    assert.equal(await openPlayground(page, env.server.url, "?seed=3&t=1735689600000"), "ready");
     await pause(page);
     await runLine(page, "SET before 1");
     const t = await clockMs(page);

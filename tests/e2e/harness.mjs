@@ -3,6 +3,7 @@
 //
 // The page under test is the *built* one: run ./scripts/build-web.sh first (www/pkg/).
 
+import { before, after } from "node:test";
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
@@ -80,6 +81,23 @@ export async function startServer() {
 
 export async function launchBrowser() {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * One static server and one headless Chromium for a test file, started before its tests and
+ * closed after them: `const env = useBrowser();` then `env.server.url`, `newPage(env.browser)`.
+ */
+export function useBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
 }
 
 /**

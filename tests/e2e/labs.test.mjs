@@ -4,27 +4,16 @@
 // lab's `expect` (which tests/labs.rs holds to the engine natively). So a learner reading
 // "at step 3 you will see…" sees it, in the browser.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { startServer, launchBrowser, newPage, openPlayground } from "./harness.mjs";
+import { useBrowser, newPage, openPlayground } from "./harness.mjs";
 
 const ROOT = new URL("../../", import.meta.url);
 const index = JSON.parse(readFileSync(new URL("www/labs/data/index.json", ROOT), "utf8"));
 const labs = index.labs.map((id) => JSON.parse(readFileSync(new URL(`www/labs/data/${id}.json`, ROOT), "utf8")));
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 /** Per console: the outputs of the lines typed there, and the text it received, in order. */
 async function consoleRecord(page) {
@@ -44,9 +33,9 @@ const strip = (s) => s.replace(/\r\n/g, "\n").replace(/\r?\n?$/, "");
 
 for (const lab of labs) {
   test(`lab ${lab.id}: every step prints exactly what the lab says`, async () => {
-    const { page, context, errors } = await newPage(browser, { viewport: { width: 1500, height: 950 } });
+    const { page, context, errors } = await newPage(env.browser, { viewport: { width: 1500, height: 950 } });
     try {
-      assert.equal(await openPlayground(page, server.url, `?lab=${lab.id}`), "ready");
+      assert.equal(await openPlayground(page, env.server.url, `?lab=${lab.id}`), "ready");
       await page.waitForSelector(".lab-player");
       assert.equal(await page.textContent(".lab-title"), lab.title);
       // The lab's clock: its start time, paused.
@@ -123,10 +112,10 @@ for (const lab of labs) {
 }
 
 test("a lab that does not exist, or a hostile lab name, gives a message and a working playground", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
     for (const q of ["?lab=nope", "?lab=..%2F..%2Fetc%2Fpasswd", "?lab=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"]) {
-      assert.equal(await openPlayground(page, server.url, q), "ready");
+      assert.equal(await openPlayground(page, env.server.url, q), "ready");
       assert.match(await page.textContent("#notices"), /(no lab called|is not a lab name)/);
       assert.equal(await page.locator(".lab-player").count(), 0);
       assert.equal(await page.locator("#notices img").count(), 0);
@@ -139,9 +128,9 @@ test("a lab that does not exist, or a hostile lab name, gives a message and a wo
 });
 
 test("the lab picker lists every lab and opens one", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
-    assert.equal(await openPlayground(page, server.url, ""), "ready");
+    assert.equal(await openPlayground(page, env.server.url, ""), "ready");
     await page.click(".lab-picker > summary");
     await page.waitForSelector(".lab-picker li a");
     assert.equal(await page.locator(".lab-picker li a").count(), labs.length);

@@ -4,22 +4,11 @@
 // again is the same too; `?commands=` (a base64url JSON list, redis.io style) runs lines at
 // start; a damaged link gives a message and a fresh playground.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launchBrowser, newPage, openPlayground, pause, runLine } from "./harness.mjs";
+import { useBrowser, newPage, openPlayground, pause, runLine } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 /** The same inspection in any page: what a user would look at, as engine replies. */
 async function inspect(page) {
@@ -52,7 +41,7 @@ async function consoleText(page) {
 }
 
 async function buildSession(page) {
-  assert.equal(await openPlayground(page, server.url, "?seed=42&t=1735732800000"), "ready");
+  assert.equal(await openPlayground(page, env.server.url, "?seed=42&t=1735732800000"), "ready");
   await pause(page);
   await runLine(page, "ZADD board 10 a 20 b 30 c");
   await runLine(page, `SET "${HOSTILE}" v`);
@@ -78,8 +67,8 @@ async function buildSession(page) {
 }
 
 test("a shared link reopens the same session: same keys, TTLs, stats, memory, clients and clock", async () => {
-  const a = await newPage(browser);
-  const b = await newPage(browser);
+  const a = await newPage(env.browser);
+  const b = await newPage(env.browser);
   try {
     await buildSession(a.page);
     await a.page.click("#tab-expiry");
@@ -113,16 +102,16 @@ test("a shared link reopens the same session: same keys, TTLs, stats, memory, cl
 });
 
 test("a session exported to a file and imported again is the same session", async () => {
-  const a = await newPage(browser);
+  const a = await newPage(env.browser);
   try {
     await buildSession(a.page);
     await a.page.click(".share-menu > summary");
     const [download] = await Promise.all([a.page.waitForEvent("download"), a.page.click("#share-export")]);
     const path = await download.path();
     const want = await inspect(a.page);
-    const b = await newPage(browser);
+    const b = await newPage(env.browser);
     try {
-      assert.equal(await openPlayground(b.page, server.url, "?seed=7"), "ready");
+      assert.equal(await openPlayground(b.page, env.server.url, "?seed=7"), "ready");
       await b.page.click(".share-menu > summary");
       await Promise.all([b.page.waitForURL(/session=/), b.page.setInputFiles("#share-import", path)]);
       await b.page.waitForSelector('html[data-boot="ready"]');
@@ -137,17 +126,17 @@ test("a session exported to a file and imported again is the same session", asyn
 });
 
 test("?commands= runs a base64url JSON list of lines at start; damaged links give a message", async () => {
-  const { page, context, errors } = await newPage(browser);
+  const { page, context, errors } = await newPage(env.browser);
   try {
     const lines = ["SET greeting hello", "APPEND greeting \" world\"", "GET greeting"];
     const b64 = Buffer.from(JSON.stringify(lines)).toString("base64url");
-    assert.equal(await openPlayground(page, server.url, `?seed=1&commands=${b64}`), "ready");
+    assert.equal(await openPlayground(page, env.server.url, `?seed=1&commands=${b64}`), "ready");
     const outs = await page.$$eval(".scrollback > .entry .out", (n) => n.map((x) => x.textContent));
     assert.deepEqual(outs.slice(-3), ["OK\n", "(integer) 11\n", '"hello world"\n']);
     // (More lines than the page takes, yet a URL the test server accepts.)
     const huge = Buffer.from(JSON.stringify(Array.from({ length: 1200 }, () => "PING"))).toString("base64url");
     for (const q of ["?session=1.AAAA", "?session=%3Cscript%3E", "?commands=notjson", `?commands=${Buffer.from('{"a":1}').toString("base64url")}`, `?commands=${huge}`]) {
-      assert.equal(await openPlayground(page, server.url, q), "ready");
+      assert.equal(await openPlayground(page, env.server.url, q), "ready");
       assert.match(await page.textContent("#notices"), /could not be (opened|read)/);
       if (q.includes(huge)) assert.match(await page.textContent("#notices"), /at most 1000 command lines/);
       assert.equal(await page.locator("#notices script").count(), 0);

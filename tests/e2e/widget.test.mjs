@@ -4,31 +4,20 @@
 // explained inside the widget, never run as markup; theming through --rp-* properties; the
 // keyboard; reduced motion; removal frees the engine — plus test-results/widget.png.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { REPO_ROOT, startServer, launchBrowser, newPage, terminalText } from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage, terminalText } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 /** A page at /tests/e2e/widget-page.html with `body` and the one module script. */
 async function widgetPage(body, { viewport, reducedMotion } = {}) {
-  const opened = await newPage(browser, viewport ? { viewport } : undefined);
-  const url = `${server.url}/tests/e2e/widget-page.html`;
+  const opened = await newPage(env.browser, viewport ? { viewport } : undefined);
+  const url = `${env.server.url}/tests/e2e/widget-page.html`;
   await opened.page.route(url, (route) =>
     route.fulfill({
       contentType: "text/html; charset=utf-8",

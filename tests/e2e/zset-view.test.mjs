@@ -3,27 +3,16 @@
 // lanes, a ZRANK's search path, the keyspace list (types, TTL badge, filter), and a million
 // members panned and zoomed at frame rate — plus the screenshots test-results/zset-*.png.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { REPO_ROOT, startServer, launchBrowser, newPage, openPlayground, runLine, pause, frames } from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, frames } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=5&t=${START}`;
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useBrowser();
 
 async function screenshot(page, name) {
   const dir = path.join(REPO_ROOT, "test-results");
@@ -46,8 +35,8 @@ async function waitZset(page, name, value) {
 
 /** A paused page with the view ready. */
 async function openPaused() {
-  const opened = await newPage(browser);
-  assert.equal(await openPlayground(opened.page, server.url, QUERY), "ready");
+  const opened = await newPage(env.browser);
+  assert.equal(await openPlayground(opened.page, env.server.url, QUERY), "ready");
   await pause(opened.page);
   return opened;
 }
