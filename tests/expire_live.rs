@@ -93,14 +93,29 @@ fn active_expiry_lands_in_the_same_band_as_redis_server() {
     check_tools();
     let server = Server::start();
     let mut report = Vec::new();
-    for trial in 0..3 {
+    // The real server's cycles are bounded by real CPU time: on a loaded machine one can hit its
+    // cap and leave keys a quiet server would have reclaimed. Such a trial says something about
+    // the machine, not about Redis, so it is reported and another one runs: at least two of at
+    // most six trials must show the quiet-server band (six trials were all in it when this test
+    // was written; one trial in CI left 3618 at +50 ms and 453 at +250 ms while cargo was busy).
+    let in_band = |o: &Outcome| bimodal(o.left_at_50) && o.left_at_250 <= SHORT / 20 && o.stale_perc > 0.0 && o.stale_perc < 20.0;
+    let mut good = 0;
+    for trial in 0..6 {
         let o = server_trial(&server);
-        report.push(format!("redis-server trial {trial}: +50 ms {} left, +250 ms {} left, stale {:.2}%", o.left_at_50, o.left_at_250, o.stale_perc));
-        assert!(bimodal(o.left_at_50), "redis-server: {}", report.join("\n"));
-        // A loaded machine can cap a real cycle early and leave a few dozen (72 seen once).
-        assert!(o.left_at_250 <= SHORT / 20, "redis-server: {}", report.join("\n"));
-        assert!(o.stale_perc > 0.0 && o.stale_perc < 20.0, "redis-server: {}", report.join("\n"));
+        let ok = in_band(&o);
+        report.push(format!(
+            "redis-server trial {trial}: +50 ms {} left, +250 ms {} left, stale {:.2}%{}",
+            o.left_at_50,
+            o.left_at_250,
+            o.stale_perc,
+            if ok { "" } else { "  (outside the band: a loaded machine?)" }
+        ));
+        good += ok as usize;
+        if good == 3 {
+            break;
+        }
     }
+    assert!(good >= 2, "redis-server is not in the band this test assumes:\n{}", report.join("\n"));
     let mut reclaimed_early = 0;
     for phase in (0..100).step_by(10) {
         let o = engine_trial(phase);
