@@ -80,6 +80,27 @@ fn reply_to_js(r: &Reply) -> JsValue {
     o.into()
 }
 
+/// `{text, reply}`: what redis-cli would print, and the reply as data.
+fn reply_object(reply: &Reply) -> JsValue {
+    let o = Object::new();
+    set(&o, "text", String::from_utf8_lossy(&reply.to_cli()).as_ref());
+    set(&o, "reply", reply_to_js(reply));
+    o.into()
+}
+
+/// A simulation's config object from the page (absent → all defaults); a bad one becomes a JS
+/// `Error("<what>: …")`.
+fn sim_input<T: serde::de::DeserializeOwned + Default>(config: JsValue, what: &str) -> Result<T, JsValue> {
+    if config.is_undefined() || config.is_null() {
+        return Ok(T::default());
+    }
+    serde_wasm_bindgen::from_value(config).map_err(|e| sim_error(what, format!("bad config: {e}")))
+}
+
+fn sim_error(what: &str, message: String) -> JsValue {
+    JsValue::from(js_sys::Error::new(&format!("{what}: {message}")))
+}
+
 /// Plain data (events, snapshots) as plain JS objects.
 fn to_js<T: serde::Serialize>(v: &T) -> JsValue {
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
@@ -208,10 +229,7 @@ impl Playground {
             self.session.engine.before_sleep();
             r
         };
-        let o = Object::new();
-        set(&o, "text", String::from_utf8_lossy(&reply.to_cli()).as_ref());
-        set(&o, "reply", reply_to_js(&reply));
-        o.into()
+        reply_object(&reply)
     }
 
     /// INFO or CONFIG GET for a view, on the first console's client, not counted as a command
@@ -220,10 +238,7 @@ impl Playground {
         let argv: Vec<Vec<u8>> = args.into_iter().map(String::into_bytes).collect();
         let client = self.session.client;
         let reply = self.session.engine.peek(client, &argv);
-        let o = Object::new();
-        set(&o, "text", String::from_utf8_lossy(&reply.to_cli()).as_ref());
-        set(&o, "reply", reply_to_js(&reply));
-        o.into()
+        reply_object(&reply)
     }
 
     /// Moves virtual time forward to `now_ms`, running serverCron for each tick crossed, at most
@@ -384,13 +399,8 @@ impl DelayQueueLab {
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<DelayQueueLab, JsValue> {
         use crate::sim::delay_queue::{ConfigInput, Sim};
-        let fail = |m: String| JsValue::from(js_sys::Error::new(&format!("delay-queue: {m}")));
-        let input: ConfigInput = if config.is_undefined() || config.is_null() {
-            ConfigInput::default()
-        } else {
-            serde_wasm_bindgen::from_value(config).map_err(|e| fail(format!("bad config: {e}")))?
-        };
-        let cfg = input.into_config().map_err(fail)?;
+        let fail = |m: String| sim_error("delay-queue", m);
+        let cfg = sim_input::<ConfigInput>(config, "delay-queue")?.into_config().map_err(fail)?;
         Ok(DelayQueueLab { sim: Sim::new(cfg).map_err(fail)? })
     }
 
@@ -462,17 +472,13 @@ pub struct LabSims;
 impl LabSims {
     pub fn pipeline(config: JsValue) -> Result<JsValue, JsValue> {
         use crate::sim::pipeline::{run, ConfigInput};
-        let fail = |m: String| JsValue::from(js_sys::Error::new(&format!("pipeline: {m}")));
-        let input: ConfigInput =
-            if config.is_undefined() || config.is_null() { ConfigInput::default() } else { serde_wasm_bindgen::from_value(config).map_err(|e| fail(e.to_string()))? };
-        Ok(to_js(&run(&input.into_config().map_err(fail)?)))
+        let cfg = sim_input::<ConfigInput>(config, "pipeline")?.into_config().map_err(|m| sim_error("pipeline", m))?;
+        Ok(to_js(&run(&cfg)))
     }
 
     pub fn cache_aside(config: JsValue) -> Result<JsValue, JsValue> {
         use crate::sim::cache_aside::{run, ConfigInput};
-        let fail = |m: String| JsValue::from(js_sys::Error::new(&format!("cache-aside: {m}")));
-        let input: ConfigInput =
-            if config.is_undefined() || config.is_null() { ConfigInput::default() } else { serde_wasm_bindgen::from_value(config).map_err(|e| fail(e.to_string()))? };
-        Ok(to_js(&run(&input.into_config().map_err(fail)?)))
+        let cfg = sim_input::<ConfigInput>(config, "cache-aside")?.into_config().map_err(|m| sim_error("cache-aside", m))?;
+        Ok(to_js(&run(&cfg)))
     }
 }

@@ -720,13 +720,8 @@ export class RedisPlaygroundElement extends HTMLElement {
     } catch (err) {
       return { ok: false, error: `Labs cannot be played here: the lab player could not be loaded (${describeError(err)}).` };
     }
-    if (INLINE_ASSETS) {
-      const lab = INLINE_ASSETS.labs?.[id];
-      if (!lab) return { ok: false, error: `There is no lab called "${id}" in this file.` };
-      const problem = labModule.labProblem(lab);
-      return problem ? { ok: false, error: `The lab "${id}" cannot be played: ${problem}.` } : { ok: true, lab, labModule };
-    }
-    const r = await labModule.loadLab(id, { baseUrl: new URL("./labs/", BASE) });
+    // (loadLab reads the single-file build's inline labs itself.)
+    const r = await labModule.loadLab(id, BASE ? { baseUrl: new URL("./labs/", BASE) } : {});
     return r.ok ? { ok: true, lab: r.lab, labModule } : { ok: false, error: r.error };
   }
 

@@ -668,28 +668,18 @@ impl Sim {
                 self.collect_messages();
                 let executed = self.now;
                 let back = self.now + (self.cfg.rtt_ms - self.half_rtt());
-                if let Conn::Cmd(c) = conn {
-                    let empty = matches!(purpose, Purpose::Poll) && matches!(&reply, Reply::Array(v) if v.is_empty());
-                    if empty {
-                        self.m.empty_polls += 1;
-                    }
-                    let e = SimEvent::Command {
-                        consumer: c as i64,
-                        sent,
-                        executed,
-                        replied: back,
-                        cmd: command_text(&argv),
-                        reply: reply_text(&reply),
-                        empty,
-                    };
-                    self.emit(e);
-                } else if conn == Conn::Producer {
-                    let e = SimEvent::Command { consumer: -1, sent, executed, replied: back, cmd: command_text(&argv), reply: reply_text(&reply), empty: false };
-                    self.emit(e);
-                } else if let Conn::Sub(c) = conn {
-                    let e = SimEvent::Command { consumer: c as i64, sent, executed, replied: back, cmd: command_text(&argv), reply: "subscribed".into(), empty: false };
-                    self.emit(e);
+                let empty = matches!(conn, Conn::Cmd(_)) && matches!(purpose, Purpose::Poll) && matches!(&reply, Reply::Array(v) if v.is_empty());
+                if empty {
+                    self.m.empty_polls += 1;
                 }
+                let (consumer, shown) = match conn {
+                    Conn::Producer => (-1, reply_text(&reply)),
+                    Conn::Cmd(c) => (c as i64, reply_text(&reply)),
+                    // (The subscription confirmations were taken from the outbox above.)
+                    Conn::Sub(c) => (c as i64, "subscribed".to_string()),
+                };
+                let e = SimEvent::Command { consumer, sent, executed, replied: back, cmd: command_text(&argv), reply: shown, empty };
+                self.emit(e);
                 self.schedule(back, Ev::Reply { conn, gen, reply, purpose });
             }
             Ev::Reply { conn, gen, reply, purpose } => {

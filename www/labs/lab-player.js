@@ -52,7 +52,7 @@ export function labProblem(lab) {
 }
 
 /** Fetches a lab by id (`baseUrl`: the folder holding data/). */
-export async function loadLab(id, { baseUrl = new URL("./", import.meta.url) } = {}) {
+export async function loadLab(id, { baseUrl = null } = {}) {
   if (!isLabId(id)) return { ok: false, error: `"${String(id).slice(0, 80)}" is not a lab name (letters, digits and dashes).` };
   if (INLINE_ASSETS) {
     // The single-file build carries its labs inline (a file:// page cannot fetch them).
@@ -63,7 +63,7 @@ export async function loadLab(id, { baseUrl = new URL("./", import.meta.url) } =
   }
   let response;
   try {
-    response = await fetch(new URL(`data/${id}.json`, baseUrl));
+    response = await fetch(new URL(`data/${id}.json`, baseUrl ?? new URL("./", import.meta.url)));
   } catch (err) {
     return { ok: false, error: `The lab "${id}" could not be downloaded (${err instanceof Error ? err.message : String(err)}).` };
   }
@@ -79,9 +79,11 @@ export async function loadLab(id, { baseUrl = new URL("./", import.meta.url) } =
 }
 
 /** The lab list (data/index.json) with each lab's title and summary, for a picker. */
-export async function loadLabIndex({ baseUrl = new URL("./", import.meta.url) } = {}) {
+export async function loadLabIndex({ baseUrl = null } = {}) {
   try {
-    const index = INLINE_ASSETS ? { labs: Object.keys(INLINE_ASSETS.labs ?? {}) } : await (await fetch(new URL("data/index.json", baseUrl))).json();
+    const index = INLINE_ASSETS
+      ? { labs: Object.keys(INLINE_ASSETS.labs ?? {}) }
+      : await (await fetch(new URL("data/index.json", baseUrl ?? new URL("./", import.meta.url)))).json();
     const ids = Array.isArray(index?.labs) ? index.labs.filter(isLabId) : [];
     const labs = await Promise.all(ids.map((id) => loadLab(id, { baseUrl })));
     return labs.flatMap((r, i) => (r.ok ? [{ id: ids[i], title: r.lab.title, summary: String(r.lab.summary ?? "") }] : []));
