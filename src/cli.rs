@@ -278,10 +278,17 @@ impl Session {
 
     fn format_outbox(&mut self, console: usize) -> Vec<u8> {
         let mut text = Vec::new();
-        for r in self.engine.take_outbox(self.consoles[console].client) {
-            text.extend(r.to_cli());
+        let client = self.consoles[console].client;
+        let proto = self.proto_of(client);
+        for r in self.engine.take_outbox(client) {
+            text.extend(r.to_cli_proto(proto));
         }
         text
+    }
+
+    /// The protocol a console's connection speaks (3 after `HELLO 3`).
+    fn proto_of(&self, client: ClientId) -> u8 {
+        self.engine.client(client).map_or(2, |c| c.resp)
     }
 
     /// redis-cli.c `cliSendCommand()` for one command.
@@ -321,7 +328,7 @@ impl Session {
         if verbatim {
             out.text.extend(format_raw(&reply));
         } else {
-            out.text.extend(reply.to_cli());
+            out.text.extend(reply.to_cli_proto(self.proto_of(client)));
         }
         // The rest of a multi-reply command (SUBSCRIBE a b) and anything else pending.
         out.text.extend(self.format_outbox(console));
@@ -429,7 +436,7 @@ fn set_preference(argv: &[Vec<u8>]) -> Vec<u8> {
 /// redis-cli.c `cliFormatReplyRaw()`: what INFO and friends print, with no added newline.
 pub fn format_raw(r: &Reply) -> Vec<u8> {
     let mut out = Vec::new();
-    match r {
+    match &*r.as_resp2() {
         Reply::Nil | Reply::NilArray => {}
         Reply::Error(e) => {
             out.extend_from_slice(e);
@@ -447,6 +454,7 @@ pub fn format_raw(r: &Reply) -> Vec<u8> {
                 out.extend(format_raw(item));
             }
         }
+        _ => {} // as_resp2 leaves no RESP3 shape
     }
     out
 }

@@ -107,9 +107,13 @@ pub const PARAMS: &[ParamDef] = &[
     a("list-max-listpack-size", "list-max-ziplist-size", int(INT_MIN, INT_MAX), "-2"),
     p("list-compress-depth", int(0, INT_MAX), "0"),
     p("proto-max-bulk-len", mem(1024 * 1024, LONG_MAX, false), "536870912"),
+    p("client-query-buffer-limit", mem(1024 * 1024, LONG_MAX, false), "1073741824"),
     a("busy-reply-threshold", "lua-time-limit", int(0, LONG_MAX), "5000"),
     p("maxclients", uint(1, UINT_MAX), "10000"),
     p("timeout", int(0, INT_MAX), "0"),
+    // The default user's password (ACL `>pass`); "" = nopass. Clients connected before it is
+    // set stay authenticated, as in Redis.
+    p("requirepass", Kind::Str, ""),
     p("appendonly", Kind::Bool, "no"),
     p("save", Kind::Save, ""),
     a("replica-ignore-maxmemory", "slave-ignore-maxmemory", Kind::Bool, "yes"),

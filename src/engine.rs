@@ -81,6 +81,13 @@ pub struct Client {
     /// Pub/Sub subscriptions, in subscription order.
     pub channels: Vec<Vec<u8>>,
     pub patterns: Vec<Vec<u8>>,
+    /// The protocol the client speaks: 2, or 3 after `HELLO 3` (`c->resp`).
+    pub resp: u8,
+    /// `c->authenticated`: set at connect when the default user has no password, by AUTH.
+    pub authenticated: bool,
+    /// The peer and local `ip:port` of a network connection (`redisplay serve`); None for
+    /// the page's consoles, which CLIENT LIST shows with stand-in addresses.
+    pub addr: Option<(String, String)>,
     /// Replies that arrive without a command: Pub/Sub messages, a blocked command's late reply.
     pub outbox: std::collections::VecDeque<Reply>,
     /// Blocked on keys (blocked.c): what to re-run when a key becomes ready, and when to give up.
@@ -89,7 +96,7 @@ pub struct Client {
 
 impl Client {
     fn new(id: ClientId, now: i64) -> Client {
-        Client { id, created_ms: now, last_interaction_ms: now, last_cmd: "NULL", ..Default::default() }
+        Client { id, created_ms: now, last_interaction_ms: now, last_cmd: "NULL", resp: 2, ..Default::default() }
     }
 
     /// Subscribed to any channel or pattern (RESP2 Pub/Sub mode).
@@ -260,7 +267,9 @@ impl Engine {
         let id = self.next_client_id;
         self.next_client_id += 1;
         self.stats.total_connections_received += 1;
-        self.clients.insert(id, Client::new(id, self.now_ms));
+        let mut client = Client::new(id, self.now_ms);
+        client.authenticated = self.config.str("requirepass").is_empty();
+        self.clients.insert(id, client);
         id
     }
 
@@ -271,6 +280,13 @@ impl Engine {
         self.unwatch_all(id);
         self.unblock(id);
         self.clients.remove(&id);
+    }
+
+    /// Records where a network client connects from (CLIENT LIST addr/laddr, CLIENT KILL).
+    pub fn set_client_addr(&mut self, id: ClientId, addr: String, laddr: String) {
+        if let Some(c) = self.clients.get_mut(&id) {
+            c.addr = Some((addr, laddr));
+        }
     }
 
     /// Takes the replies that arrived for `client` without a command of its own.
@@ -346,6 +362,10 @@ impl Engine {
         };
         if cmd.handler.is_none() {
             return Reply::err("ERR command has no handler");
+        }
+        // server.c processCommand(): `authRequired(c)` and the command lacks CMD_NO_AUTH.
+        if !cmd.has_flag("no_auth") && self.clients.get(&client).is_some_and(|c| !c.authenticated) {
+            return self.reject(client, db, argv, Some(cmd), Reply::err("NOAUTH Authentication required."));
         }
         let (in_multi, in_pubsub, queued_denyoom) = match self.clients.get(&client) {
             Some(c) => (
@@ -852,7 +872,7 @@ mod tests {
         info(&mut e);
         let before = info(&mut e);
         for _ in 0..5 {
-            assert_eq!(e.peek(c, &argv(&["CONFIG", "GET", "hz"])), Reply::Array(vec![Reply::bulk("hz"), Reply::bulk("10")]));
+            assert_eq!(e.peek(c, &argv(&["CONFIG", "GET", "hz"])), Reply::Map(vec![(Reply::bulk("hz"), Reply::bulk("10"))]));
             assert!(matches!(e.peek(c, &argv(&["INFO", "memory"])), Reply::Bulk(_)));
         }
         // Only the INFO we ran ourselves counts (1 more command), the peeks do not.

@@ -32,6 +32,7 @@ pub mod memory;
 pub mod notify;
 pub mod object;
 pub mod pubsub;
+pub mod query;
 pub mod reply;
 pub mod script;
 pub mod sim;
@@ -41,6 +42,10 @@ pub mod zset;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+
+/// The network server (`redisplay serve`): sockets and threads, so not in the wasm build.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod server;
 
 pub use cli::{LineOutput, Session};
 pub use engine::{Advance, ClientId, Engine, EngineOptions};

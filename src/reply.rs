@@ -2,10 +2,16 @@
 //!
 //! `Reply` is what a command returns: signed integers (TTL is -1/-2), bulk strings as bytes,
 //! the two RESP2 nulls (a null bulk and a null array both print `(nil)` but are different
-//! values), and doubles, which RESP2 sends as bulk strings in `%.17g` form.
+//! values), doubles, which RESP2 sends as bulk strings in `%.17g` form, and the RESP3 shapes
+//! a command chooses as Redis does (networking.c `addReplyMapLen`, `addReplySetLen`,
+//! `addReplyPushLen`, `addReplyVerbatim`, `addReplyBool`): maps, sets, push messages,
+//! verbatim text, booleans and member/score pairs. Each has its RESP2 rendering — a map is
+//! sent flat, a set or push as an array, verbatim text as a bulk, a boolean as 1/0 — so a
+//! command builds one reply and the client's protocol (`HELLO 2|3`) decides the bytes.
 //!
-//! `to_cli()` models redis-cli.c `cliFormatReplyTTY()` (what `redis-cli --no-raw` prints);
-//! `to_resp()` is the RESP2 wire encoding, for a raw-protocol view and the future server.
+//! `to_cli()` / `to_cli_proto()` model redis-cli.c `cliFormatReplyTTY()` (what
+//! `redis-cli --no-raw` prints, over RESP2 or after `HELLO 3`); `encode()` is the wire
+//! encoding for either protocol (networking.c's `addReply*` family).
 
 use crate::util::fmt_double;
 
@@ -23,8 +29,22 @@ pub enum Reply {
     /// A null array (`*-1`): EXEC after a failed WATCH, blocking pops that time out.
     NilArray,
     Array(Vec<Reply>),
-    /// A double; RESP2 sends it as a bulk string formatted with `%.17g`.
+    /// A double; RESP2 sends it as a bulk string formatted with `%.17g`, RESP3 as `,%.17g`.
     Double(f64),
+    /// A map (`%`): HGETALL, CONFIG GET, HELLO… RESP2 sends the 2n elements flat.
+    Map(Vec<(Reply, Reply)>),
+    /// A set (`~`): SMEMBERS, SINTER… RESP2 sends an array.
+    Set(Vec<Reply>),
+    /// A push message (`>`): Pub/Sub messages and (un)subscribe confirmations. RESP2: an array.
+    Push(Vec<Reply>),
+    /// Verbatim text (`=N\r\ntxt:…`): INFO, CLIENT LIST. RESP2: a bulk string.
+    Verbatim(Vec<u8>),
+    /// A boolean (`#t`/`#f`). RESP2: the integer 1 or 0.
+    Bool(bool),
+    /// Member/score (or field/value) pairs: ZRANGE … WITHSCORES, HRANDFIELD … WITHVALUES.
+    /// RESP2 sends them flat; RESP3 as an array of two-element arrays (t_zset.c
+    /// `zrangeResultEmitCBufferForClient`: `if (c->resp > 2) addReplyArrayLen(c,2)`).
+    Pairs(Vec<(Reply, Reply)>),
 }
 
 impl Reply {
@@ -48,24 +68,88 @@ impl Reply {
         Reply::Array(items.into_iter().map(|b| Reply::bulk(b)).collect())
     }
 
-    /// What redis-cli prints for this reply in TTY (`--no-raw`) mode, final newline included.
+    /// What redis-cli prints for this reply in TTY (`--no-raw`) mode over RESP2, final
+    /// newline included.
     pub fn to_cli(&self) -> Vec<u8> {
+        self.to_cli_proto(2)
+    }
+
+    /// What redis-cli prints for this reply when the connection speaks `proto` (2 or 3).
+    pub fn to_cli_proto(&self, proto: u8) -> Vec<u8> {
         let mut out = Vec::new();
-        format_tty(self, b"", &mut out);
+        if proto >= 3 {
+            format_tty(self, b"", 3, &mut out);
+        } else {
+            format_tty(&self.as_resp2(), b"", 2, &mut out);
+        }
         out
     }
 
     /// The RESP2 encoding of the reply.
     pub fn to_resp(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        encode_resp2(self, &mut out);
+        self.encode(2, &mut out);
         out
+    }
+
+    /// Appends the wire encoding for a client speaking `proto` (2, or 3 after `HELLO 3`).
+    pub fn encode(&self, proto: u8, out: &mut Vec<u8>) {
+        if proto >= 3 {
+            encode_resp3(self, out);
+        } else {
+            encode_resp2(self, out);
+        }
+    }
+
+    /// The same reply as a RESP2 client receives it: maps and pairs flat, sets and pushes as
+    /// arrays, verbatim text as a bulk, booleans as 1/0. Nothing to do for plain replies.
+    pub fn into_resp2(self) -> Reply {
+        if !self.has_resp3_shape() {
+            return self;
+        }
+        match self {
+            Reply::Map(kv) | Reply::Pairs(kv) => {
+                Reply::Array(kv.into_iter().flat_map(|(k, v)| [k.into_resp2(), v.into_resp2()]).collect())
+            }
+            Reply::Set(items) | Reply::Push(items) | Reply::Array(items) => {
+                Reply::Array(items.into_iter().map(Reply::into_resp2).collect())
+            }
+            Reply::Verbatim(b) => Reply::Bulk(b),
+            Reply::Bool(b) => Reply::Integer(b as i64),
+            other => other,
+        }
+    }
+
+    /// `into_resp2` for a borrowed reply (clones only what it must).
+    pub fn as_resp2(&self) -> std::borrow::Cow<'_, Reply> {
+        if self.has_resp3_shape() {
+            std::borrow::Cow::Owned(self.clone().into_resp2())
+        } else {
+            std::borrow::Cow::Borrowed(self)
+        }
+    }
+
+    fn has_resp3_shape(&self) -> bool {
+        match self {
+            Reply::Map(_) | Reply::Set(_) | Reply::Push(_) | Reply::Verbatim(_) | Reply::Bool(_) | Reply::Pairs(_) => true,
+            Reply::Array(items) => items.iter().any(Reply::has_resp3_shape),
+            _ => false,
+        }
+    }
+
+    /// The elements of an array-like reply (array, set, push; maps and pairs flattened) —
+    /// for code that reads a reply as a list whatever its RESP3 shape.
+    pub fn into_items(self) -> Option<Vec<Reply>> {
+        match self.into_resp2() {
+            Reply::Array(items) => Some(items),
+            _ => None,
+        }
     }
 }
 
 /// redis-cli.c `cliFormatReplyTTY()`: nested arrays start on their parent's line and indent by
 /// the width of the largest index plus two.
-fn format_tty(r: &Reply, prefix: &[u8], out: &mut Vec<u8>) {
+fn format_tty(r: &Reply, prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
     match r {
         Reply::Error(msg) => {
             // `sdscatprintf("(error) %s\n")`: a NUL ends the message.
@@ -84,25 +168,63 @@ fn format_tty(r: &Reply, prefix: &[u8], out: &mut Vec<u8>) {
             cat_repr(out, b);
             out.push(b'\n');
         }
-        Reply::Double(d) => {
+        Reply::Double(d) if proto < 3 => {
             cat_repr(out, fmt_double(*d).as_bytes());
             out.push(b'\n');
         }
+        // RESP3: `(double) %s` with the text hiredis received.
+        Reply::Double(d) => {
+            out.extend_from_slice(b"(double) ");
+            out.extend_from_slice(fmt_double(*d).as_bytes());
+            out.push(b'\n');
+        }
+        Reply::Bool(b) => out.extend_from_slice(if *b { b"(true)\n" } else { b"(false)\n" }),
+        // hiredis hands redis-cli the text after `txt:`, which it prints as is.
+        Reply::Verbatim(b) => {
+            out.extend_from_slice(b);
+            out.push(b'\n');
+        }
         Reply::Nil | Reply::NilArray => out.extend_from_slice(b"(nil)\n"),
-        Reply::Array(items) => {
-            if items.is_empty() {
-                out.extend_from_slice(b"(empty array)\n");
-                return;
-            }
-            let idxlen = items.len().to_string().len();
-            let mut child_prefix = prefix.to_vec();
-            child_prefix.extend(std::iter::repeat(b' ').take(idxlen + 2));
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.extend_from_slice(prefix);
-                }
-                out.extend_from_slice(format!("{:>width$}) ", i + 1, width = idxlen).as_bytes());
-                format_tty(item, &child_prefix, out);
+        Reply::Array(items) => format_aggregate(items.iter().map(Entry::One), items.len(), b')', b"(empty array)\n", prefix, proto, out),
+        Reply::Set(items) => format_aggregate(items.iter().map(Entry::One), items.len(), b'~', b"(empty set)\n", prefix, proto, out),
+        Reply::Push(items) => format_aggregate(items.iter().map(Entry::One), items.len(), b')', b"(empty push)\n", prefix, proto, out),
+        Reply::Map(kv) => format_aggregate(kv.iter().map(|(k, v)| Entry::KeyValue(k, v)), kv.len(), b'#', b"(empty hash)\n", prefix, proto, out),
+        Reply::Pairs(kv) => {
+            let pairs: Vec<Reply> = kv.iter().map(|(k, v)| Reply::Array(vec![k.clone(), v.clone()])).collect();
+            format_tty(&Reply::Array(pairs), prefix, proto, out);
+        }
+    }
+}
+
+enum Entry<'a> {
+    One(&'a Reply),
+    KeyValue(&'a Reply, &'a Reply),
+}
+
+/// The aggregate branch of `cliFormatReplyTTY()`: `n) ` / `n~ ` / `n# ` indexes right-aligned
+/// to the widest (a map counts its pairs), nested replies indented by that width plus two, a
+/// map's value after ` => ` on its key's line.
+#[allow(clippy::too_many_arguments)]
+fn format_aggregate<'a>(items: impl Iterator<Item = Entry<'a>>, n: usize, sep: u8, empty: &[u8], prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
+    if n == 0 {
+        out.extend_from_slice(empty);
+        return;
+    }
+    let idxlen = n.to_string().len();
+    let mut child_prefix = prefix.to_vec();
+    child_prefix.extend(std::iter::repeat(b' ').take(idxlen + 2));
+    for (i, entry) in items.enumerate() {
+        if i > 0 {
+            out.extend_from_slice(prefix);
+        }
+        out.extend_from_slice(format!("{:>width$}{} ", i + 1, sep as char, width = idxlen).as_bytes());
+        match entry {
+            Entry::One(item) => format_tty(item, &child_prefix, proto, out),
+            Entry::KeyValue(k, v) => {
+                format_tty(k, &child_prefix, proto, out);
+                out.pop();
+                out.extend_from_slice(b" => ");
+                format_tty(v, &child_prefix, proto, out);
             }
         }
     }
@@ -145,15 +267,76 @@ fn encode_resp2(r: &Reply, out: &mut Vec<u8>) {
             out.extend_from_slice(b);
             out.extend_from_slice(b"\r\n");
         }
-        Reply::Double(d) => encode_resp2(&Reply::Bulk(fmt_double(*d).into_bytes()), out),
+        Reply::Double(d) => encode_bulk(fmt_double(*d).as_bytes(), out),
         Reply::Nil => out.extend_from_slice(b"$-1\r\n"),
         Reply::NilArray => out.extend_from_slice(b"*-1\r\n"),
-        Reply::Array(items) => {
+        Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
             out.extend_from_slice(format!("*{}\r\n", items.len()).as_bytes());
             for item in items {
                 encode_resp2(item, out);
             }
         }
+        Reply::Map(kv) | Reply::Pairs(kv) => {
+            out.extend_from_slice(format!("*{}\r\n", kv.len() * 2).as_bytes());
+            for (k, v) in kv {
+                encode_resp2(k, out);
+                encode_resp2(v, out);
+            }
+        }
+        Reply::Verbatim(b) => encode_bulk(b, out),
+        Reply::Bool(b) => out.extend_from_slice(if *b { b":1\r\n" } else { b":0\r\n" }),
+    }
+}
+
+fn encode_bulk(b: &[u8], out: &mut Vec<u8>) {
+    out.extend_from_slice(format!("${}\r\n", b.len()).as_bytes());
+    out.extend_from_slice(b);
+    out.extend_from_slice(b"\r\n");
+}
+
+/// RESP3 (networking.c with `c->resp == 3`): `_` for both nulls, `,` doubles (`,inf`),
+/// `%` maps, `~` sets, `>` pushes, `=N\r\ntxt:` verbatim text, `#t`/`#f`.
+fn encode_resp3(r: &Reply, out: &mut Vec<u8>) {
+    match r {
+        Reply::Nil | Reply::NilArray => out.extend_from_slice(b"_\r\n"),
+        Reply::Double(d) => {
+            out.push(b',');
+            out.extend_from_slice(fmt_double(*d).as_bytes());
+            out.extend_from_slice(b"\r\n");
+        }
+        Reply::Bool(b) => out.extend_from_slice(if *b { b"#t\r\n" } else { b"#f\r\n" }),
+        Reply::Verbatim(b) => {
+            out.extend_from_slice(format!("={}\r\ntxt:", b.len() + 4).as_bytes());
+            out.extend_from_slice(b);
+            out.extend_from_slice(b"\r\n");
+        }
+        Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
+            let mark = match r {
+                Reply::Set(_) => '~',
+                Reply::Push(_) => '>',
+                _ => '*',
+            };
+            out.extend_from_slice(format!("{mark}{}\r\n", items.len()).as_bytes());
+            for item in items {
+                encode_resp3(item, out);
+            }
+        }
+        Reply::Map(kv) => {
+            out.extend_from_slice(format!("%{}\r\n", kv.len()).as_bytes());
+            for (k, v) in kv {
+                encode_resp3(k, out);
+                encode_resp3(v, out);
+            }
+        }
+        Reply::Pairs(kv) => {
+            out.extend_from_slice(format!("*{}\r\n", kv.len()).as_bytes());
+            for (k, v) in kv {
+                out.extend_from_slice(b"*2\r\n");
+                encode_resp3(k, out);
+                encode_resp3(v, out);
+            }
+        }
+        Reply::Status(_) | Reply::Error(_) | Reply::Integer(_) | Reply::Bulk(_) => encode_resp2(r, out),
     }
 }
 

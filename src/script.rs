@@ -805,9 +805,10 @@ fn string_array(lua: &Lua, items: &[Vec<u8>]) -> omnilua::Result<Table> {
 }
 
 /// script_lua.c `redisProtocolToLuaType_*()` (RESP2): integers are numbers, bulks strings,
-/// nulls `false`, arrays tables, a status `{ok=…}`, an error `{err=…}`.
+/// nulls `false`, arrays tables, a status `{ok=…}`, an error `{err=…}`. RESP3 shapes (maps,
+/// sets…) arrive as their RESP2 forms, as they do for Redis's RESP2 script client.
 fn reply_to_lua(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
-    Ok(match reply {
+    Ok(match &*reply.as_resp2() {
         Reply::Integer(n) => Value::Number(*n as f64),
         Reply::Bulk(b) => Value::String(lua.create_string(b)?),
         Reply::Double(d) => Value::String(lua.create_string(fmt_17g(*d))?),
@@ -831,6 +832,7 @@ fn reply_to_lua(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
             }
             Value::Table(t)
         }
+        _ => Value::Boolean(false), // as_resp2 leaves no RESP3 shape
     })
 }
 

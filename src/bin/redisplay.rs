@@ -16,6 +16,7 @@ use redisplay::{EngineOptions, Session};
 const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [FILE]
        redisplay lru-experiment [--keys N] [--seed N]
        redisplay delay-queue [--strategy 1-5|all] [--consumers N] [--poll 1s] … (--help for all)
+       redisplay serve [--port 6379] [--bind 127.0.0.1] [--seed N] [--time UNIX_MS] [--requirepass PASS]
   Runs redis-cli style command lines (from FILE or stdin) against a fresh redisplay engine
   and prints the replies as `redis-cli --no-raw` would. Lines starting with # are comments.
   --seed N        seed the engine's random number generator (default: random)
@@ -23,7 +24,28 @@ const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [FILE]
   lru-experiment  prints the LRU-approximation table (true LRU vs maxmemory-samples 5 and 10)
   delay-queue     runs the delay-queue lab (producers and consumers on a ZSET in virtual time)
                   and prints its metrics table
+  serve           the engine as a Redis server (RESP2/RESP3) for redis-cli, redis-benchmark and
+                  client libraries; loopback only unless --requirepass is given
 ";
+
+/// `redisplay serve …`: runs until killed.
+fn serve(args: impl Iterator<Item = String>) {
+    let opts = match redisplay::server::parse_args(args) {
+        Ok(o) => o,
+        Err(msg) => fail(&format!("serve: {msg}")),
+    };
+    let clock = match opts.time {
+        Some(t) => format!("clock pinned at {t} ms (CLOCK ADVANCE moves it)"),
+        None => "clock follows the wall clock".into(),
+    };
+    match redisplay::server::Server::start(opts) {
+        Ok(server) => {
+            eprintln!("redisplay (Redis 7.0.15 engine) ready to accept connections on {}; {clock}", server.addr);
+            server.wait();
+        }
+        Err(e) => fail(&format!("serve: {e}")),
+    }
+}
 
 fn wall_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
@@ -66,6 +88,10 @@ fn delay_queue(args: Vec<String>) {
 fn main() {
     if std::env::args().nth(1).as_deref() == Some("delay-queue") {
         delay_queue(std::env::args().skip(2).collect());
+        return;
+    }
+    if std::env::args().nth(1).as_deref() == Some("serve") {
+        serve(std::env::args().skip(2));
         return;
     }
     if std::env::args().nth(1).as_deref() == Some("lru-experiment") {

@@ -8,12 +8,8 @@ use crate::events::Event;
 use crate::reply::Reply;
 
 pub fn config_get(e: &mut Engine, c: &Call) -> Reply {
-    let mut out = Vec::new();
-    for (name, value) in e.config.get(&c.argv[2..]) {
-        out.push(Reply::Bulk(name));
-        out.push(Reply::Bulk(value.into_bytes()));
-    }
-    Reply::Array(out)
+    let pairs = e.config.get(&c.argv[2..]);
+    Reply::Map(pairs.into_iter().map(|(name, value)| (Reply::Bulk(name), Reply::Bulk(value.into_bytes()))).collect())
 }
 
 pub fn config_set(e: &mut Engine, c: &Call) -> Reply {

@@ -47,10 +47,11 @@ fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
         format!("qbuf=0 qbuf-free=20474 argv-mem={argv_mem} multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem={}", 22296 + argv_mem)
     };
     format!(
-        "id={} addr=127.0.0.1:{} laddr=127.0.0.1:6379 fd={} name={} age={} idle={} flags={} db={} sub={} psub={} ssub=0 multi={} \
-         {} events=r cmd={} user=default redir=-1 resp=2",
+        "id={} addr={} laddr={} fd={} name={} age={} idle={} flags={} db={} sub={} psub={} ssub=0 multi={} \
+         {} events=r cmd={} user=default redir=-1 resp={}",
         c.id,
-        40000 + c.id,
+        addr_of(c),
+        laddr_of(c),
         7 + c.id,
         text(&c.name),
         (now - c.created_ms).max(0) / 1000,
@@ -62,6 +63,7 @@ fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
         multi,
         buffers,
         c.last_cmd,
+        c.resp,
     )
 }
 
@@ -77,6 +79,21 @@ pub fn client_getname(e: &mut Engine, c: &Call) -> Reply {
 }
 
 /// networking.c `validateClientName()` + `clientSetName()`.
+/// The client's `ip:port`: the real peer for a network client, a stand-in for a console.
+fn addr_of(c: &Client) -> String {
+    match &c.addr {
+        Some((addr, _)) => addr.clone(),
+        None => format!("127.0.0.1:{}", 40000 + c.id),
+    }
+}
+
+fn laddr_of(c: &Client) -> String {
+    match &c.addr {
+        Some((_, laddr)) => laddr.clone(),
+        None => "127.0.0.1:6379".into(),
+    }
+}
+
 fn set_name(e: &mut Engine, client: ClientId, name: &[u8]) -> Result<(), Reply> {
     if name.iter().any(|&b| !(b'!'..=b'~').contains(&b)) {
         return Err(Reply::err("ERR Client names cannot contain spaces, newlines or special characters."));
@@ -149,10 +166,9 @@ pub fn client_list(e: &mut Engine, c: &Call) -> Reply {
 /// `CLIENT KILL addr:port` (old form: OK or "No such client") or the filter form
 /// `CLIENT KILL [ID id] [ADDR addr] [LADDR addr] [TYPE t] [USER u] [SKIPME yes|no] …` (a count).
 pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
-    let addr_of = |id: ClientId| format!("127.0.0.1:{}", 40000 + id);
     if c.argc() == 3 {
         let target = c.arg(2);
-        let victim = e.clients.keys().copied().find(|&id| addr_of(id).as_bytes() == target);
+        let victim = e.clients.values().find(|cl| addr_of(cl).as_bytes() == target).map(|cl| cl.id);
         return match victim {
             Some(id) => {
                 e.disconnect(id);
@@ -207,8 +223,8 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
         .clients
         .values()
         .filter(|cl| id_f.map_or(true, |id| cl.id == id))
-        .filter(|cl| addr_f.as_ref().map_or(true, |a| addr_of(cl.id).as_bytes() == a.as_slice()))
-        .filter(|_| laddr_f.as_ref().map_or(true, |a| a.as_slice() == b"127.0.0.1:6379"))
+        .filter(|cl| addr_f.as_ref().map_or(true, |a| addr_of(cl).as_bytes() == a.as_slice()))
+        .filter(|cl| laddr_f.as_ref().map_or(true, |a| laddr_of(cl).as_bytes() == a.as_slice()))
         .filter(|cl| {
             type_f.as_ref().map_or(true, |t| match t.as_slice() {
                 b"normal" => !cl.in_pubsub(),
@@ -235,31 +251,74 @@ pub fn reset(e: &mut Engine, c: &Call) -> Reply {
         cl.db = 0;
         cl.name.clear();
         cl.outbox.clear();
+        cl.resp = 2;
+    }
+    // clientSetDefaultAuth(): back to the default user, authenticated only if it has no password.
+    let nopass = e.config.str("requirepass").is_empty();
+    if let Some(cl) = e.clients.get_mut(&c.client) {
+        cl.authenticated = nopass;
     }
     Reply::Status("RESET".into())
+}
+
+/// acl.c `ACLCheckUserCredentials()` for the one user the playground has, `default`: a
+/// password-less default user takes any password; otherwise it must equal requirepass.
+fn check_credentials(e: &Engine, user: &[u8], pass: &[u8]) -> bool {
+    let required = e.config.str("requirepass");
+    user == b"default" && (required.is_empty() || required.as_bytes() == pass)
+}
+
+/// acl.c `authCommand()`: `AUTH password` or `AUTH username password`.
+pub fn auth(e: &mut Engine, c: &Call) -> Reply {
+    if c.argc() > 3 {
+        return syntax_error();
+    }
+    let (user, pass): (&[u8], &[u8]) = if c.argc() == 2 {
+        // The legacy form on a server without a password is a configuration mistake.
+        if e.config.str("requirepass").is_empty() {
+            return Reply::err(
+                "ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?",
+            );
+        }
+        (b"default", c.arg(1))
+    } else {
+        (c.arg(1), c.arg(2))
+    };
+    if !check_credentials(e, user, pass) {
+        return Reply::err("WRONGPASS invalid username-password pair or user is disabled.");
+    }
+    if let Some(cl) = e.clients.get_mut(&c.client) {
+        cl.authenticated = true;
+    }
+    Reply::ok()
 }
 
 pub fn quit(_e: &mut Engine, _c: &Call) -> Reply {
     Reply::ok()
 }
 
-/// networking.c `helloCommand()`, RESP2 only: `HELLO [2 [AUTH user pass] [SETNAME name]]`.
+/// networking.c `helloCommand()`: `HELLO [2|3 [AUTH user pass] [SETNAME name]]` switches the
+/// client's protocol (what `encode` and redis-cli's formatting then use) and answers a map.
 pub fn hello(e: &mut Engine, c: &Call) -> Reply {
     let mut j = 1;
+    let mut proto = None;
     if c.argc() >= 2 {
         let Some(ver) = string2ll(c.arg(1)) else {
             return Reply::err("ERR Protocol version is not an integer or out of range");
         };
         j = 2;
-        if ver != 2 {
+        if !(2..=3).contains(&ver) {
             return Reply::err("NOPROTO unsupported protocol version");
         }
+        proto = Some(ver as u8);
     }
     let mut setname: Option<Vec<u8>> = None;
+    let mut credentials: Option<(Vec<u8>, Vec<u8>)> = None;
     while j < c.argc() {
         let more = c.argc() - j - 1;
         if is_opt(c.arg(j), "auth") && more >= 2 {
-            return Reply::err("WRONGPASS invalid username-password pair or user is disabled.");
+            credentials = Some((c.arg(j + 1).to_vec(), c.arg(j + 2).to_vec()));
+            j += 3;
         } else if is_opt(c.arg(j), "setname") && more >= 1 {
             setname = Some(c.arg(j + 1).to_vec());
             j += 2;
@@ -267,25 +326,39 @@ pub fn hello(e: &mut Engine, c: &Call) -> Reply {
             return Reply::err(format!("ERR Syntax error in HELLO option '{}'", text(c.arg(j))));
         }
     }
+    if let Some((user, pass)) = credentials {
+        if !check_credentials(e, &user, &pass) {
+            return Reply::err("WRONGPASS invalid username-password pair or user is disabled.");
+        }
+        if let Some(cl) = e.clients.get_mut(&c.client) {
+            cl.authenticated = true;
+        }
+    }
+    if e.clients.get(&c.client).is_some_and(|cl| !cl.authenticated) {
+        return Reply::err(
+            "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time",
+        );
+    }
     if let Some(name) = setname {
         if let Err(r) = set_name(e, c.client, &name) {
             return r;
         }
     }
-    Reply::Array(vec![
-        Reply::bulk("server"),
-        Reply::bulk("redis"),
-        Reply::bulk("version"),
-        Reply::bulk("7.0.15"),
-        Reply::bulk("proto"),
-        Reply::Integer(2),
-        Reply::bulk("id"),
-        Reply::Integer(c.client as i64),
-        Reply::bulk("mode"),
-        Reply::bulk("standalone"),
-        Reply::bulk("role"),
-        Reply::bulk("master"),
-        Reply::bulk("modules"),
-        Reply::Array(vec![]),
+    let resp = match (proto, e.clients.get_mut(&c.client)) {
+        (Some(p), Some(client)) => {
+            client.resp = p;
+            p
+        }
+        (None, Some(client)) => client.resp,
+        _ => 2,
+    };
+    Reply::Map(vec![
+        (Reply::bulk("server"), Reply::bulk("redis")),
+        (Reply::bulk("version"), Reply::bulk("7.0.15")),
+        (Reply::bulk("proto"), Reply::Integer(resp as i64)),
+        (Reply::bulk("id"), Reply::Integer(c.client as i64)),
+        (Reply::bulk("mode"), Reply::bulk("standalone")),
+        (Reply::bulk("role"), Reply::bulk("master")),
+        (Reply::bulk("modules"), Reply::Array(vec![])),
     ])
 }

@@ -267,6 +267,7 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("client|kill", networking::client_kill),
     ("client|help", server::container_help),
     ("hello", networking::hello),
+    ("auth", networking::auth),
     ("reset", networking::reset),
     ("quit", networking::quit),
     // blocking pops (t_list.c, t_zset.c)

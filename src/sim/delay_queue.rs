@@ -354,6 +354,7 @@ fn reply_text(r: &Reply) -> String {
         Reply::Status(s) => s.clone(),
         Reply::Error(e) => format!("(error) {}", String::from_utf8_lossy(e)),
         Reply::Double(d) => crate::util::fmt_double(*d),
+        rich => reply_text(&rich.as_resp2()),
     }
 }
 
