@@ -510,7 +510,8 @@ fn help(args: &[Vec<u8>]) -> Vec<u8> {
 
 /// The argument synopsis redis-cli builds from a command's documented arguments.
 fn command_params(cmd: &Command) -> String {
-    match doc_field(&cmd.docs, "arguments") {
+    let docs = cmd.docs.as_resp2();
+    match doc_field(&docs, "arguments") {
         Some(Reply::Array(args)) => concat_args(args, " "),
         _ => String::new(),
     }

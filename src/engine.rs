@@ -873,12 +873,12 @@ mod tests {
         let before = info(&mut e);
         for _ in 0..5 {
             assert_eq!(e.peek(c, &argv(&["CONFIG", "GET", "hz"])), Reply::Map(vec![(Reply::bulk("hz"), Reply::bulk("10"))]));
-            assert!(matches!(e.peek(c, &argv(&["INFO", "memory"])), Reply::Bulk(_)));
+            assert!(matches!(e.peek(c, &argv(&["INFO", "memory"])), Reply::Verbatim(_)));
         }
         // Only the INFO we ran ourselves counts (1 more command), the peeks do not.
         let after = info(&mut e);
         let field = |r: &Reply, name: &str| -> String {
-            let Reply::Bulk(b) = r else { panic!() };
+            let Reply::Verbatim(b) = r else { panic!() };
             String::from_utf8_lossy(b).lines().find_map(|l| l.strip_prefix(&format!("{name}:")).map(str::to_string)).unwrap()
         };
         assert_eq!(field(&after, "total_commands_processed").parse::<u64>().unwrap(), field(&before, "total_commands_processed").parse::<u64>().unwrap() + 1);

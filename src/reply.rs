@@ -41,6 +41,9 @@ pub enum Reply {
     Verbatim(Vec<u8>),
     /// A boolean (`#t`/`#f`). RESP2: the integer 1 or 0.
     Bool(bool),
+    /// A long double already formatted (networking.c `addReplyHumanLongDouble()`: GEOPOS and
+    /// WITHCOORD): a bulk of that text over RESP2, `,<text>` over RESP3.
+    HumanDouble(Vec<u8>),
     /// Member/score (or field/value) pairs: ZRANGE … WITHSCORES, HRANDFIELD … WITHVALUES.
     /// RESP2 sends them flat; RESP3 as an array of two-element arrays (t_zset.c
     /// `zrangeResultEmitCBufferForClient`: `if (c->resp > 2) addReplyArrayLen(c,2)`).
@@ -114,7 +117,7 @@ impl Reply {
             Reply::Set(items) | Reply::Push(items) | Reply::Array(items) => {
                 Reply::Array(items.into_iter().map(Reply::into_resp2).collect())
             }
-            Reply::Verbatim(b) => Reply::Bulk(b),
+            Reply::Verbatim(b) | Reply::HumanDouble(b) => Reply::Bulk(b),
             Reply::Bool(b) => Reply::Integer(b as i64),
             other => other,
         }
@@ -131,7 +134,7 @@ impl Reply {
 
     fn has_resp3_shape(&self) -> bool {
         match self {
-            Reply::Map(_) | Reply::Set(_) | Reply::Push(_) | Reply::Verbatim(_) | Reply::Bool(_) | Reply::Pairs(_) => true,
+            Reply::Map(_) | Reply::Set(_) | Reply::Push(_) | Reply::Verbatim(_) | Reply::Bool(_) | Reply::Pairs(_) | Reply::HumanDouble(_) => true,
             Reply::Array(items) => items.iter().any(Reply::has_resp3_shape),
             _ => false,
         }
@@ -179,6 +182,11 @@ fn format_tty(r: &Reply, prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
             out.push(b'\n');
         }
         Reply::Bool(b) => out.extend_from_slice(if *b { b"(true)\n" } else { b"(false)\n" }),
+        Reply::HumanDouble(b) => {
+            out.extend_from_slice(b"(double) ");
+            out.extend_from_slice(b);
+            out.push(b'\n');
+        }
         // hiredis hands redis-cli the text after `txt:`, which it prints as is.
         Reply::Verbatim(b) => {
             out.extend_from_slice(b);
@@ -283,7 +291,7 @@ fn encode_resp2(r: &Reply, out: &mut Vec<u8>) {
                 encode_resp2(v, out);
             }
         }
-        Reply::Verbatim(b) => encode_bulk(b, out),
+        Reply::Verbatim(b) | Reply::HumanDouble(b) => encode_bulk(b, out),
         Reply::Bool(b) => out.extend_from_slice(if *b { b":1\r\n" } else { b":0\r\n" }),
     }
 }
@@ -305,6 +313,11 @@ fn encode_resp3(r: &Reply, out: &mut Vec<u8>) {
             out.extend_from_slice(b"\r\n");
         }
         Reply::Bool(b) => out.extend_from_slice(if *b { b"#t\r\n" } else { b"#f\r\n" }),
+        Reply::HumanDouble(b) => {
+            out.push(b',');
+            out.extend_from_slice(b);
+            out.extend_from_slice(b"\r\n");
+        }
         Reply::Verbatim(b) => {
             out.extend_from_slice(format!("={}\r\ntxt:", b.len() + 4).as_bytes());
             out.extend_from_slice(b);
@@ -340,8 +353,9 @@ fn encode_resp3(r: &Reply, out: &mut Vec<u8>) {
     }
 }
 
-/// Parses one RESP2 reply from the front of `buf`, returning it and the bytes consumed.
-/// Used to load the recorded command metadata (COMMAND INFO/DOCS); `None` on malformed input.
+/// Parses one RESP2 or RESP3 reply from the front of `buf`, returning it and the bytes
+/// consumed. Used to load the recorded command metadata (COMMAND INFO/DOCS, recorded over
+/// RESP3) and by tests; `None` on malformed or incomplete input.
 pub fn parse_resp(buf: &[u8]) -> Option<(Reply, usize)> {
     let line_end = buf.windows(2).position(|w| w == b"\r\n")?;
     let line = std::str::from_utf8(&buf[1..line_end]).ok()?;
@@ -350,28 +364,53 @@ pub fn parse_resp(buf: &[u8]) -> Option<(Reply, usize)> {
         b'+' => Some((Reply::Status(line.to_string()), rest)),
         b'-' => Some((Reply::Error(line.as_bytes().to_vec()), rest)),
         b':' => Some((Reply::Integer(line.parse().ok()?), rest)),
-        b'$' => {
+        b',' => Some((Reply::Double(crate::util::string2d(line.as_bytes()).or(match line {
+            "inf" => Some(f64::INFINITY),
+            "-inf" => Some(f64::NEG_INFINITY),
+            _ => None,
+        })?), rest)),
+        b'_' => Some((Reply::Nil, rest)),
+        b'#' => Some((Reply::Bool(line == "t"), rest)),
+        b'$' | b'=' => {
             let n: i64 = line.parse().ok()?;
             if n < 0 {
                 return Some((Reply::Nil, rest));
             }
             let n = n as usize;
             let body = buf.get(rest..rest + n)?.to_vec();
-            Some((Reply::Bulk(body), rest + n + 2))
+            let reply = match buf[0] {
+                b'=' => Reply::Verbatim(body.get(4..)?.to_vec()),
+                _ => Reply::Bulk(body),
+            };
+            Some((reply, rest + n + 2))
         }
-        b'*' => {
+        b'*' | b'~' | b'>' | b'%' => {
             let n: i64 = line.parse().ok()?;
             if n < 0 {
                 return Some((Reply::NilArray, rest));
             }
-            let mut items = Vec::with_capacity(n as usize);
+            let count = if buf[0] == b'%' { n.checked_mul(2)? } else { n };
+            let mut items = Vec::with_capacity(count.min(1024) as usize);
             let mut pos = rest;
-            for _ in 0..n {
-                let (item, used) = parse_resp(&buf[pos..])?;
+            for _ in 0..count {
+                let (item, used) = parse_resp(buf.get(pos..)?)?;
                 items.push(item);
                 pos += used;
             }
-            Some((Reply::Array(items), pos))
+            let reply = match buf[0] {
+                b'~' => Reply::Set(items),
+                b'>' => Reply::Push(items),
+                b'%' => {
+                    let mut it = items.into_iter();
+                    let mut kv = Vec::new();
+                    while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                        kv.push((k, v));
+                    }
+                    Reply::Map(kv)
+                }
+                _ => Reply::Array(items),
+            };
+            Some((reply, pos))
         }
         _ => None,
     }

@@ -351,7 +351,15 @@ impl EventLoop {
                 // buffer length" — no reply.
                 if c.query.len() > limit {
                     self.close(conn);
+                    return;
                 }
+                // readQueryFromClient() → processInputBuffer(): what one read brought is parsed
+                // before the next read is looked at. So the 64 KB line limits see the input in
+                // steps of at most one read, as on redis-server (a 90 KB inline line is "too big
+                // inline request" there, not a command), and commands followed by the client's
+                // EOF (a half-close) run before `Closed` is handled, as they do there.
+                self.tick_clock();
+                self.run_client(conn);
             }
             Msg::Closed { conn } => {
                 if let Some(c) = self.conns.remove(&conn) {

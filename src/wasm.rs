@@ -108,6 +108,10 @@ fn reply_to_js(r: &Reply) -> JsValue {
             set(&o, "type", "bool");
             set(&o, "value", *b);
         }
+        Reply::HumanDouble(b) => {
+            set(&o, "type", "double");
+            set(&o, "value", String::from_utf8_lossy(b).parse::<f64>().unwrap_or(f64::NAN));
+        }
     }
     o.into()
 }

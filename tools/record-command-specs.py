@@ -3,8 +3,10 @@
 
 The engine's command table takes each command's arity, flags, key positions, ACL categories,
 docs and HELP text from this file, so `COMMAND INFO`, `COMMAND DOCS` and `<CMD> HELP` answer
-byte for byte as redis-server does. The file is one RESP2 array of entries
-`[name, COMMAND INFO entry, COMMAND DOCS body, HELP reply or nil]`.
+byte for byte as redis-server does. The file is one array of entries
+`[name, COMMAND INFO entry, COMMAND DOCS body, HELP reply or nil]`, recorded over RESP3 (after
+HELLO 3) so maps and sets keep their shape; the engine sends them flat to RESP2 clients, as
+Redis does.
 
 Usage: tools/record-command-specs.py PORT [NAME ...]
 Re-records every name already in the file plus the NAMEs given (so adding commands never drops
@@ -45,21 +47,25 @@ class Conn:
         return body
 
     def read_raw(self):
-        """Returns the reply re-encoded as RESP2 bytes (verbatim) and as a Python value."""
+        """Returns the reply's RESP bytes (verbatim) and a Python value (maps as flat lists)."""
         line = self._line()
         t, rest = line[:1], line[1:]
-        if t in b"+-:":
+        if t in b"+-:,#":
             return line + b"\r\n", (rest.decode() if t != b":" else int(rest))
-        if t == b"$":
+        if t == b"_":
+            return line + b"\r\n", None
+        if t in b"$=":
             n = int(rest)
             if n < 0:
                 return line + b"\r\n", None
             body = self._exact(n)
             return line + b"\r\n" + body + b"\r\n", body
-        if t == b"*":
+        if t in b"*~%>":
             n = int(rest)
             if n < 0:
                 return line + b"\r\n", None
+            if t == b"%":
+                n *= 2
             raw, vals = line + b"\r\n", []
             for _ in range(n):
                 r, v = self.read_raw()
@@ -80,7 +86,8 @@ def split_array(raw):
     conn.s = None
     line = conn._line()
     items = []
-    for _ in range(int(line[1:])):
+    n = int(line[1:]) * (2 if line[:1] == b"%" else 1)
+    for _ in range(n):
         before = len(conn.buf)
         r, _ = conn.read_raw()
         items.append(r)
@@ -101,6 +108,7 @@ def main():
     port = int(sys.argv[1])
     names = existing_names() + sys.argv[2:]
     c = Conn(port)
+    c.call("HELLO", "3")
     entries = []
     for name in sorted(set(n.lower() for n in names)):
         raw_info, info = c.call("COMMAND", "INFO", name)

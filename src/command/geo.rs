@@ -84,9 +84,10 @@ fn extract_box(width: &[u8], height: &[u8], unit: &[u8]) -> Result<(f64, f64, f6
     Ok((w, h, extract_unit(unit)?))
 }
 
-/// networking.c `addReplyHumanLongDouble()` of a double (RESP2): `%.17Lf`, trimmed.
+/// networking.c `addReplyHumanLongDouble()`: `%.17Lf`, trimmed — a bulk over RESP2, a
+/// double with that text over RESP3.
 fn coord_reply(v: f64) -> Reply {
-    Reply::bulk(LongDouble::from_f64(v).to_human())
+    Reply::HumanDouble(LongDouble::from_f64(v).to_human().into_bytes())
 }
 
 /// geo.c `addReplyDoubleDistance()`: util.c `fixedpoint_d2string(d, 4)`.

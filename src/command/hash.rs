@@ -391,9 +391,14 @@ pub fn hexists(e: &mut Engine, c: &Call) -> Reply {
 fn getall_generic(e: &mut Engine, c: &Call, fields: bool, values: bool) -> Reply {
     let h = match read_hash(e, c.db, c.arg(1)) {
         Err(r) => return r,
+        // shared.emptymap / emptyarray: HGETALL answers a map (`%0` over RESP3).
+        Ok(None) if fields && values => return Reply::Map(vec![]),
         Ok(None) => return Reply::Array(vec![]),
         Ok(Some(h)) => h,
     };
+    if fields && values {
+        return Reply::Map(hash_pairs(h).map(|(f, v)| (Reply::bulk(f), Reply::bulk(v))).collect());
+    }
     let mut out = Vec::with_capacity(hash_len(h) * (fields as usize + values as usize));
     for (f, v) in hash_pairs(h) {
         if fields {
@@ -531,16 +536,11 @@ fn hrandfield_with_count(e: &mut Engine, c: &Call, l: i64, withvalues: bool) -> 
         return Reply::Array(vec![]);
     }
     let emit = |e: &mut Engine, picks: &[usize]| -> Reply {
-        let mut out = Vec::with_capacity(picks.len() * (1 + withvalues as usize));
-        for &i in picks {
-            if let Some((f, v)) = read_pair(e, c, i) {
-                out.push(Reply::Bulk(f));
-                if withvalues {
-                    out.push(Reply::Bulk(v));
-                }
-            }
+        // WITHVALUES: pairs, nested over RESP3 (`if (withvalues && c->resp > 2)`).
+        if withvalues {
+            return Reply::Pairs(picks.iter().filter_map(|&i| read_pair(e, c, i)).map(|(f, v)| (Reply::Bulk(f), Reply::Bulk(v))).collect());
         }
-        Reply::Array(out)
+        Reply::Array(picks.iter().filter_map(|&i| read_pair(e, c, i)).map(|(f, _)| Reply::Bulk(f)).collect())
     };
     // CASE 1: a negative count (or 1): `count` independent picks, in the order drawn.
     if !uniq || count == 1 {

@@ -74,7 +74,8 @@ pub fn info(e: &mut Engine, c: &Call) -> Reply {
         }
         out.push_str(&info_section(e, s));
     }
-    Reply::Bulk(out.into_bytes())
+    // addReplyVerbatim(…, "txt"): a bulk over RESP2.
+    Reply::Verbatim(out.into_bytes())
 }
 
 fn info_section(e: &Engine, name: &str) -> String {
@@ -284,25 +285,23 @@ pub fn command_info(_e: &mut Engine, c: &Call) -> Reply {
     if c.argc() == 2 {
         return Reply::Array(table().commands.iter().map(|c| c.info.clone()).collect());
     }
-    Reply::Array(c.argv[2..].iter().map(|n| find_by_fullname(n).map(|c| c.info.clone()).unwrap_or(Reply::NilArray)).collect())
+    Reply::Array(c.argv[2..].iter().map(|n| find_by_fullname(n).map(|c| c.info.clone()).unwrap_or(Reply::Nil)).collect())
 }
 
 pub fn command_docs(_e: &mut Engine, c: &Call) -> Reply {
     let mut out = Vec::new();
     if c.argc() == 2 {
         for cmd in &table().commands {
-            out.push(Reply::bulk(&cmd.name));
-            out.push(cmd.docs.clone());
+            out.push((Reply::bulk(&cmd.name), cmd.docs.clone()));
         }
     } else {
         for n in &c.argv[2..] {
             if let Some(cmd) = find_by_fullname(n) {
-                out.push(Reply::bulk(&cmd.name));
-                out.push(cmd.docs.clone());
+                out.push((Reply::bulk(&cmd.name), cmd.docs.clone()));
             }
         }
     }
-    Reply::Array(out)
+    Reply::Map(out)
 }
 
 pub fn command_getkeys(_e: &mut Engine, c: &Call) -> Reply {
@@ -358,7 +357,7 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
             .map(|(pos, flags)| {
                 let key = Reply::bulk(&args[pos]);
                 if with_flags {
-                    Reply::Array(vec![key, Reply::Array(flags.into_iter().map(Reply::Status).collect())])
+                    Reply::Array(vec![key, Reply::Set(flags.into_iter().map(Reply::Status).collect())])
                 } else {
                     key
                 }
@@ -478,7 +477,8 @@ impl KeySpec {
 
 /// A command's key specs, from its recorded COMMAND INFO entry.
 fn key_specs(cmd: &Command) -> Vec<KeySpec> {
-    let Reply::Array(items) = &cmd.info else { return vec![] };
+    let info = cmd.info.as_resp2();
+    let Reply::Array(items) = &*info else { return vec![] };
     let Some(Reply::Array(specs)) = items.get(8) else { return vec![] };
     let text = |r: Option<&Reply>| -> String {
         match r {

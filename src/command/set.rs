@@ -199,7 +199,7 @@ fn set_type_iter(s: &Set) -> Box<dyn Iterator<Item = Elem<'_>> + '_> {
 }
 
 fn set_reply(s: &Set) -> Reply {
-    Reply::Array(set_type_iter(s).map(Elem::reply).collect())
+    Reply::Set(set_type_iter(s).map(Elem::reply).collect())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -453,11 +453,11 @@ fn spop_with_count(e: &mut Engine, c: &Call) -> Reply {
     };
     match write_set(e, c.db, key) {
         Err(r) => return r,
-        Ok(false) => return Reply::Array(vec![]),
+        Ok(false) => return Reply::Set(vec![]),
         Ok(true) => {}
     }
     if count == 0 {
-        return Reply::Array(vec![]);
+        return Reply::Set(vec![]);
     }
     let size = set_ref(e, c.db, key).map_or(0, set_type_size) as u64;
     e.notify("spop", c.db, key);
@@ -498,7 +498,7 @@ fn spop_with_count(e: &mut Engine, c: &Call) -> Reply {
             *s = ns;
         }
     }
-    Reply::Array(out)
+    Reply::Set(out)
 }
 
 pub fn srandmember(e: &mut Engine, c: &Call) -> Reply {
@@ -552,7 +552,7 @@ fn srandmember_with_count(e: &mut Engine, c: &Call) -> Reply {
     }
     // CASE 2: at least the whole set: the whole set, in its iteration order.
     if count >= size {
-        return set_reply(s);
+        return Reply::Array(set_type_iter(s).map(Elem::reply).collect());
     }
     let mut picked: Table = new_table();
     if count * SRANDMEMBER_SUB_STRATEGY_MUL > size {
@@ -613,13 +613,13 @@ fn sinter_generic(e: &mut Engine, db: usize, keys: &[&[u8]], dst: Option<&[u8]>,
         return match dst {
             Some(dst) => store_result(e, db, dst, Set::Intset(Intset::new()), "sinterstore"),
             None if card_only => Reply::Integer(0),
-            None => Reply::Array(vec![]),
+            None => Reply::Set(vec![]),
         };
     }
     let max = max_intset_entries(e);
     let mut sets: Vec<&Set> = keys.iter().filter_map(|k| set_ref(e, db, k)).collect();
     if sets.is_empty() {
-        return Reply::Array(vec![]);
+        return Reply::Set(vec![]);
     }
     // qsort by cardinality (glibc's qsort is a stable merge sort for arrays this small).
     sets.sort_by_key(|s| set_type_size(s));
@@ -646,7 +646,7 @@ fn sinter_generic(e: &mut Engine, db: usize, keys: &[&[u8]], dst: Option<&[u8]>,
     match dst {
         _ if card_only => Reply::Integer(cardinality as i64),
         Some(dst) => store_result(e, db, dst, dstset, "sinterstore"),
-        None => Reply::Array(out),
+        None => Reply::Set(out),
     }
 }
 

@@ -706,11 +706,9 @@ pub fn lcs(e: &mut Engine, c: &Call) -> Reply {
         }
     }
     if getidx {
-        return Reply::Array(vec![
-            Reply::bulk("matches"),
-            Reply::Array(matches),
-            Reply::bulk("len"),
-            Reply::Integer(total as i64),
+        return Reply::Map(vec![
+            (Reply::bulk("matches"), Reply::Array(matches)),
+            (Reply::bulk("len"), Reply::Integer(total as i64)),
         ]);
     }
     Reply::Bulk(result)

@@ -462,13 +462,19 @@ fn words_at(items: &[Reply], i: usize) -> Vec<String> {
     }
 }
 
-/// Looks up a field of a flat key/value array (COMMAND DOCS bodies).
+/// Looks up a field of a COMMAND DOCS body (a map, or its flat RESP2 form).
 pub fn doc_field<'a>(docs: &'a Reply, key: &str) -> Option<&'a Reply> {
-    let Reply::Array(items) = docs else { return None };
-    items.chunks(2).find_map(|kv| match kv {
-        [Reply::Bulk(k), v] if k.as_slice() == key.as_bytes() => Some(v),
+    match docs {
+        Reply::Map(kv) => kv.iter().find_map(|(k, v)| match k {
+            Reply::Bulk(k) if k.as_slice() == key.as_bytes() => Some(v),
+            _ => None,
+        }),
+        Reply::Array(items) => items.chunks(2).find_map(|kv| match kv {
+            [Reply::Bulk(k), v] if k.as_slice() == key.as_bytes() => Some(v),
+            _ => None,
+        }),
         _ => None,
-    })
+    }
 }
 
 fn doc_text(docs: &Reply, key: &str) -> String {
@@ -479,7 +485,8 @@ fn doc_text(docs: &Reply, key: &str) -> String {
     }
 }
 
-/// Builds a row from a COMMAND INFO entry and a COMMAND DOCS body.
+/// Builds a row from a COMMAND INFO entry and a COMMAND DOCS body (as recorded over RESP3:
+/// kept in that shape for the replies, read through their RESP2 form here).
 pub fn command_from_spec(
     name: &str,
     info: &Reply,
@@ -488,18 +495,23 @@ pub fn command_from_spec(
     handlers: &HashMap<&str, Handler>,
 ) -> Command {
     let empty = Vec::new();
-    let items = match info {
+    let flat = info.as_resp2();
+    let items = match &*flat {
         Reply::Array(items) => items,
         _ => &empty,
     };
     let mut subcommands = Vec::new();
-    if let Some(Reply::Array(subs)) = items.get(9) {
+    let shaped = match info {
+        Reply::Array(items) => items.get(9),
+        _ => None,
+    };
+    if let Some(Reply::Array(subs) | Reply::Set(subs)) = shaped {
         let sub_docs = doc_field(docs, "subcommands");
         for sub in subs {
             let Reply::Array(sub_items) = sub else { continue };
             let Some(Reply::Bulk(sub_name)) = sub_items.first() else { continue };
             let sub_name = String::from_utf8_lossy(sub_name).into_owned();
-            let body = sub_docs.and_then(|d| doc_field(d, &sub_name)).cloned().unwrap_or(Reply::Array(vec![]));
+            let body = sub_docs.and_then(|d| doc_field(d, &sub_name)).cloned().unwrap_or(Reply::Map(vec![]));
             let cmd = command_from_spec(&sub_name, sub, &body, None, handlers);
             if cmd.handler.is_some() {
                 subcommands.push(cmd);

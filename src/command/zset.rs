@@ -77,16 +77,13 @@ fn score_reply(s: f64) -> Reply {
     Reply::Double(s)
 }
 
-/// RESP2 flat member[, score] list.
+/// Members, or member/score pairs (flat over RESP2, nested over RESP3: t_zset.c
+/// `zrangeResultEmitCBufferForClient()` / `zrandmemberWithCountCommand()`).
 fn members_reply(items: &[(Vec<u8>, f64)], withscores: bool) -> Reply {
-    let mut out = Vec::with_capacity(items.len() * if withscores { 2 } else { 1 });
-    for (m, s) in items {
-        out.push(Reply::bulk(m));
-        if withscores {
-            out.push(score_reply(*s));
-        }
+    if withscores {
+        return Reply::Pairs(items.iter().map(|(m, s)| (Reply::bulk(m), score_reply(*s))).collect());
     }
-    Reply::Array(out)
+    Reply::Array(items.iter().map(|(m, _)| Reply::bulk(m)).collect())
 }
 
 fn emit_changes(e: &mut Engine, db: usize, key: &[u8], changes: Vec<Change>) {

@@ -162,7 +162,7 @@ impl Zipf {
 
 fn info_field(e: &mut Engine, c: u64, section: &str, field: &str) -> u64 {
     let argv = vec![b"INFO".to_vec(), section.as_bytes().to_vec()];
-    let Reply::Bulk(info) = e.execute(c, &argv) else { return 0 };
+    let Reply::Bulk(info) = e.execute(c, &argv).into_resp2() else { return 0 };
     let text = String::from_utf8_lossy(&info).into_owned();
     let prefix = format!("{field}:");
     text.lines().find_map(|l| l.strip_prefix(prefix.as_str())).and_then(|v| v.trim().parse().ok()).unwrap_or(0)

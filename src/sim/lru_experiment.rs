@@ -28,7 +28,7 @@ fn exec(e: &mut Engine, c: u64, args: &[&str]) -> Reply {
 }
 
 fn used_memory(e: &mut Engine, c: u64) -> u64 {
-    let Reply::Bulk(info) = exec(e, c, &["INFO", "memory"]) else { return 0 };
+    let Reply::Bulk(info) = exec(e, c, &["INFO", "memory"]).into_resp2() else { return 0 };
     let text = String::from_utf8_lossy(&info);
     text.lines().find_map(|l| l.strip_prefix("used_memory:")).and_then(|v| v.trim().parse().ok()).unwrap_or(0)
 }

@@ -62,8 +62,16 @@ impl Server {
 
     /// Everything redis-cli prints for `input` (its interactive mode, reading lines from a pipe).
     pub fn cli(&self, input: &[u8]) -> Vec<u8> {
+        cli_on(self.port, input)
+    }
+}
+
+/// Everything redis-cli prints for `input` against the server on `port` (redis-server, or
+/// `redisplay serve` in tests/server_live.rs).
+pub fn cli_on(port: u16, input: &[u8]) -> Vec<u8> {
+    {
         let mut child = Command::new("redis-cli")
-            .args(["-p", &self.port.to_string(), "--no-raw"])
+            .args(["-p", &port.to_string(), "--no-raw"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
