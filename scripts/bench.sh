@@ -1,26 +1,38 @@
 #!/usr/bin/env bash
 # The `bench` entry point (not part of scripts/test.sh): everything in one run, side by side —
 #   1. the engine natively (benches/engine.rs, release build)
-#   2. the same operations through the wasm build in Node (tools/bench/wasm-node.mjs)
+#   2. the same operations through the wasm build in Node (tools/bench/wasm-node.mjs) and in
+#      headless Chromium (tools/bench/chromium.mjs; both run the loop of tools/bench/ops.mjs)
 #   3. ioredis-mock in that same Node process; a real redis-server 7.0 via redis-benchmark
-#   4. sizes: the wasm raw/gzip/brotli, the JS of www/
+#   4. the page (index.html) in headless Chromium: frame times with 10⁵ / 10⁶ keys carrying TTLs,
+#      the expiry or the eviction view open, at 1× and 60×
+#   5. sizes (wasm raw/gzip/brotli, the JS of www/); memory per key for 10⁶ small string keys in
+#      the wasm build (linear memory, INFO used_memory) and in redis-server (INFO used_memory)
 # and writes bench-results/bench.json + bench-results/bench.md (tools/bench/report.mjs).
 # Installs only what is missing, like scripts/setup.sh. Knobs: BENCH_OPS (native and wasm calls
-# per cell, default 200000 / 100000), BENCH_MOCK_OPS (ioredis-mock, default 20000).
+# per cell, default 200000 / 100000 for Node and Chromium), BENCH_MOCK_OPS (ioredis-mock, default
+# 20000), BENCH_PAGE_SECONDS (measured per page cell, default 6), BENCH_MEMORY_KEYS (default 1000000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench-results
 mkdir -p "$out"
+rm -f "$out"/*.json "$out"/*.csv "$out"/*.txt "$out"/bench.md   # no stale part in this run's report
+date -u +%Y-%m-%dT%H:%M:%SZ >"$out/started.txt"
 say() { printf '\033[1m[bench]\033[0m %s\n' "$*"; }
 have() { command -v "$1" >/dev/null 2>&1; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif have sudo; then sudo "$@"; else echo "need root for: $*" >&2; return 1; fi; }
+# The load average as each part starts, for the report (a shared machine is a noisy one).
+part() { say "$*"; echo "$1 $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load.txt"; }
 
 # --- what is missing -------------------------------------------------------------------------
-scripts/setup.sh serve            # wasm target, wasm-bindgen CLI, npm's binaryen (quick when present)
-if ! have redis-server || ! have redis-benchmark; then
-  say "apt-get install redis-server redis-tools"
+scripts/setup.sh serve            # wasm target, wasm-bindgen CLI, npm's binaryen and playwright-core
+apt_pkgs=()
+{ have redis-server && have redis-benchmark && have redis-cli; } || apt_pkgs+=(redis-server redis-tools)
+[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || apt_pkgs+=(chromium)
+if [ ${#apt_pkgs[@]} -gt 0 ]; then
+  say "apt-get install ${apt_pkgs[*]}"
   as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_pkgs[@]}" >/dev/null
 fi
 # The peers' npm packages live in tools/bench/node_modules, apart from the page's package.json.
 if [ ! -d tools/bench/node_modules/ioredis-mock ] || [ tools/bench/package-lock.json -nt tools/bench/node_modules/.package-lock.json ]; then
@@ -31,17 +43,22 @@ fi
 # --- 1. native ---------------------------------------------------------------------------------
 say "build the wasm (scripts/build-web.sh)"
 scripts/build-web.sh
-say "native engine: cargo bench --bench engine"
+part native "native engine: cargo bench --bench engine"
 REDISPLAY_BENCH_OPS="${BENCH_OPS:-200000}" REDISPLAY_BENCH_JSON="$out/native.json" \
   cargo bench --quiet --bench engine
 
 # --- 2+3a. wasm in Node, ioredis-mock ---------------------------------------------------------
-say "wasm build and ioredis-mock in Node"
+part node "wasm build and ioredis-mock in Node"
 node tools/bench/wasm-node.mjs --ops "${BENCH_OPS:-100000}" --mock-ops "${BENCH_MOCK_OPS:-20000}" --out "$out/node.json"
 
-# --- 3b. a real redis-server on a free loopback port ------------------------------------------
+# --- 2b+4+5a. headless Chromium: memory per key, the operations, the page ---------------------
+part chromium "headless Chromium: memory per key, the wasm operations, the page's frame times"
+node tools/bench/chromium.mjs --ops "${BENCH_OPS:-100000}" --page-seconds "${BENCH_PAGE_SECONDS:-6}" \
+  --memory-keys "${BENCH_MEMORY_KEYS:-1000000}" --out "$out/chromium.json"
+
+# --- 3b+5b. a real redis-server on a free loopback port ------------------------------------------
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-say "redis-server $(redis-server --version | awk '{print $3}') on 127.0.0.1:$port; redis-benchmark"
+part redis "redis-server $(redis-server --version | awk '{print $3}') on 127.0.0.1:$port; redis-benchmark; memory per key"
 redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "" --loglevel warning >/dev/null &
 redis_pid=$!
 trap 'kill "$redis_pid" 2>/dev/null || true' EXIT
@@ -49,11 +66,19 @@ for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep
 redis-server --version >"$out/redis-version.txt"
 redis-benchmark -p "$port" -t get,set,incr,zadd -n 100000 -q --csv >"$out/redis-benchmark.csv"
 redis-benchmark -p "$port" -t get,set,incr,zadd -n 100000 -q --csv -P 16 >"$out/redis-benchmark-p16.csv"
+# The keys of the wasm memory measurement, from an empty keyspace: INFO memory before and after.
+redis-cli -p "$port" flushall >/dev/null
+redis-cli -p "$port" info memory >"$out/redis-memory-before.txt"
+node tools/bench/memory.mjs --keys "${BENCH_MEMORY_KEYS:-1000000}" | redis-cli -p "$port" --pipe >"$out/redis-pipe.txt"
+grep -q "errors: 0," "$out/redis-pipe.txt" || { cat "$out/redis-pipe.txt" >&2; exit 1; }
+redis-cli -p "$port" info memory >"$out/redis-memory-after.txt"
+redis-cli -p "$port" dbsize >"$out/redis-dbsize.txt"
 kill "$redis_pid" 2>/dev/null || true
 wait "$redis_pid" 2>/dev/null || true
 trap - EXIT
 
-# --- 4. sizes, and the report ------------------------------------------------------------------
+# --- 5c. sizes, and the report ------------------------------------------------------------------
+echo "$SECONDS" >"$out/wall.txt"
 node tools/bench/report.mjs "$out"
-say "wrote $out/bench.json and $out/bench.md"
+say "wrote $out/bench.json and $out/bench.md in $((SECONDS / 60)) min $((SECONDS % 60)) s"
 cat "$out/bench.md"

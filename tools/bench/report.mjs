@@ -2,7 +2,10 @@
 //
 //   node tools/bench/report.mjs bench-results
 //
-// Reads native.json (benches/engine.rs), node.json (wasm-node.mjs), redis-benchmark*.csv.
+// Reads native.json (benches/engine.rs), node.json (wasm-node.mjs), chromium.json (chromium.mjs:
+// the wasm in Chromium, the page's frame times, memory per key in the wasm build),
+// redis-benchmark*.csv, redis-memory-{before,after}.txt (INFO memory around 10⁶ SETs), load.txt
+// (the load average as each part started) and wall.txt (seconds the run took up to the report).
 import { readFile, writeFile, readdir, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { gzipSync, brotliCompressSync, constants as zc } from "node:zlib";
@@ -17,6 +20,8 @@ const readJson = async (f) => (existsSync(join(dir, f)) ? JSON.parse(await readF
 
 const native = await readJson("native.json");
 const node = await readJson("node.json");
+const chrome = await readJson("chromium.json");
+const readText = async (f) => (existsSync(join(dir, f)) ? (await readFile(join(dir, f), "utf8")).trim() : null);
 
 // --- machine -----------------------------------------------------------------------------------
 const cpuinfo = existsSync("/proc/cpuinfo") ? await readFile("/proc/cpuinfo", "utf8") : "";
@@ -26,8 +31,14 @@ const machine = {
   mem_gb: +(totalmem() / 2 ** 30).toFixed(1),
   loadavg_at_report: (await readFile("/proc/loadavg", "utf8").catch(() => "")).split(" ").slice(0, 3).join(" "),
   node: process.version,
+  chromium: chrome?.chromium ?? null,
+  redis: (await readText("redis-version.txt"))?.split(" ").slice(0, 3).join(" ") ?? null,
+  // The load average (1, 5, 15 min) as each part of the run started: the machine may be shared.
+  load: (await readText("load.txt"))?.split("\n").map((l) => l.split(" ")).map(([part, ...avg]) => ({ part, loadavg: avg.join(" ") })) ?? [],
+  wall_s: Number(await readText("wall.txt")) || null,
   rustc: (() => { try { return execFileSync("rustc", ["--version"]).toString().trim(); } catch { return null; } })(),
-  date: new Date().toISOString(),
+  // When the run started (bench.sh writes it), else now.
+  date: (await readText("started.txt")) ?? new Date().toISOString(),
 };
 
 // --- redis-benchmark ---------------------------------------------------------------------------
@@ -50,6 +61,25 @@ const redis = existsSync(join(dir, "redis-benchmark.csv"))
       rps_p16: await readCsv("redis-benchmark-p16.csv"),
     }
   : { error: "redis-benchmark did not run" };
+
+// --- memory per key ----------------------------------------------------------------------------
+const info = (text) => Object.fromEntries((text ?? "").split(/\r?\n/).filter((l) => l.includes(":")).map((l) => l.split(":")));
+const redisBefore = info(await readText("redis-memory-before.txt"));
+const redisAfter = info(await readText("redis-memory-after.txt"));
+const redisKeys = Number(await readText("redis-dbsize.txt"));
+const memory = {
+  wasm: chrome?.memory ?? null,
+  redis:
+    redisBefore.used_memory && redisAfter.used_memory && redisKeys > 0
+      ? {
+          keys: redisKeys,
+          used_memory_before: Number(redisBefore.used_memory),
+          used_memory_after: Number(redisAfter.used_memory),
+          used_memory_bytes_per_key: +((Number(redisAfter.used_memory) - Number(redisBefore.used_memory)) / redisKeys).toFixed(1),
+          rss_after: Number(redisAfter.used_memory_rss),
+        }
+      : null,
+};
 
 // --- sizes -------------------------------------------------------------------------------------
 async function jsFiles(d) {
@@ -95,8 +125,12 @@ for (const n of sizes) {
     const nat = cell(native?.sizes, n, op);
     const wasm = cell(node?.wasm, n, op);
     const mock = cell(mockRows, n, op);
+    const chr = cell(chrome?.wasm?.sizes, n, op);
     const r = { size: n, op, native_ops_s: nat?.ops_per_s ?? null, native_ns: nat?.ns_per_op ?? null, wasm_ops_s: wasm?.ops_per_s ?? null, wasm_ns: wasm?.ns_per_op ?? null };
     r.wasm_over_native = nat && wasm ? +(wasm.ops_per_s / nat.ops_per_s).toFixed(3) : null;
+    r.chromium_ops_s = chr?.ops_per_s ?? null;
+    r.chromium_ns = chr?.ns_per_op ?? null;
+    r.chromium_over_native = nat && chr ? +(chr.ops_per_s / nat.ops_per_s).toFixed(3) : null;
     r.mock_ops_s = mock?.ops_per_s ?? null;
     r.wasm_over_mock = wasm && mock ? +(wasm.ops_per_s / mock.ops_per_s).toFixed(2) : null;
     // redis-benchmark without -r hits one key: compare it with the smallest keyspace only.
@@ -111,30 +145,94 @@ for (const n of sizes) {
   }
 }
 
-const result = { machine, native, node, redis, size, rows };
+const result = { machine, native, node, chromium: chrome, redis, memory, size, rows };
 await writeFile(join(dir, "bench.json"), JSON.stringify(result, null, 1) + "\n");
 
 const fmt = (x) => (x == null ? "—" : x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : x >= 1e3 ? `${(x / 1e3).toFixed(0)} k` : `${Math.round(x)}`);
 const ratio = (x) => (x == null ? "—" : `${x}×`);
 const kb = (b) => `${(b / 1024).toFixed(0)} KB`;
+const ms = (x) => (x == null ? "—" : x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const mb = (b) => `${(b / 2 ** 20).toFixed(0)} MB`;
 const md = [];
-md.push(`Machine: ${machine.nproc} cores, ${machine.cpu}, ${machine.mem_gb} GB; ${machine.rustc ?? ""}, Node ${machine.node}; load average ${machine.loadavg_at_report} when the report was written (on a shared machine the absolute figures are noisy; ratios from one run are the useful part). ${machine.date}.`);
+md.push(
+  `Machine: ${machine.nproc} cores, ${machine.cpu}, ${machine.mem_gb} GB; ${machine.rustc ?? ""}, Node ${machine.node}, Chromium ${machine.chromium ?? "—"} (headless), ${machine.redis ?? "redis-server —"}. ${machine.date}` +
+    (machine.wall_s ? `; the whole run took ${Math.floor(machine.wall_s / 60)} min ${machine.wall_s % 60} s.` : "."),
+);
+if (machine.load.length) md.push(`Load average (1/5/15 min) as each part started: ${machine.load.map((l) => `${l.part} ${l.loadavg}`).join("; ")} — on a shared 2-core machine the absolute figures are noisy; ratios from one run are the useful part.`);
 md.push("");
-md.push("Operations per second, one client, keys drawn at random from the keyspace. native: `Engine::execute`, event log off. wasm: `Playground.command(args)` in Node (what the page calls: JS strings in, a `{text, reply}` object out, event log on as in the page). ioredis-mock: awaited calls, same process.");
+md.push("### Operations");
 md.push("");
-md.push("| keys | op | native ops/s | wasm ops/s | wasm ÷ native | ioredis-mock ops/s | wasm ÷ mock |");
-md.push("|---:|---|---:|---:|---:|---:|---:|");
-for (const r of rows) md.push(`| ${r.size.toLocaleString("en")} | ${r.op} | ${fmt(r.native_ops_s)} | ${fmt(r.wasm_ops_s)} | ${ratio(r.wasm_over_native)} | ${fmt(r.mock_ops_s)} | ${ratio(r.wasm_over_mock)} |`);
-if (node?.ioredis_mock?.error) md.push(`\nioredis-mock: ${node.ioredis_mock.error}`);
-else if (node?.ioredis_mock) md.push(`\nioredis-mock ${node.ioredis_mock.version}, ${node.ioredis_mock.ops_per_cell} calls a cell; native/wasm ${native?.ops_per_cell ?? "?"} / ${node.ops_per_cell} calls a cell.`);
+md.push("Operations per second, one client, keys drawn at random from the keyspace. native: `Engine::execute`, event log off. wasm: `Playground.command(args)` (what the page calls: JS strings in, a `{text, reply}` object out, event log on as in the page), in Node and in headless Chromium (the same loop, tools/bench/ops.mjs). ioredis-mock: awaited calls, in the Node process.");
+md.push("");
+md.push("| keys | op | native ops/s | wasm Node ops/s | Node ÷ native | wasm Chromium ops/s | Chromium ÷ native | ioredis-mock ops/s | Node ÷ mock |");
+md.push("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+for (const r of rows)
+  md.push(`| ${r.size.toLocaleString("en")} | ${r.op} | ${fmt(r.native_ops_s)} | ${fmt(r.wasm_ops_s)} | ${ratio(r.wasm_over_native)} | ${fmt(r.chromium_ops_s)} | ${ratio(r.chromium_over_native)} | ${fmt(r.mock_ops_s)} | ${ratio(r.wasm_over_mock)} |`);
+md.push("");
+const calls = [`native ${native?.ops_per_cell ?? "?"}`, `wasm Node ${node?.ops_per_cell ?? "?"}`, `wasm Chromium ${chrome?.ops_per_cell ?? "?"}`];
+if (node?.ioredis_mock?.error) md.push(`Calls a cell: ${calls.join(", ")}. ioredis-mock: ${node.ioredis_mock.error}`);
+else if (node?.ioredis_mock) calls.push(`ioredis-mock ${node.ioredis_mock.version} ${node.ioredis_mock.ops_per_cell} (10³ keys only)`), md.push(`Calls a cell: ${calls.join(", ")}.`);
+if (chrome?.wasm && !chrome.wasm.cross_origin_isolated) md.push("(Chromium: the page was not cross-origin isolated, so performance.now() had 100 µs resolution.)");
 md.push("");
 if (redis.rps) {
   md.push(`Real server: ${redis.version.split(" ").slice(0, 3).join(" ")}, \`${redis.command}\`. Without \`-r\` each test hits one key, so it is set against the ${sizes[0]?.toLocaleString("en")}-key row. Ratio > 1: redisplay does more per second.`);
   md.push("");
-  md.push("| op | redis-server ops/s | -P 16 ops/s | native ÷ redis | native ÷ redis -P 16 | wasm ÷ redis |");
+  md.push("| op | redis-server ops/s | -P 16 ops/s | native ÷ redis | native ÷ redis -P 16 | wasm Node ÷ redis |");
   md.push("|---|---:|---:|---:|---:|---:|");
   for (const r of rows.filter((r) => r.redis_ops_s !== undefined)) md.push(`| ${r.op} | ${fmt(r.redis_ops_s)} | ${fmt(r.redis_p16_ops_s)} | ${ratio(r.native_over_redis)} | ${ratio(r.native_over_redis_p16)} | ${ratio(r.wasm_over_redis)} |`);
 } else md.push(`redis-server: ${redis.error}`);
 md.push("");
-md.push(`Size: wasm ${kb(size.wasm_raw)} raw, ${kb(size.wasm_gzip)} gzip, ${kb(size.wasm_brotli)} brotli; JS of www/ (${size.js_files} files, the wasm-bindgen glue included) ${kb(size.js_raw)} raw, ${kb(size.js_gzip)} gzip, ${kb(size.js_brotli)} brotli.`);
+
+const page = chrome?.page;
+md.push("### The page: frame times");
+md.push("");
+if (page?.cells?.length) {
+  md.push(
+    `The playground (index.html) in headless Chromium, 1440×900, with N keys carrying TTLs (uniform ${page.ttl_s[0]}–${page.ttl_s[1]} s, created by the expiry view's populate form), the expiry or the eviction view open, playing: ~1 s to settle, then ${page.seconds_per_cell} s measured. ` +
+      "*frame*: the interval between requestAnimationFrame callbacks (headless Chromium paces frames at 60 Hz, so 16.7 ms is the floor). *work*: the real time the page's own rAF callbacks took that frame (the loop: engine advance + event drain + the views' update/draw; style, layout, paint and GC outside them are not counted). *> 25 ms*: frames that missed a vsync. *LoAF*: long animation frames (≥ 50 ms, rendering included). *clock*: how fast the virtual clock really went.",
+  );
+  md.push("");
+  md.push("| view | keys | speed | frames/s | frame p50 | p95 | p99 | max | work p50 | p95 | p99 | > 25 ms | LoAF | cron ticks | clock |");
+  md.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const c of page.cells)
+    md.push(
+      `| ${c.view} | ${c.keys.toLocaleString("en")} | ${c.speed}× | ${c.fps} | ${ms(c.frame_ms.p50)} | ${ms(c.frame_ms.p95)} | ${ms(c.frame_ms.p99)} | ${ms(c.frame_ms.max)} | ` +
+        `${ms(c.work_ms.p50)} | ${ms(c.work_ms.p95)} | ${ms(c.work_ms.p99)} | ${c.over_25ms} of ${c.frames} | ${c.long_animation_frames.count} | ${c.cron_ticks.toLocaleString("en")} | ${c.virtual_speed}× |`,
+    );
+  md.push("");
+  md.push("Where the page's work went, in ms per second of play (engine: `advanceTo` + `drainEvents`; the rest: each view's update + draw), and the expiry view's own parts when it is open:");
+  md.push("");
+  const parts = [...new Set(page.cells.flatMap((c) => Object.keys(c.spent_ms_per_s)))];
+  md.push(`| view | keys | speed | ${parts.join(" | ")} | expiry view parts | populate |`);
+  md.push(`|---|---:|---:|${parts.map(() => "---:").join("|")}|---|---:|`);
+  for (const c of page.cells) {
+    const xp = c.view === "expiry" ? Object.entries(c.expiry_parts_ms_per_s).map(([k, v]) => `${k} ${ms(v)}`).join(", ") : "—";
+    md.push(`| ${c.view} | ${c.keys.toLocaleString("en")} | ${c.speed}× | ${parts.map((p) => ms(c.spent_ms_per_s[p] ?? 0)).join(" | ")} | ${xp} | ${c.populate_ms.toLocaleString("en")} ms |`);
+  }
+} else md.push("Chromium did not run (see chromium.json).");
+md.push("");
+
+md.push("### Size and memory");
+md.push("");
+md.push("| | raw | gzip -9 | brotli -q 11 |");
+md.push("|---|---:|---:|---:|");
+md.push(`| wasm (www/pkg/redisplay_bg.wasm) | ${kb(size.wasm_raw)} | ${kb(size.wasm_gzip)} | ${kb(size.wasm_brotli)} |`);
+md.push(`| JS of www/ (${size.js_files} files, the wasm-bindgen glue included) | ${kb(size.js_raw)} | ${kb(size.js_gzip)} | ${kb(size.js_brotli)} |`);
+md.push(`| total | ${kb(size.wasm_raw + size.js_raw)} | ${kb(size.wasm_gzip + size.js_gzip)} | ${kb(size.wasm_brotli + size.js_brotli)} |`);
+md.push("");
+const w = memory.wasm;
+const rm = memory.redis;
+if (w || rm) {
+  const example = w?.example ?? "SET key:N val:NNNNNN";
+  md.push(`Memory for ${(w?.keys ?? rm?.keys ?? 0).toLocaleString("en")} small string keys, \`SET key:N val:NNNNNN\` (the last: \`${example}\`; keys of 5–10 bytes, 10-byte values), growth from an empty keyspace (MB = 2²⁰ bytes):`);
+  md.push("");
+  md.push("| | grew by | bytes / key |");
+  md.push("|---|---:|---:|");
+  if (w) {
+    md.push(`| wasm build in Chromium: linear memory (\`memory.buffer.byteLength\`) | ${mb(w.after.linear - w.before.linear)} | ${w.linear_bytes_per_key} |`);
+    md.push(`| wasm build: the engine's INFO used_memory (its model of Redis's zmalloc count) | ${mb(w.after.used_memory - w.before.used_memory)} | ${w.used_memory_bytes_per_key} |`);
+  }
+  if (rm) md.push(`| ${machine.redis ?? "redis-server"}: INFO used_memory (jemalloc) | ${mb(rm.used_memory_after - rm.used_memory_before)} | ${rm.used_memory_bytes_per_key} |`);
+  else md.push("| redis-server | — | — |");
+}
 await writeFile(join(dir, "bench.md"), md.join("\n") + "\n");
