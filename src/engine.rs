@@ -370,7 +370,8 @@ impl Engine {
         let (in_multi, in_pubsub, queued_denyoom) = match self.clients.get(&client) {
             Some(c) => (
                 c.in_multi,
-                c.in_pubsub(),
+                // Only RESP2 connections are restricted while subscribed (`c->resp == 2`).
+                c.in_pubsub() && c.resp == 2,
                 c.queued.iter().any(|q| matches!(table().lookup(q), Lookup::Found(q) if q.has_flag("denyoom"))),
             ),
             None => (false, false, false),

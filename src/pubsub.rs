@@ -27,8 +27,9 @@ pub struct PubSub {
     pub patterns: IndexMap<Vec<u8>, Vec<ClientId>>,
 }
 
+/// `addReplyPubsubSubscribed()` and friends: a push message over RESP3, an array over RESP2.
 fn kind_reply(kind: &str, name: Option<&[u8]>, count: usize) -> Reply {
-    Reply::Array(vec![
+    Reply::Push(vec![
         Reply::bulk(kind.as_bytes()),
         name.map(Reply::bulk).unwrap_or(Reply::Nil),
         Reply::Integer(count as i64),
@@ -121,7 +122,7 @@ pub fn publish(e: &mut Engine, channel: &[u8], message: &[u8]) -> i64 {
     if let Some(subs) = e.pubsub.channels.get(channel) {
         for &id in subs {
             if let Some(c) = e.clients.get_mut(&id) {
-                c.outbox.push_back(Reply::Array(vec![Reply::bulk(b"message"), Reply::bulk(channel), Reply::bulk(message)]));
+                c.outbox.push_back(Reply::Push(vec![Reply::bulk(b"message"), Reply::bulk(channel), Reply::bulk(message)]));
                 receivers += 1;
             }
         }
@@ -132,7 +133,7 @@ pub fn publish(e: &mut Engine, channel: &[u8], message: &[u8]) -> i64 {
         }
         for &id in subs {
             if let Some(c) = e.clients.get_mut(&id) {
-                c.outbox.push_back(Reply::Array(vec![
+                c.outbox.push_back(Reply::Push(vec![
                     Reply::bulk(b"pmessage"),
                     Reply::bulk(pattern),
                     Reply::bulk(channel),

@@ -9,6 +9,10 @@
 //! - `@sleep N`  let N ms pass: the server sleeps for real, the engine's clock moves N ms.
 //! Every reply is printed as `redis-cli --no-raw` prints it (the engine's formatter applied to
 //! the server's RESP), and the two transcripts must be byte-identical.
+//!
+//! Then the same script runs through `redisplay serve` (issue 10) next to a fresh
+//! redis-server, over RESP2 and over RESP3 (every connection says `HELLO 3` first): the raw
+//! bytes each step receives — push messages, maps, late blocked replies — must be identical.
 
 #[path = "support/live_server.rs"]
 mod live_server;
@@ -68,8 +72,113 @@ fn text(replies: &[Reply]) -> String {
     replies.iter().map(|r| String::from_utf8_lossy(&r.to_cli()).into_owned()).collect()
 }
 
-/// Runs a script on both sides and asserts identical transcripts.
+/// Runs a script on both sides and asserts identical transcripts; then through our server.
 fn check(name: &str, script: &str) {
+    check_engine(name, script);
+    check_wire(name, script, 2);
+    check_wire(name, script, 3);
+}
+
+/// The raw replies that arrive within `quiet` (after at least `at_least` frames).
+fn take_raw(conn: &mut Conn, at_least: usize, quiet: Duration) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut frames = 0;
+    loop {
+        while let Some((_, used)) = parse_resp(&conn.buf) {
+            out.extend(conn.buf.drain(..used));
+            frames += 1;
+        }
+        let wait = if frames < at_least { Duration::from_secs(5) } else { quiet };
+        conn.stream.set_read_timeout(Some(wait)).ok();
+        let mut chunk = [0u8; 65536];
+        match conn.stream.read(&mut chunk) {
+            Ok(0) => {
+                out.extend_from_slice(b"<closed>");
+                return out;
+            }
+            Ok(n) => conn.buf.extend_from_slice(&chunk[..n]),
+            Err(_) if frames >= at_least => return out,
+            Err(e) => panic!("no reply: {e}"),
+        }
+    }
+}
+
+/// The script against a fresh redis-server and a fresh `redisplay serve`, on raw sockets
+/// speaking RESP`proto`: every step's bytes must be identical.
+fn check_wire(name: &str, script: &str, proto: u8) {
+    use redisplay::server::{ServeOptions, Server as Ours};
+    let redis = Server::start();
+    let ours = Ours::start(ServeOptions { port: 0, seed: 11, ..Default::default() }).expect("redisplay serve");
+    let ports = [redis.port(), ours.addr.port()];
+    let mut conns: Vec<(char, [Conn; 2])> = Vec::new();
+    let mut transcripts = [String::new(), String::new()];
+    let quiet = Duration::from_millis(40);
+    for raw in script.lines() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(ms) = line.strip_prefix("@sleep ") {
+            std::thread::sleep(Duration::from_millis(ms.trim().parse().unwrap()));
+            continue;
+        }
+        let who = line.chars().next().unwrap();
+        let idx = match conns.iter().position(|(c, _)| *c == who) {
+            Some(i) => i,
+            None => {
+                let pair = ports.map(|port| {
+                    let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+                    stream.set_nodelay(true).ok();
+                    let mut conn = Conn { stream, buf: Vec::new() };
+                    if proto == 3 {
+                        // The HELLO reply holds the connection id, which may differ: not compared.
+                        conn.send(&[b"HELLO".to_vec(), b"3".to_vec()]);
+                        take_raw(&mut conn, 1, Duration::from_millis(1));
+                    }
+                    conn
+                });
+                conns.push((who, pair));
+                conns.len() - 1
+            }
+        };
+        let rest = &line[1..];
+        for t in transcripts.iter_mut() {
+            t.push_str(&format!("{line}\n"));
+        }
+        let pair = &mut conns[idx].1;
+        if rest.trim() == "?" {
+            for (i, conn) in pair.iter_mut().enumerate() {
+                transcripts[i].push_str(&String::from_utf8_lossy(&take_raw(conn, 0, quiet)));
+            }
+            continue;
+        }
+        let (wait, cmd) = match rest.chars().next() {
+            Some(':') => (1, &rest[1..]),
+            Some('&') => (0, &rest[1..]),
+            _ => panic!("bad step {line:?}"),
+        };
+        let argv = split_args(cmd.trim().as_bytes()).expect("step arguments");
+        for (i, conn) in pair.iter_mut().enumerate() {
+            conn.send(&argv);
+            transcripts[i].push_str(&String::from_utf8_lossy(&take_raw(conn, wait, quiet)));
+        }
+    }
+    let [live, ours] = &transcripts;
+    if live != ours {
+        let diff: Vec<String> = live
+            .lines()
+            .zip(ours.lines())
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .take(8)
+            .map(|(i, (a, b))| format!("line {}: redis {a:?} | redisplay serve {b:?}", i + 1))
+            .collect();
+        panic!("{name} over RESP{proto}: redis-server and redisplay serve differ\n{}\n--- redis ---\n{live}\n--- redisplay serve ---\n{ours}", diff.join("\n"));
+    }
+}
+
+/// Runs a script on the live server and the in-process engine; asserts identical transcripts.
+fn check_engine(name: &str, script: &str) {
     check_tools();
     let server = Server::start();
     let mut engine = Engine::new(EngineOptions { seed: 11, start_ms: wall_ms() });

@@ -17,8 +17,8 @@ use crate::reply::Reply;
 use crate::util::{glob_match, string2ll};
 
 pub fn ping(e: &mut Engine, c: &Call) -> Reply {
-    // RESP2 Pub/Sub mode: PING answers like a message, `["pong", arg-or-""]`.
-    if c.argc() <= 2 && e.clients.get(&c.client).is_some_and(|cl| cl.in_pubsub()) {
+    // RESP2 Pub/Sub mode: PING answers like a message, `["pong", arg-or-""]` (not over RESP3).
+    if c.argc() <= 2 && e.clients.get(&c.client).is_some_and(|cl| cl.in_pubsub() && cl.resp == 2) {
         return Reply::Array(vec![Reply::bulk("pong"), Reply::bulk(if c.argc() == 2 { c.arg(1) } else { b"" })]);
     }
     match c.argc() {

@@ -698,6 +698,8 @@ fn zpop_in(e: &mut Engine, db: usize, keys: &[Vec<u8>], max: bool, count: i64, s
     if count == 0 {
         return Reply::Array(vec![]);
     }
+    // `use_nested_array = c->resp > 2 && count != -1`: only an explicit count nests over RESP3.
+    let explicit_count = count != -1;
     let count = if count == -1 { 1 } else { count };
     let popped = with_zset(e, db, &key, |z, _| {
         let len = z.len() as u64;
@@ -726,8 +728,10 @@ fn zpop_in(e: &mut Engine, db: usize, keys: &[Vec<u8>], max: bool, count: i64, s
     if zmpop {
         let items = popped.iter().map(|(m, s)| Reply::Array(vec![Reply::bulk(m), score_reply(*s)])).collect();
         Reply::Array(vec![Reply::Bulk(key), Reply::Array(items)])
-    } else {
+    } else if explicit_count {
         members_reply(&popped, true)
+    } else {
+        Reply::Array(popped.iter().flat_map(|(m, s)| [Reply::bulk(m), score_reply(*s)]).collect())
     }
 }
 
