@@ -204,6 +204,24 @@ fn format_tty(r: &Reply, prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
     }
 }
 
+/// redis-cli.c `cliIsMultilineValueTTY()`.
+fn is_multiline(r: &Reply) -> bool {
+    match r {
+        Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => match items.len() {
+            0 => false,
+            1 => is_multiline(&items[0]),
+            _ => true,
+        },
+        Reply::Pairs(kv) => !kv.is_empty(),
+        Reply::Map(kv) => match kv.len() {
+            0 => false,
+            1 => is_multiline(&kv[0].1),
+            _ => true,
+        },
+        _ => false,
+    }
+}
+
 enum Entry<'a> {
     One(&'a Reply),
     KeyValue(&'a Reply, &'a Reply),
@@ -232,6 +250,11 @@ fn format_aggregate<'a>(items: impl Iterator<Item = Entry<'a>>, n: usize, sep: u
                 format_tty(k, &child_prefix, proto, out);
                 out.pop();
                 out.extend_from_slice(b" => ");
+                // A value printed on several lines starts on the next one, indented.
+                if is_multiline(v) {
+                    out.push(b'\n');
+                    out.extend_from_slice(&child_prefix);
+                }
                 format_tty(v, &child_prefix, proto, out);
             }
         }

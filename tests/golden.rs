@@ -106,13 +106,13 @@ fn command_count_list_and_info_describe_the_same_table() {
             assert_eq!(single, redisplay::Reply::Array(vec![entry.clone()]), "{line}: {name}");
         }
     }
-    // COMMAND DOCS without names: name/doc pairs for every top-level command.
-    let redisplay::Reply::Array(docs) = reply(&mut s, "COMMAND DOCS") else { panic!("COMMAND DOCS") };
-    assert_eq!(docs.len(), 2 * top.len());
-    for pair in docs.chunks(2) {
-        let redisplay::Reply::Bulk(name) = &pair[0] else { panic!("{pair:?}") };
+    // COMMAND DOCS without names: a map name → docs for every top-level command.
+    let redisplay::Reply::Map(docs) = reply(&mut s, "COMMAND DOCS") else { panic!("COMMAND DOCS") };
+    assert_eq!(docs.len(), top.len());
+    for pair in &docs {
+        let redisplay::Reply::Bulk(name) = &pair.0 else { panic!("{pair:?}") };
         let name = String::from_utf8_lossy(name).into_owned();
-        assert_eq!(reply(&mut s, &format!("COMMAND DOCS {name}")), redisplay::Reply::Array(pair.to_vec()), "{name}");
+        assert_eq!(reply(&mut s, &format!("COMMAND DOCS {name}")), redisplay::Reply::Map(vec![pair.clone()]), "{name}");
     }
     // Filters narrow the same list.
     let strings = names(&reply(&mut s, "COMMAND LIST FILTERBY ACLCAT string"));

@@ -113,7 +113,7 @@ pub fn client_setname(e: &mut Engine, c: &Call) -> Reply {
 
 pub fn client_info(e: &mut Engine, c: &Call) -> Reply {
     match e.clients.get(&c.client) {
-        Some(cl) => Reply::bulk(format!("{}\n", client_info_string(e, cl, true))),
+        Some(cl) => Reply::Verbatim(format!("{}\n", client_info_string(e, cl, true)).into_bytes()),
         None => Reply::err("ERR no such client"),
     }
 }
@@ -160,7 +160,8 @@ pub fn client_list(e: &mut Engine, c: &Call) -> Reply {
         out.push_str(&client_info_string(e, cl, cl.id == c.client));
         out.push('\n');
     }
-    Reply::bulk(out)
+    // addReplyVerbatim(…, "txt"): a bulk over RESP2.
+    Reply::Verbatim(out.into_bytes())
 }
 
 /// `CLIENT KILL addr:port` (old form: OK or "No such client") or the filter form

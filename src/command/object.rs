@@ -140,9 +140,9 @@ pub fn memory_stats(e: &mut Engine, _c: &Call) -> Reply {
 /// object.c `memoryCommand()` DOCTOR, for the cases the model can tell.
 pub fn memory_doctor(e: &mut Engine, _c: &Call) -> Reply {
     if crate::memory::used_memory(e) < 5 * 1024 * 1024 {
-        return Reply::bulk("Hi Sam, this instance is empty or is using very little memory, my issues detector can't be used in these conditions. Please, leave for your mission on Earth and fill it with some data. The new Sam and I will be back to our programming as soon as I finished rebooting.");
+        return Reply::Verbatim(b"Hi Sam, this instance is empty or is using very little memory, my issues detector can't be used in these conditions. Please, leave for your mission on Earth and fill it with some data. The new Sam and I will be back to our programming as soon as I finished rebooting.".to_vec());
     }
-    Reply::bulk("Hi Sam, I can't find any memory issue in your instance. I can only account for what occurs on this base.")
+    Reply::Verbatim(b"Hi Sam, I can't find any memory issue in your instance. I can only account for what occurs on this base.".to_vec())
 }
 
 pub fn memory_purge(_e: &mut Engine, _c: &Call) -> Reply {

@@ -22,6 +22,9 @@ pub enum Check {
     Exact,
     /// The reply's lines as a multiset, `N) ` indexes stripped (`# unordered`).
     Unordered,
+    /// Byte for byte except the connection id in HELLO's map (`# id varies`): a server's first
+    /// client id depends on who connected before (redis-cli's own probes, the test harness).
+    IdVaries,
     /// An `(integer) N` reply whose value may differ by at most this much (time-dependent
     /// replies such as TTL in the randomized differential); anything else byte for byte.
     IntegerWithin(i64),
@@ -55,6 +58,7 @@ fn split_lines(text: &[u8]) -> impl Iterator<Item = &[u8]> {
 pub fn parse_script(text: &[u8]) -> Vec<ScriptLine> {
     let mut out = Vec::new();
     let mut unordered = false;
+    let mut id_varies = false;
     if text.is_empty() {
         return out;
     }
@@ -64,13 +68,23 @@ pub fn parse_script(text: &[u8]) -> Vec<ScriptLine> {
             if trimmed.trim() == "# unordered" {
                 unordered = true;
             }
+            if trimmed.trim() == "# id varies" {
+                id_varies = true;
+            }
             continue;
         }
         if is_blank(line) {
             continue;
         }
-        let check = if unordered { Check::Unordered } else { Check::Exact };
+        let check = if unordered {
+            Check::Unordered
+        } else if id_varies {
+            Check::IdVaries
+        } else {
+            Check::Exact
+        };
         unordered = false;
+        id_varies = false;
         out.push(ScriptLine { lineno: i + 1, line: line.to_vec(), check });
     }
     out
@@ -179,6 +193,25 @@ fn strip_indexes(line: &[u8]) -> Vec<u8> {
     }
 }
 
+/// The output with the number after `"id" => (integer) ` (RESP3) or on the line after `"id"`
+/// (RESP2) replaced by `N`.
+fn mask_id(b: &[u8]) -> Vec<Vec<u8>> {
+    let lines: Vec<&[u8]> = split_lines(b).collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let text = String::from_utf8_lossy(line);
+        let after_id_key = i > 0 && String::from_utf8_lossy(lines[i - 1]).ends_with("\"id\"");
+        if let Some(p) = text.find("\"id\" => (integer) ") {
+            out.push(format!("{}\"id\" => (integer) N", &text[..p]).into_bytes());
+        } else if after_id_key && text.contains("(integer) ") {
+            out.push(b"(integer) N".to_vec());
+        } else {
+            out.push(line.to_vec());
+        }
+    }
+    out
+}
+
 /// `(integer) N` → N.
 fn integer_of(b: &[u8]) -> Option<i64> {
     let s = std::str::from_utf8(b).ok()?;
@@ -205,6 +238,14 @@ pub fn compare(lines: &[ScriptLine], actual: &[Vec<u8>], expected: &[u8]) -> Res
                 let n = take_lines(rest, line_count(out));
                 let piece = &rest[..n];
                 if piece.len() != out.len() || normalized_lines(piece) != normalized_lines(out) {
+                    return Err(mismatch(piece));
+                }
+                pos += n;
+            }
+            Check::IdVaries => {
+                let n = take_lines(rest, line_count(out).max(1));
+                let piece = &rest[..n];
+                if mask_id(piece) != mask_id(out) {
                     return Err(mismatch(piece));
                 }
                 pos += n;
