@@ -54,7 +54,7 @@ fn evicted_keys_and_dbsize_within_five_percent_of_redis_server() {
     for i in 0..N {
         run(&mut e, &["SET".into(), format!("key:{i}"), format!("value{i}")]);
     }
-    let Reply::Bulk(info) = run(&mut e, &["INFO".into(), "all".into()]) else { panic!("INFO") };
+    let Reply::Bulk(info) = run(&mut e, &["INFO".into(), "all".into()]).into_resp2() else { panic!("INFO") };
     let evicted = field(&String::from_utf8_lossy(&info), "evicted_keys");
     let Reply::Integer(dbsize) = run(&mut e, &["DBSIZE".into()]) else { panic!("DBSIZE") };
     let report = format!("redis-server: evicted {real_evicted}, dbsize {real_dbsize}; engine: evicted {evicted}, dbsize {dbsize}");

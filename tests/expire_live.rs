@@ -54,7 +54,7 @@ fn engine_trial(phase_ms: i64) -> Outcome {
     e.advance_to(t0 + 550, u64::MAX);
     let left_at_250 = e.dbsize(0) - LIVE;
     let info = run(&mut e, &["INFO".into(), "stats".into()]);
-    let redisplay::Reply::Bulk(text) = info else { panic!("INFO") };
+    let redisplay::Reply::Bulk(text) = info.into_resp2() else { panic!("INFO") };
     let text = String::from_utf8(text).unwrap();
     let stale = text.lines().find_map(|l| l.strip_prefix("expired_stale_perc:")).unwrap().trim().parse().unwrap();
     Outcome { left_at_50, left_at_250, stale_perc: stale }

@@ -21,7 +21,8 @@ fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
 }
 
 fn bulks(r: &Reply) -> Vec<String> {
-    match r {
+    // As a RESP2 client sees it (WITHVALUES pairs flat).
+    match &r.clone().into_resp2() {
         Reply::Array(items) => items
             .iter()
             .map(|i| match i {

@@ -23,7 +23,8 @@ fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
 }
 
 fn members(r: &Reply) -> Vec<Vec<u8>> {
-    match r {
+    // As a RESP2 client sees it (sets as arrays).
+    match &r.clone().into_resp2() {
         Reply::Array(items) => items.iter().filter_map(|i| if let Reply::Bulk(b) = i { Some(b.clone()) } else { None }).collect(),
         other => panic!("not an array: {other:?}"),
     }

@@ -337,7 +337,7 @@ pub fn hello(e: &mut Engine, c: &Call) -> Reply {
     }
     if e.clients.get(&c.client).is_some_and(|cl| !cl.authenticated) {
         return Reply::err(
-            "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time",
+            "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time",
         );
     }
     if let Some(name) = setname {

@@ -552,7 +552,7 @@ impl Sim {
         for c in 0..self.consumers.len() {
             let Some(sub) = self.consumers[c].sub else { continue };
             let gen = self.consumers[c].gen;
-            for r in self.engine.take_outbox(sub) {
+            for r in self.engine.take_outbox(sub).into_iter().map(Reply::into_resp2) {
                 if let Reply::Array(parts) = &r {
                     if let (Some(Reply::Bulk(kind)), Some(Reply::Bulk(payload))) = (parts.first(), parts.get(2)) {
                         if kind.as_slice() == b"message" {
@@ -660,7 +660,7 @@ impl Sim {
                     return; // the sender crashed: its connection is gone
                 }
                 let Some(client) = self.client_of(conn) else { return };
-                let reply = self.engine.execute(client, &argv);
+                let reply = self.engine.execute(client, &argv).into_resp2(); // the sim's clients speak RESP2
                 self.engine.before_sleep();
                 if matches!(conn, Conn::Sub(_)) {
                     // The subscription confirmations are not messages.
