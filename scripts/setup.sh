@@ -15,10 +15,16 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif have sudo; then sudo "$@"; el
 apt_pkgs=()
 if [ "$mode" = test ]; then
   have redis-server || apt_pkgs+=(redis-server)
+  # redis-cli and redis-benchmark (tests/server_clients.rs); Debian's redis-server pulls it in.
+  have redis-benchmark || apt_pkgs+=(redis-tools)
   have chromium || apt_pkgs+=(chromium)
   have chromedriver || apt_pkgs+=(chromium-driver)
 fi
 have python3 || apt_pkgs+=(python3)
+# The redis-py venv below needs venv/ensurepip (Debian splits them into python3-venv).
+if [ "$mode" = test ] && [ ! -x .venv-tests/bin/python ] && ! { have python3 && python3 -c 'import ensurepip, venv' 2>/dev/null; }; then
+  apt_pkgs+=(python3-venv)
+fi
 if [ ${#apt_pkgs[@]} -gt 0 ]; then
   say "apt-get install ${apt_pkgs[*]}"
   as_root apt-get update -qq
@@ -55,4 +61,13 @@ fi
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "npm ci"
   npm ci --silent --no-audit --no-fund
+fi
+
+# --- PyPI: redis-py for tests/server_clients.rs (tests/clients/workload.py), in .venv-tests/ ---
+redis_py=5.3.1
+if [ "$mode" = test ] && ! .venv-tests/bin/python -c "import redis, sys; sys.exit(redis.__version__ != '$redis_py')" 2>/dev/null; then
+  say "python3 -m venv .venv-tests; pip install redis==$redis_py"
+  rm -rf .venv-tests
+  python3 -m venv .venv-tests
+  .venv-tests/bin/pip install --quiet --disable-pip-version-check "redis==$redis_py"
 fi

@@ -26,6 +26,10 @@
 //! Deviation: Redis's query buffer grows by reads of 16 KB (or the expected size of a big
 //! argument) and is trimmed lazily; ours is a `Vec` compacted when the consumed part is large.
 //! The client-query-buffer-limit check (close without a reply) is the server's, on `len()`.
+//! The server parses after each read of at most 16 KB, as Redis does after each read; but
+//! Redis's reads grow (16 KB, then about 64 KB, then more, as its sds buffer grows), so a line
+//! whose end lies between 64 and ~80 KB (an argument's `$` line: up to ~190 KB) may be refused
+//! as too big by one server and accepted by the other. Past those, both refuse it.
 
 use crate::tokenize::split_args;
 use crate::util::string2ll;
