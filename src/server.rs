@@ -1,18 +1,21 @@
 //! `redisplay serve`: the engine as a Redis server on a TCP port — RESP2 and RESP3 for
-//! redis-cli, redis-benchmark and client libraries (networking.c, ae.c's event loop).
+//! redis-cli, redis-benchmark and client libraries (networking.c on ae.c's event loop).
 //!
 //! A thin adapter, the only part of the crate that touches sockets or the wall clock:
-//! - One thread owns the `Engine` (single-threaded, as Redis's main thread). Each connection
-//!   has a reader thread that only moves bytes from the socket into the engine thread's
-//!   channel, and a writer thread that only moves encoded replies to the socket.
-//! - The engine thread keeps each client's query buffer (`src/query.rs`), parses and runs one
-//!   command at a time at the current time, and encodes every reply for the client's protocol
-//!   (`Reply::encode`, 2 or 3 after HELLO 3). Replies that arrive without a command — Pub/Sub
-//!   messages, a blocked pop served by another client's push — come from the engine's outbox
-//!   and are written in the order Redis would write them (before the client's next reply).
+//! - One thread, as Redis's main thread: it owns the `Engine` and every socket, waits on epoll
+//!   (mio) for readable/writable sockets or the next serverCron tick, and never blocks.
+//! - Per read (at most 16 KB, networking.c PROTO_IOBUF_LEN) the client's query buffer
+//!   (`src/query.rs`) is fed and its complete commands run, one at a time, at the current
+//!   time; each reply is encoded for the client's protocol (`Reply::encode`: 2, or 3 after
+//!   HELLO 3) into its output buffer, written when the iteration ends (Redis's
+//!   handleClientsWithPendingWrites in beforeSleep); what the socket doesn't take waits for a
+//!   writable event. Replies that arrive without a command — Pub/Sub messages, a blocked pop
+//!   served by another client's push — come from the engine's outbox and are written in the
+//!   order Redis writes them (before the client's next reply).
 //! - As in Redis, a blocked client's further input waits in its query buffer until it is
 //!   served; a protocol error is answered `-ERR Protocol error: …` and the connection closed;
-//!   QUIT answers +OK and closes; a killed client is closed.
+//!   QUIT answers +OK and closes; a killed client is closed; a client that closes its side
+//!   has the commands it sent first run and answered.
 //! - Time: the engine's clock follows the wall clock (serverCron runs at `hz` between
 //!   commands) unless `--time` pins it; CLOCK SET/ADVANCE move it either way (under the wall
 //!   clock the difference is kept as an offset).
@@ -20,21 +23,23 @@
 //! Limits, as Redis's defaults: proto-max-bulk-len and the 64 KB inline / count lines (in the
 //! parser); client-query-buffer-limit (1 GB) closes a client without a reply; a Pub/Sub client
 //! whose unread output passes 32 MB is closed (client-output-buffer-limit pubsub 32mb). A
-//! normal client's unread output pauses its command processing at 64 MB until the socket
-//! drains (Redis has no limit for normal clients; we stop reading instead of growing without
-//! bound). maxclients (10000) refuses further connections with Redis's error.
+//! normal client's unread output above 64 MB stops reading from it until the socket drains
+//! (Redis has no limit for normal clients; we stop reading instead of growing without bound).
+//! maxclients (10000) refuses further connections with Redis's error.
 //!
 //! Deviations: no TLS, no unix sockets, no CLIENT TRACKING (RESP3 push messages are used for
 //! Pub/Sub only); the playground's memory model, not the process's, answers INFO memory.
 
-use std::collections::{BTreeMap, HashMap};
-use std::io::{Read, Write};
-use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::collections::BTreeMap;
+use std::io::{ErrorKind, Read, Write};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use mio::net::{TcpListener, TcpStream};
+use mio::{Events, Interest, Poll, Token, Waker};
 
 use crate::engine::{ClientId, Engine, EngineOptions};
 use crate::query::{Parsed, QueryBuffer};
@@ -67,49 +72,48 @@ pub fn is_loopback(bind: &str) -> bool {
 pub struct Server {
     pub addr: SocketAddr,
     stop: Arc<AtomicBool>,
-    engine_thread: Option<thread::JoinHandle<()>>,
-    accept_thread: Option<thread::JoinHandle<()>>,
+    waker: Arc<Waker>,
+    thread: Option<thread::JoinHandle<()>>,
 }
 
 impl Server {
-    /// Binds and starts serving in background threads.
+    /// Binds and starts serving on a background thread.
     pub fn start(opts: ServeOptions) -> std::io::Result<Server> {
         if !is_loopback(&opts.bind) && opts.requirepass.as_deref().unwrap_or("").is_empty() {
             return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
+                ErrorKind::InvalidInput,
                 format!("binding to {} (beyond loopback) needs --requirepass", opts.bind),
             ));
         }
-        let listener = TcpListener::bind((opts.bind.as_str(), opts.port))?;
-        let addr = listener.local_addr()?;
+        let std_listener = std::net::TcpListener::bind((opts.bind.as_str(), opts.port))?;
+        std_listener.set_nonblocking(true)?;
+        let addr = std_listener.local_addr()?;
+        let mut listener = TcpListener::from_std(std_listener);
+        let poll = Poll::new()?;
+        poll.registry().register(&mut listener, LISTENER, Interest::READABLE)?;
+        let waker = Arc::new(Waker::new(poll.registry(), WAKER)?);
         let stop = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = sync_channel::<Msg>(1024);
-        let engine_stop = stop.clone();
+        let loop_stop = stop.clone();
         // The engine (with its Lua VM) is not Send: it is made on the thread that owns it.
-        let engine_thread = thread::Builder::new()
-            .name("redisplay-engine".into())
-            .spawn(move || EventLoop::new(new_engine(&opts), opts.time.is_some()).run(rx, engine_stop))?;
-        let accept_stop = stop.clone();
-        let accept_thread = thread::Builder::new().name("redisplay-accept".into()).spawn(move || accept_loop(listener, tx, accept_stop))?;
-        Ok(Server { addr, stop, engine_thread: Some(engine_thread), accept_thread: Some(accept_thread) })
+        let thread = thread::Builder::new().name("redisplay-serve".into()).spawn(move || {
+            let mut ev = EventLoop::new(new_engine(&opts), opts.time.is_some(), poll, listener);
+            ev.run(&loop_stop);
+        })?;
+        Ok(Server { addr, stop, waker, thread: Some(thread) })
     }
 
     /// Blocks until the server stops (it runs until the process ends or `stop()`).
     pub fn wait(mut self) {
-        if let Some(t) = self.engine_thread.take() {
+        if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
     }
 
-    /// Stops accepting, closes every connection, ends the threads.
+    /// Closes every connection and ends the server's thread.
     pub fn stop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
-        // Wake the accept() call.
-        let _ = TcpStream::connect(self.addr);
-        if let Some(t) = self.accept_thread.take() {
-            let _ = t.join();
-        }
-        if let Some(t) = self.engine_thread.take() {
+        let _ = self.waker.wake();
+        if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
     }
@@ -117,7 +121,7 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        if self.engine_thread.is_some() || self.accept_thread.is_some() {
+        if self.thread.is_some() {
             self.stop();
         }
     }
@@ -140,122 +144,50 @@ fn wall_ms() -> i64 {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Threads around the engine
+// The event loop (ae.c aeMain + networking.c readQueryFromClient/processInputBuffer/writeToClient)
 // ---------------------------------------------------------------------------------------------
 
-type ConnId = u64;
-
-enum Msg {
-    Open { conn: ConnId, out: Sender<Out>, pending_out: Arc<AtomicUsize>, peer: SocketAddr, local: SocketAddr },
-    Bytes { conn: ConnId, data: Vec<u8> },
-    Closed { conn: ConnId },
-}
-
-enum Out {
-    Data(Vec<u8>),
-    /// Write what came before, then close the connection.
-    Close,
-}
+const LISTENER: Token = Token(0);
+const WAKER: Token = Token(1);
 
 /// Bytes read per read() call (networking.c PROTO_IOBUF_LEN).
 const PROTO_IOBUF_LEN: usize = 16 * 1024;
-/// Unread output above which a normal client's commands wait for the socket to drain.
+/// Unread output above which a normal client is not read from until the socket drains.
 const OUTPUT_PAUSE_BYTES: usize = 64 * 1024 * 1024;
 /// client-output-buffer-limit pubsub 32mb (hard limit).
 const PUBSUB_OUTPUT_LIMIT: usize = 32 * 1024 * 1024;
 
-fn accept_loop(listener: TcpListener, tx: SyncSender<Msg>, stop: Arc<AtomicBool>) {
-    let mut next: ConnId = 1;
-    for stream in listener.incoming() {
-        if stop.load(Ordering::SeqCst) {
-            break;
-        }
-        let Ok(stream) = stream else { continue };
-        let conn = next;
-        next += 1;
-        if spawn_connection(conn, stream, tx.clone()).is_err() {
-            continue;
-        }
-    }
-}
-
-fn spawn_connection(conn: ConnId, stream: TcpStream, tx: SyncSender<Msg>) -> std::io::Result<()> {
-    stream.set_nodelay(true)?;
-    let peer = stream.peer_addr()?;
-    let local = stream.local_addr()?;
-    let mut reader = stream.try_clone()?;
-    let mut writer = stream;
-    let (out_tx, out_rx) = channel::<Out>();
-    let pending_out = Arc::new(AtomicUsize::new(0));
-    if tx.send(Msg::Open { conn, out: out_tx, pending_out: pending_out.clone(), peer, local }).is_err() {
-        return Ok(());
-    }
-    thread::Builder::new().name(format!("redisplay-w{conn}")).spawn(move || write_loop(&mut writer, out_rx, pending_out))?;
-    thread::Builder::new().name(format!("redisplay-r{conn}")).spawn(move || {
-        let mut buf = vec![0u8; PROTO_IOBUF_LEN];
-        loop {
-            match reader.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    if tx.send(Msg::Bytes { conn, data: buf[..n].to_vec() }).is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-        let _ = tx.send(Msg::Closed { conn });
-    })?;
-    Ok(())
-}
-
-fn write_loop(stream: &mut TcpStream, rx: Receiver<Out>, pending: Arc<AtomicUsize>) {
-    let mut batch = Vec::new();
-    while let Ok(first) = rx.recv() {
-        let mut close = false;
-        let mut next = Some(first);
-        // Everything already queued goes out in one write.
-        while let Some(out) = next.take() {
-            match out {
-                Out::Data(d) => batch.extend_from_slice(&d),
-                Out::Close => {
-                    close = true;
-                    break;
-                }
-            }
-            if batch.len() < 1 << 20 {
-                next = rx.try_recv().ok();
-            }
-        }
-        let n = batch.len();
-        let ok = stream.write_all(&batch).is_ok();
-        pending.fetch_sub(n.min(pending.load(Ordering::SeqCst)), Ordering::SeqCst);
-        batch.clear();
-        if !ok || close {
-            break;
-        }
-    }
-    let _ = stream.flush();
-    let _ = stream.shutdown(Shutdown::Both);
-}
-
-// ---------------------------------------------------------------------------------------------
-// The event loop (ae.c aeMain + networking.c readQueryFromClient/processInputBuffer)
-// ---------------------------------------------------------------------------------------------
+type ConnId = usize;
 
 struct Conn {
+    stream: TcpStream,
     client: ClientId,
-    out: Sender<Out>,
-    pending_out: Arc<AtomicUsize>,
     query: QueryBuffer,
-    /// New bytes arrived (or the client was unblocked) since its buffer last ran dry.
+    /// Encoded replies not yet written, from `out_pos` on.
+    out: Vec<u8>,
+    out_pos: usize,
+    /// Registered for writable events (the socket did not take everything).
+    want_write: bool,
+    /// The socket may hold unread bytes we did not read (paused on output, or closing).
+    unread: bool,
+    /// Input is waiting and the client may run (it was blocked and is served now).
     runnable: bool,
+    /// CLIENT_CLOSE_AFTER_REPLY: write what is queued, then close.
     closing: bool,
+}
+
+impl Conn {
+    fn pending_out(&self) -> usize {
+        self.out.len() - self.out_pos
+    }
 }
 
 struct EventLoop {
     engine: Engine,
+    poll: Poll,
+    listener: TcpListener,
     conns: BTreeMap<ConnId, Conn>,
-    by_client: HashMap<ClientId, ConnId>,
+    next_conn: ConnId,
     /// The clock is pinned (`--time`): only CLOCK commands move it.
     pinned: bool,
     /// Engine time minus wall time, changed by CLOCK SET / ADVANCE under the wall clock.
@@ -263,53 +195,55 @@ struct EventLoop {
 }
 
 impl EventLoop {
-    fn new(engine: Engine, pinned: bool) -> EventLoop {
+    fn new(engine: Engine, pinned: bool, poll: Poll, listener: TcpListener) -> EventLoop {
         let offset_ms = if pinned { 0 } else { engine.now_ms() - wall_ms() };
-        EventLoop { engine, conns: BTreeMap::new(), by_client: HashMap::new(), pinned, offset_ms }
+        EventLoop { engine, poll, listener, conns: BTreeMap::new(), next_conn: 2, pinned, offset_ms }
     }
 
-    fn run(mut self, rx: Receiver<Msg>, stop: Arc<AtomicBool>) {
-        loop {
-            if stop.load(Ordering::SeqCst) {
+    fn run(&mut self, stop: &AtomicBool) {
+        let mut events = Events::with_capacity(1024);
+        while !stop.load(Ordering::SeqCst) {
+            let wait = self.wait_ms();
+            if let Err(e) = self.poll.poll(&mut events, Some(Duration::from_millis(wait))) {
+                if e.kind() == ErrorKind::Interrupted {
+                    continue;
+                }
                 break;
             }
-            let wait = self.wait_ms();
-            match rx.recv_timeout(Duration::from_millis(wait)) {
-                Ok(msg) => {
-                    self.handle(msg);
-                    // Whatever else has arrived is handled in the same iteration.
-                    for _ in 0..256 {
-                        match rx.try_recv() {
-                            Ok(msg) => self.handle(msg),
-                            Err(_) => break,
+            self.tick_clock();
+            for event in events.iter() {
+                match event.token() {
+                    LISTENER => self.accept(),
+                    WAKER => {}
+                    Token(id) => {
+                        if event.is_writable() {
+                            self.write(id);
+                        }
+                        if event.is_readable() || event.is_read_closed() || event.is_error() {
+                            self.read(id);
                         }
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => break,
             }
-            self.tick_clock();
             self.run_clients();
+            // beforeSleep(): the fast expire cycle, blocked clients' timeouts, then replies.
             self.engine.before_sleep();
             self.flush_all();
         }
-        for (_, c) in std::mem::take(&mut self.conns) {
-            let _ = c.out.send(Out::Close);
-        }
+        self.conns.clear();
     }
 
-    /// How long to sleep: until the next serverCron tick under the wall clock, a short poll
-    /// while a client waits for its output to drain.
+    /// How long to sleep: until the next serverCron tick under the wall clock; not at all
+    /// while a client has input it may now run.
     fn wait_ms(&self) -> u64 {
-        let mut wait = 1000;
-        if !self.pinned {
-            let now = wall_ms() + self.offset_ms;
-            wait = (self.engine.next_cron_ms() - now).clamp(1, 1000) as u64;
+        if self.conns.values().any(|c| c.runnable && !c.closing) {
+            return 0;
         }
-        if self.conns.values().any(|c| c.runnable) {
-            wait = wait.min(5);
+        if self.pinned {
+            return 1000;
         }
-        wait
+        let now = wall_ms() + self.offset_ms;
+        (self.engine.next_cron_ms() - now).clamp(1, 1000) as u64
     }
 
     fn tick_clock(&mut self) {
@@ -322,54 +256,116 @@ impl EventLoop {
         }
     }
 
-    fn handle(&mut self, msg: Msg) {
-        match msg {
-            Msg::Open { conn, out, pending_out, peer, local } => {
-                let maxclients = self.engine.config.int("maxclients").max(1) as usize;
-                if self.conns.len() >= maxclients {
-                    let _ = out.send(Out::Data(b"-ERR max number of clients reached\r\n".to_vec()));
-                    let _ = out.send(Out::Close);
-                    return;
-                }
-                self.tick_clock();
-                let client = self.engine.connect();
-                self.engine.set_client_addr(client, peer.to_string(), local.to_string());
-                let mut query = QueryBuffer::new();
-                query.auth_required = self.engine.client(client).is_some_and(|c| !c.authenticated);
-                self.by_client.insert(client, conn);
-                self.conns.insert(conn, Conn { client, out, pending_out, query, runnable: false, closing: false });
+    /// networking.c acceptTcpHandler() → acceptCommonHandler().
+    fn accept(&mut self) {
+        loop {
+            let (mut stream, peer) = match self.listener.accept() {
+                Ok(s) => s,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(_) => return, // EMFILE and the like: try again on the next event
+            };
+            let maxclients = self.engine.config.int("maxclients").max(1) as usize;
+            if self.conns.values().filter(|c| !c.closing).count() >= maxclients {
+                let _ = stream.write(b"-ERR max number of clients reached\r\n");
+                continue;
             }
-            Msg::Bytes { conn, data } => {
-                let limit = self.engine.config.int("client-query-buffer-limit").max(1024 * 1024) as usize;
-                let Some(c) = self.conns.get_mut(&conn) else { return };
-                if c.closing {
-                    return;
-                }
-                c.query.feed(&data);
-                c.runnable = true;
-                // networking.c readQueryFromClient(): "Closing client that reached max query
-                // buffer length" — no reply.
-                if c.query.len() > limit {
-                    self.close(conn);
-                    return;
-                }
-                // readQueryFromClient() → processInputBuffer(): what one read brought is parsed
-                // before the next read is looked at. So the 64 KB line limits see the input in
-                // steps of at most one read, as on redis-server (a 90 KB inline line is "too big
-                // inline request" there, not a command), and commands followed by the client's
-                // EOF (a half-close) run before `Closed` is handled, as they do there.
-                self.tick_clock();
-                self.run_client(conn);
+            let _ = stream.set_nodelay(true);
+            let local = stream.local_addr().map(|a| a.to_string()).unwrap_or_default();
+            let id = self.next_conn;
+            self.next_conn += 1;
+            if self.poll.registry().register(&mut stream, Token(id), Interest::READABLE).is_err() {
+                continue;
             }
-            Msg::Closed { conn } => {
-                if let Some(c) = self.conns.remove(&conn) {
-                    self.by_client.remove(&c.client);
-                    if self.engine.client(c.client).is_some() {
-                        self.engine.disconnect(c.client);
+            let client = self.engine.connect();
+            self.engine.set_client_addr(client, peer.to_string(), local);
+            let query = QueryBuffer::new();
+            let conn = Conn { stream, client, query, out: Vec::new(), out_pos: 0, want_write: false, unread: false, runnable: false, closing: false };
+            self.conns.insert(id, conn);
+        }
+    }
+
+    /// networking.c readQueryFromClient(): read and run, one read at a time, until the socket
+    /// has nothing more (epoll is edge-triggered here). EOF: what was read first still runs
+    /// and is answered, then the connection closes.
+    fn read(&mut self, id: ConnId) {
+        let mut buf = [0u8; PROTO_IOBUF_LEN];
+        loop {
+            let Some(c) = self.conns.get_mut(&id) else { return };
+            if c.closing {
+                // Nothing more is read; a closing socket is shut once its output is written.
+                return;
+            }
+            if c.pending_out() > OUTPUT_PAUSE_BYTES {
+                c.unread = true;
+                return;
+            }
+            c.unread = false;
+            match c.stream.read(&mut buf) {
+                Ok(0) => {
+                    self.close(id);
+                    return;
+                }
+                Ok(n) => {
+                    c.query.feed(&buf[..n]);
+                    let limit = self.engine.config.int("client-query-buffer-limit").max(1024 * 1024) as usize;
+                    // "Closing client that reached max query buffer length": no reply.
+                    if c.query.len() > limit {
+                        c.out.clear();
+                        c.out_pos = 0;
+                        self.close(id);
+                        return;
                     }
-                    let _ = c.out.send(Out::Close);
+                    c.runnable = true;
+                    self.run_client(id);
+                }
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(_) => {
+                    self.close(id);
+                    return;
                 }
             }
+        }
+    }
+
+    /// networking.c writeToClient(): as much as the socket takes; the rest on a writable event.
+    fn write(&mut self, id: ConnId) {
+        let Some(c) = self.conns.get_mut(&id) else { return };
+        while c.out_pos < c.out.len() {
+            match c.stream.write(&c.out[c.out_pos..]) {
+                Ok(0) => break,
+                Ok(n) => c.out_pos += n,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(_) => {
+                    // The peer is gone: drop the connection now.
+                    self.drop_conn(id);
+                    return;
+                }
+            }
+        }
+        if c.out_pos == c.out.len() {
+            c.out.clear();
+            c.out_pos = 0;
+        } else if c.out_pos > (1 << 20) && c.out_pos > c.out.len() / 2 {
+            c.out.drain(..c.out_pos);
+            c.out_pos = 0;
+        }
+        let done = c.pending_out() == 0;
+        if done && c.closing {
+            self.drop_conn(id);
+            return;
+        }
+        let want = !done;
+        if want != c.want_write {
+            let interest = if want { Interest::READABLE | Interest::WRITABLE } else { Interest::READABLE };
+            let _ = self.poll.registry().reregister(&mut c.stream, Token(id), interest);
+            c.want_write = want;
+        }
+        // Output drained below the pause line: read what waited.
+        if c.unread && c.pending_out() <= OUTPUT_PAUSE_BYTES {
+            self.read(id);
         }
     }
 
@@ -384,7 +380,7 @@ impl EventLoop {
             for id in ready {
                 progressed |= self.run_client(id);
             }
-            self.flush_all();
+            self.collect_outboxes();
             if !progressed {
                 return;
             }
@@ -401,10 +397,6 @@ impl EventLoop {
             if c.closing || self.engine.is_blocked(client) {
                 return progressed;
             }
-            if c.pending_out.load(Ordering::SeqCst) > OUTPUT_PAUSE_BYTES {
-                // Stays runnable: picked up again once the writer catches up.
-                return progressed;
-            }
             c.query.auth_required = self.engine.client(client).is_some_and(|cl| !cl.authenticated);
             c.query.max_bulk_len = self.engine.config.int("proto-max-bulk-len");
             match c.query.next() {
@@ -414,10 +406,9 @@ impl EventLoop {
                 }
                 Parsed::Nothing => progressed = true,
                 Parsed::Error(msg) => {
-                    let mut out = b"-ERR ".to_vec();
-                    out.extend_from_slice(msg.as_bytes());
-                    out.extend_from_slice(b"\r\n");
-                    self.send(id, out);
+                    c.out.extend_from_slice(b"-ERR ");
+                    c.out.extend_from_slice(msg.as_bytes());
+                    c.out.extend_from_slice(b"\r\n");
                     self.close(id);
                     return true;
                 }
@@ -431,7 +422,7 @@ impl EventLoop {
 
     fn run_command(&mut self, id: ConnId, client: ClientId, argv: &[Vec<u8>]) {
         // What arrived for the client before this command is written before its reply.
-        self.flush_outbox(id);
+        self.take_outbox(id);
         let before = self.engine.now_ms();
         let reply = self.engine.execute(client, argv);
         if !self.pinned && self.engine.now_ms() != before {
@@ -441,52 +432,40 @@ impl EventLoop {
         let quit = argv[0].eq_ignore_ascii_case(b"quit");
         if !self.engine.is_blocked(client) {
             let proto = self.engine.client(client).map_or(2, |c| c.resp);
-            let mut out = Vec::new();
-            reply.encode(proto, &mut out);
-            self.send(id, out);
+            if let Some(c) = self.conns.get_mut(&id) {
+                reply.encode(proto, &mut c.out);
+            }
         }
-        self.flush_outbox(id);
+        self.take_outbox(id);
         if quit || self.engine.client(client).is_none() {
             self.close(id);
         }
     }
 
-    fn send(&mut self, id: ConnId, data: Vec<u8>) {
-        if let Some(c) = self.conns.get(&id) {
-            if data.is_empty() {
-                return;
-            }
-            c.pending_out.fetch_add(data.len(), Ordering::SeqCst);
-            let _ = c.out.send(Out::Data(data));
-        }
-    }
-
-    /// Writes the client's outbox (Pub/Sub messages, a late blocked reply).
-    fn flush_outbox(&mut self, id: ConnId) {
-        let Some(c) = self.conns.get(&id) else { return };
-        let client = c.client;
-        let replies = self.engine.take_outbox(client);
+    /// Moves the client's outbox (Pub/Sub messages, a late blocked reply) into its output.
+    fn take_outbox(&mut self, id: ConnId) {
+        let Some(c) = self.conns.get_mut(&id) else { return };
+        let replies = self.engine.take_outbox(c.client);
         if replies.is_empty() {
             return;
         }
-        let proto = self.engine.client(client).map_or(2, |c| c.resp);
-        let mut out = Vec::new();
+        let (proto, subscribed) = self.engine.client(c.client).map_or((2, false), |cl| (cl.resp, cl.in_pubsub()));
         for r in &replies {
-            r.encode(proto, &mut out);
+            r.encode(proto, &mut c.out);
         }
-        let subscribed = self.engine.client(client).is_some_and(|c| c.in_pubsub());
-        self.send(id, out);
-        if subscribed && self.conns.get(&id).is_some_and(|c| c.pending_out.load(Ordering::SeqCst) > PUBSUB_OUTPUT_LIMIT) {
+        if subscribed && c.pending_out() > PUBSUB_OUTPUT_LIMIT {
+            c.out.clear();
+            c.out_pos = 0;
             self.close(id);
         }
     }
 
-    /// After an iteration: every client's outbox, clients killed by others closed, clients
-    /// served out of a blocking command run on.
-    fn flush_all(&mut self) {
+    /// Every client's outbox; clients killed by others closed; clients served out of a
+    /// blocking command made runnable.
+    fn collect_outboxes(&mut self) {
         let ids: Vec<ConnId> = self.conns.keys().copied().collect();
         for id in ids {
-            self.flush_outbox(id);
+            self.take_outbox(id);
             let Some(c) = self.conns.get_mut(&id) else { continue };
             if c.closing {
                 continue;
@@ -499,6 +478,15 @@ impl EventLoop {
         }
     }
 
+    /// handleClientsWithPendingWrites(): outboxes collected, then every pending output written.
+    fn flush_all(&mut self) {
+        self.collect_outboxes();
+        let ids: Vec<ConnId> = self.conns.iter().filter(|(_, c)| c.pending_out() > 0 || c.closing).map(|(&id, _)| id).collect();
+        for id in ids {
+            self.write(id);
+        }
+    }
+
     /// CLIENT_CLOSE_AFTER_REPLY: what was queued is written, then the socket closes; the
     /// client leaves the engine now.
     fn close(&mut self, id: ConnId) {
@@ -508,10 +496,20 @@ impl EventLoop {
             }
             c.closing = true;
             c.runnable = false;
-            let _ = c.out.send(Out::Close);
             let client = c.client;
             if self.engine.client(client).is_some() {
                 self.engine.disconnect(client);
+            }
+        }
+    }
+
+    /// freeClient(): the socket goes (closed on drop).
+    fn drop_conn(&mut self, id: ConnId) {
+        if let Some(mut c) = self.conns.remove(&id) {
+            let _ = self.poll.registry().deregister(&mut c.stream);
+            let _ = c.stream.shutdown(std::net::Shutdown::Both);
+            if self.engine.client(c.client).is_some() {
+                self.engine.disconnect(c.client);
             }
         }
     }
