@@ -3,7 +3,9 @@
 #   1. the engine natively (benches/engine.rs, release build)
 #   2. the same operations through the wasm build in Node (tools/bench/wasm-node.mjs) and in
 #      headless Chromium (tools/bench/chromium.mjs; both run the loop of tools/bench/ops.mjs)
-#   3. ioredis-mock in that same Node process; a real redis-server 7.0 via redis-benchmark
+#   3. ioredis-mock in that same Node process; redis-benchmark against a real redis-server 7.0 and
+#      against `redisplay serve` (the engine as a Redis server over TCP, release build), the same
+#      tests, -n and clients for both, with and without -P 16
 #   4. the page (index.html) in headless Chromium: frame times with 10⁵ / 10⁶ keys carrying TTLs,
 #      the expiry or the eviction view open, at 1× and 60×
 #   5. sizes (wasm raw/gzip/brotli, the JS of www/); memory per key for 10⁶ small string keys in
@@ -11,7 +13,11 @@
 # and writes bench-results/bench.json + bench-results/bench.md (tools/bench/report.mjs).
 # Installs only what is missing, like scripts/setup.sh. Knobs: BENCH_OPS (native and wasm calls
 # per cell, default 200000 / 100000 for Node and Chromium), BENCH_MOCK_OPS (ioredis-mock, default
-# 20000), BENCH_PAGE_SECONDS (measured per page cell, default 6), BENCH_MEMORY_KEYS (default 1000000).
+# 20000), BENCH_PAGE_SECONDS (measured per page cell, default 6), BENCH_MEMORY_KEYS (default 1000000),
+# BENCH_ONLY=serve (only part 3's redis-benchmark runs against redis-server and `redisplay serve`,
+# then the report: ~1 min once built; the other parts' tables then say they did not run).
+# It runs `cargo` itself: on a shared checkout run it as `flock /tmp/redisplay-cargo.lock scripts/bench.sh`
+# (the cargo calls inside take no lock of their own, so that does not deadlock).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench-results
@@ -40,6 +46,20 @@ if [ ! -d tools/bench/node_modules/ioredis-mock ] || [ tools/bench/package-lock.
   (cd tools/bench && npm ci --silent --no-audit --no-fund) || say "ioredis-mock could not be installed: its rows will say so"
 fi
 
+only="${BENCH_ONLY:-}"
+case "$only" in "" | serve) ;; *) echo "BENCH_ONLY: '$only' is not a part (serve)" >&2; exit 2 ;; esac
+
+# The builds first, so no compile runs while something is measured.
+say "build redisplay serve (cargo build --release --bin redisplay)"
+server_sum=$(md5sum src/server.rs)
+cargo build --quiet --release --bin redisplay
+# What that binary was built from (src/server.rs may be under edit in a shared checkout): the
+# commit, the uncommitted files, and src/server.rs's header, which says how the server is built.
+{ git rev-parse --short HEAD; git status --porcelain -- src Cargo.toml Cargo.lock; } >"$out/serve-build.txt" 2>/dev/null || true
+[ "$(md5sum src/server.rs)" = "$server_sum" ] || echo "src/server.rs changed during the build" >"$out/serve-build-warning.txt"
+sed -n '/^\/\/!/!q; s/^\/\/! \{0,1\}//p' src/server.rs >"$out/serve-header.txt"
+
+if [ -z "$only" ]; then
 # --- 1. native ---------------------------------------------------------------------------------
 say "build the wasm (scripts/build-web.sh)"
 scripts/build-web.sh
@@ -56,25 +76,59 @@ part chromium "headless Chromium: memory per key, the wasm operations, the page'
 node tools/bench/chromium.mjs --ops "${BENCH_OPS:-100000}" --page-seconds "${BENCH_PAGE_SECONDS:-6}" \
   --memory-keys "${BENCH_MEMORY_KEYS:-1000000}" --out "$out/chromium.json"
 
-# --- 3b+5b. a real redis-server on a free loopback port ------------------------------------------
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-part redis "redis-server $(redis-server --version | awk '{print $3}') on 127.0.0.1:$port; redis-benchmark; memory per key"
+fi
+
+# --- 3b+3c+5b. redis-server and redisplay serve, each on a free loopback port ------------------
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_ping() { # port pid name
+  for _ in $(seq 100); do
+    [ "$(redis-cli -p "$1" ping 2>/dev/null)" = PONG ] && return 0
+    kill -0 "$2" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "$3 on port $1 did not answer PING" >&2; return 1
+}
+redis_pid= serve_pid=
+stop_servers() { for p in $redis_pid $serve_pid; do kill "$p" 2>/dev/null || true; done; }
+trap stop_servers EXIT
+port=$(free_port)
 redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "" --loglevel warning >/dev/null &
 redis_pid=$!
-trap 'kill "$redis_pid" 2>/dev/null || true' EXIT
-for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+serve_port=$(free_port)
+target/release/redisplay serve --port "$serve_port" 2>"$out/serve.log" &
+serve_pid=$!
+wait_ping "$port" "$redis_pid" redis-server
+wait_ping "$serve_port" "$serve_pid" "redisplay serve" || { cat "$out/serve.log" >&2; exit 1; }
 redis-server --version >"$out/redis-version.txt"
-redis-benchmark -p "$port" -t get,set,incr,zadd -n 100000 -q --csv >"$out/redis-benchmark.csv"
-redis-benchmark -p "$port" -t get,set,incr,zadd -n 100000 -q --csv -P 16 >"$out/redis-benchmark-p16.csv"
+# The same redis-benchmark runs against both, one server at a time: the tests (each on one key,
+# no -r), -n, 50 clients, with and without 16 commands per round trip.
+rb_tests=set,get,incr,lpush,rpop,sadd,hset,zadd,lrange_100
+rb_args=(-t "$rb_tests" -n 100000 -c 50 -q --csv)
+echo "redis-benchmark ${rb_args[*]}" >"$out/redis-benchmark-command.txt"
+part redis "redis-server $(redis-server --version | awk '{print $3}') on 127.0.0.1:$port: redis-benchmark -t $rb_tests"
+redis-benchmark -p "$port" "${rb_args[@]}" >"$out/redis-benchmark.csv"
+redis-benchmark -p "$port" "${rb_args[@]}" -P 16 >"$out/redis-benchmark-p16.csv"
+part serve "redisplay serve on 127.0.0.1:$serve_port: the same redis-benchmark"
+# (a time limit: a server that stops answering would hang redis-benchmark, not fail it)
+timeout 600 redis-benchmark -p "$serve_port" "${rb_args[@]}" >"$out/serve-benchmark.csv"
+timeout 600 redis-benchmark -p "$serve_port" "${rb_args[@]}" -P 16 >"$out/serve-benchmark-p16.csv"
+kill "$serve_pid" 2>/dev/null || true
+wait "$serve_pid" 2>/dev/null || true
+serve_pid=
+
+if [ -z "$only" ]; then
 # The keys of the wasm memory measurement, from an empty keyspace: INFO memory before and after.
+part redis-memory "redis-server: memory per key"
 redis-cli -p "$port" flushall >/dev/null
 redis-cli -p "$port" info memory >"$out/redis-memory-before.txt"
 node tools/bench/memory.mjs --keys "${BENCH_MEMORY_KEYS:-1000000}" | redis-cli -p "$port" --pipe >"$out/redis-pipe.txt"
 grep -q "errors: 0," "$out/redis-pipe.txt" || { cat "$out/redis-pipe.txt" >&2; exit 1; }
 redis-cli -p "$port" info memory >"$out/redis-memory-after.txt"
 redis-cli -p "$port" dbsize >"$out/redis-dbsize.txt"
+fi
 kill "$redis_pid" 2>/dev/null || true
 wait "$redis_pid" 2>/dev/null || true
+redis_pid=
 trap - EXIT
 
 # --- 5c. sizes, and the report ------------------------------------------------------------------

@@ -4,7 +4,9 @@
 //
 // Reads native.json (benches/engine.rs), node.json (wasm-node.mjs), chromium.json (chromium.mjs:
 // the wasm in Chromium, the page's frame times, memory per key in the wasm build),
-// redis-benchmark*.csv, redis-memory-{before,after}.txt (INFO memory around 10⁶ SETs), load.txt
+// redis-benchmark*.csv (redis-server) and serve-benchmark*.csv (`redisplay serve`, the same runs;
+// serve-build.txt: the commit and uncommitted files it was built from), redis-benchmark-command.txt,
+// redis-memory-{before,after}.txt (INFO memory around 10⁶ SETs), load.txt
 // (the load average as each part started) and wall.txt (seconds the run took up to the report).
 import { readFile, writeFile, readdir, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
@@ -48,19 +50,55 @@ async function readCsv(f) {
   for (const line of (await readFile(join(dir, f), "utf8")).split("\n")) {
     const cells = line.split(",").map((c) => c.replace(/^"|"$/g, ""));
     if (cells.length < 2 || cells[0] === "test") continue;
+    // lrange_100 first runs "LPUSH (needed to benchmark LRANGE)": not the LPUSH test's row.
+    if (cells[0].includes("(needed")) continue;
     const rps = Number(cells[1]);
     if (Number.isFinite(rps)) rows[cells[0].split(" ")[0]] = rps;
   }
   return rows;
 }
+const rbCommand = `${(await readText("redis-benchmark-command.txt")) ?? "redis-benchmark"} (50 clients over loopback TCP; -P 16 = 16 commands per round trip)`;
 const redis = existsSync(join(dir, "redis-benchmark.csv"))
   ? {
       version: (await readFile(join(dir, "redis-version.txt"), "utf8").catch(() => "")).trim(),
-      command: "redis-benchmark -t get,set,incr,zadd -n 100000 -q (50 clients over loopback TCP; -P 16 = 16 commands per round trip)",
+      command: rbCommand,
       rps: await readCsv("redis-benchmark.csv"),
       rps_p16: await readCsv("redis-benchmark-p16.csv"),
     }
   : { error: "redis-benchmark did not run" };
+
+// `redisplay serve` under the same redis-benchmark runs, next to redis-server's.
+const optLevel = /\[profile\.release\][^[]*?opt-level\s*=\s*("?\w+"?)/.exec(await readFile(join(root, "Cargo.toml"), "utf8"))?.[1] ?? "?";
+const serveBuild = (await readText("serve-build.txt"))?.split("\n") ?? [];
+function threadsBullet(header) {
+  const m = /^- ([\s\S]*?)(?=^- |^\s*$)/m.exec(header ?? "");
+  return m ? m[1].replace(/\s+/g, " ").trim() : "(src/server.rs's header was not read)";
+}
+const serve = existsSync(join(dir, "serve-benchmark.csv"))
+  ? {
+      command: rbCommand,
+      binary: `target/release/redisplay serve (cargo build --release: opt-level ${optLevel}, LTO)`,
+      // How the server is built, in src/server.rs's own words as the binary was built: the
+      // header's first bullet (its threads), joined into one line.
+      threads: threadsBullet(await readText("serve-header.txt")),
+      warning: await readText("serve-build-warning.txt"),
+      commit: serveBuild[0] ?? null,
+      uncommitted: serveBuild.slice(1).map((l) => l.trim()).filter(Boolean),
+      rps: await readCsv("serve-benchmark.csv"),
+      rps_p16: await readCsv("serve-benchmark-p16.csv"),
+    }
+  : { error: "redis-benchmark against redisplay serve did not run" };
+if (serve.rps && redis.rps) {
+  const q = (a, b) => (a != null && b ? +(a / b).toFixed(2) : null);
+  serve.rows = [...new Set([...Object.keys(redis.rps), ...Object.keys(serve.rps)])].map((op) => {
+    const r = { op, redis_ops_s: redis.rps[op] ?? null, serve_ops_s: serve.rps[op] ?? null };
+    r.serve_over_redis = q(r.serve_ops_s, r.redis_ops_s);
+    r.redis_p16_ops_s = redis.rps_p16?.[op] ?? null;
+    r.serve_p16_ops_s = serve.rps_p16?.[op] ?? null;
+    r.serve_over_redis_p16 = q(r.serve_p16_ops_s, r.redis_p16_ops_s);
+    return r;
+  });
+}
 
 // --- memory per key ----------------------------------------------------------------------------
 const info = (text) => Object.fromEntries((text ?? "").split(/\r?\n/).filter((l) => l.includes(":")).map((l) => l.split(":")));
@@ -91,7 +129,7 @@ async function jsFiles(d) {
   }
   return out;
 }
-const wasmBytes = await readFile(join(root, "www", "pkg", "redisplay_bg.wasm"));
+const wasmPath = join(root, "www", "pkg", "redisplay_bg.wasm");
 const js = await jsFiles(join(root, "www"));
 let jsRaw = 0;
 const jsAll = [];
@@ -102,7 +140,9 @@ for (const f of js) {
 }
 const jsCat = Buffer.concat(jsAll);
 const brotli = (b) => brotliCompressSync(b, { params: { [zc.BROTLI_PARAM_QUALITY]: 11 } }).length;
-const size = {
+// Without a wasm build (BENCH_ONLY=serve on a fresh checkout) there is no size to report.
+const wasmBytes = existsSync(wasmPath) ? await readFile(wasmPath) : null;
+const size = wasmBytes && {
   wasm_raw: wasmBytes.length,
   wasm_gzip: gzipSync(wasmBytes, { level: 9 }).length,
   wasm_brotli: brotli(wasmBytes),
@@ -145,7 +185,7 @@ for (const n of sizes) {
   }
 }
 
-const result = { machine, native, node, chromium: chrome, redis, memory, size, rows };
+const result = { machine, native, node, chromium: chrome, redis, serve, memory, size, rows };
 await writeFile(join(dir, "bench.json"), JSON.stringify(result, null, 1) + "\n");
 
 const fmt = (x) => (x == null ? "—" : x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : x >= 1e3 ? `${(x / 1e3).toFixed(0)} k` : `${Math.round(x)}`);
@@ -162,25 +202,43 @@ if (machine.load.length) md.push(`Load average (1/5/15 min) as each part started
 md.push("");
 md.push("### Operations");
 md.push("");
-md.push("Operations per second, one client, keys drawn at random from the keyspace. native: `Engine::execute`, event log off. wasm: `Playground.command(args)` (what the page calls: JS strings in, a `{text, reply}` object out, event log on as in the page), in Node and in headless Chromium (the same loop, tools/bench/ops.mjs). ioredis-mock: awaited calls, in the Node process.");
-md.push("");
-md.push("| keys | op | native ops/s | wasm Node ops/s | Node ÷ native | wasm Chromium ops/s | Chromium ÷ native | ioredis-mock ops/s | Node ÷ mock |");
-md.push("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
-for (const r of rows)
-  md.push(`| ${r.size.toLocaleString("en")} | ${r.op} | ${fmt(r.native_ops_s)} | ${fmt(r.wasm_ops_s)} | ${ratio(r.wasm_over_native)} | ${fmt(r.chromium_ops_s)} | ${ratio(r.chromium_over_native)} | ${fmt(r.mock_ops_s)} | ${ratio(r.wasm_over_mock)} |`);
-md.push("");
-const calls = [`native ${native?.ops_per_cell ?? "?"}`, `wasm Node ${node?.ops_per_cell ?? "?"}`, `wasm Chromium ${chrome?.ops_per_cell ?? "?"}`];
-if (node?.ioredis_mock?.error) md.push(`Calls a cell: ${calls.join(", ")}. ioredis-mock: ${node.ioredis_mock.error}`);
-else if (node?.ioredis_mock) calls.push(`ioredis-mock ${node.ioredis_mock.version} ${node.ioredis_mock.ops_per_cell} (10³ keys only)`), md.push(`Calls a cell: ${calls.join(", ")}.`);
-if (chrome?.wasm && !chrome.wasm.cross_origin_isolated) md.push("(Chromium: the page was not cross-origin isolated, so performance.now() had 100 µs resolution.)");
-md.push("");
-if (redis.rps) {
-  md.push(`Real server: ${redis.version.split(" ").slice(0, 3).join(" ")}, \`${redis.command}\`. Without \`-r\` each test hits one key, so it is set against the ${sizes[0]?.toLocaleString("en")}-key row. Ratio > 1: redisplay does more per second.`);
+if (!rows.length) md.push("The native and wasm parts did not run (BENCH_ONLY=serve).");
+else {
+  md.push("Operations per second, one client, keys drawn at random from the keyspace. native: `Engine::execute`, event log off. wasm: `Playground.command(args)` (what the page calls: JS strings in, a `{text, reply}` object out, event log on as in the page), in Node and in headless Chromium (the same loop, tools/bench/ops.mjs). ioredis-mock: awaited calls, in the Node process.");
   md.push("");
-  md.push("| op | redis-server ops/s | -P 16 ops/s | native ÷ redis | native ÷ redis -P 16 | wasm Node ÷ redis |");
-  md.push("|---|---:|---:|---:|---:|---:|");
-  for (const r of rows.filter((r) => r.redis_ops_s !== undefined)) md.push(`| ${r.op} | ${fmt(r.redis_ops_s)} | ${fmt(r.redis_p16_ops_s)} | ${ratio(r.native_over_redis)} | ${ratio(r.native_over_redis_p16)} | ${ratio(r.wasm_over_redis)} |`);
-} else md.push(`redis-server: ${redis.error}`);
+  md.push("| keys | op | native ops/s | wasm Node ops/s | Node ÷ native | wasm Chromium ops/s | Chromium ÷ native | ioredis-mock ops/s | Node ÷ mock |");
+  md.push("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of rows)
+    md.push(`| ${r.size.toLocaleString("en")} | ${r.op} | ${fmt(r.native_ops_s)} | ${fmt(r.wasm_ops_s)} | ${ratio(r.wasm_over_native)} | ${fmt(r.chromium_ops_s)} | ${ratio(r.chromium_over_native)} | ${fmt(r.mock_ops_s)} | ${ratio(r.wasm_over_mock)} |`);
+  md.push("");
+  const calls = [`native ${native?.ops_per_cell ?? "?"}`, `wasm Node ${node?.ops_per_cell ?? "?"}`, `wasm Chromium ${chrome?.ops_per_cell ?? "?"}`];
+  if (node?.ioredis_mock?.error) md.push(`Calls a cell: ${calls.join(", ")}. ioredis-mock: ${node.ioredis_mock.error}`);
+  else if (node?.ioredis_mock) calls.push(`ioredis-mock ${node.ioredis_mock.version} ${node.ioredis_mock.ops_per_cell} (10³ keys only)`), md.push(`Calls a cell: ${calls.join(", ")}.`);
+  if (chrome?.wasm && !chrome.wasm.cross_origin_isolated) md.push("(Chromium: the page was not cross-origin isolated, so performance.now() had 100 µs resolution.)");
+  md.push("");
+  if (redis.rps) {
+    md.push(`Real server: ${redis.version.split(" ").slice(0, 3).join(" ")}, \`${redis.command}\`. Without \`-r\` each test hits one key, so it is set against the ${sizes[0]?.toLocaleString("en")}-key row. Ratio > 1: redisplay does more per second.`);
+    md.push("");
+    md.push("| op | redis-server ops/s | -P 16 ops/s | native ÷ redis | native ÷ redis -P 16 | wasm Node ÷ redis |");
+    md.push("|---|---:|---:|---:|---:|---:|");
+    for (const r of rows.filter((r) => r.redis_ops_s !== undefined)) md.push(`| ${r.op} | ${fmt(r.redis_ops_s)} | ${fmt(r.redis_p16_ops_s)} | ${ratio(r.native_over_redis)} | ${ratio(r.native_over_redis_p16)} | ${ratio(r.wasm_over_redis)} |`);
+  } else md.push(`redis-server: ${redis.error}`);
+}
+md.push("");
+
+md.push("### redis-benchmark: redisplay serve vs redis-server");
+md.push("");
+if (serve.rows) {
+  md.push(`\`${serve.command}\` against each server in turn, in this run. ops/s; ratio = redisplay serve ÷ redis-server (> 1: ours does more per second).`);
+  md.push("");
+  md.push("| op | redis-server | redisplay serve | ratio | redis-server -P 16 | redisplay serve -P 16 | ratio |");
+  md.push("|---|---:|---:|---:|---:|---:|---:|");
+  for (const r of serve.rows)
+    md.push(`| ${r.op} | ${fmt(r.redis_ops_s)} | ${fmt(r.serve_ops_s)} | ${ratio(r.serve_over_redis)} | ${fmt(r.redis_p16_ops_s)} | ${fmt(r.serve_p16_ops_s)} | ${ratio(r.serve_over_redis_p16)} |`);
+  md.push("");
+  const built = serve.commit ? ` Built from ${serve.commit}${serve.uncommitted.length ? ` with uncommitted changes (${serve.uncommitted.join(", ")})` : ""}.` : "";
+  md.push(`redisplay serve is ${serve.binary}; src/server.rs as built: “${serve.threads}”${built}${serve.warning ? ` (${serve.warning}.)` : ""}`);
+} else md.push(`redisplay serve: ${serve.error ?? redis.error}`);
 md.push("");
 
 const page = chrome?.page;
@@ -214,11 +272,13 @@ md.push("");
 
 md.push("### Size and memory");
 md.push("");
-md.push("| | raw | gzip -9 | brotli -q 11 |");
-md.push("|---|---:|---:|---:|");
-md.push(`| wasm (www/pkg/redisplay_bg.wasm) | ${kb(size.wasm_raw)} | ${kb(size.wasm_gzip)} | ${kb(size.wasm_brotli)} |`);
-md.push(`| JS of www/ (${size.js_files} files, the wasm-bindgen glue included) | ${kb(size.js_raw)} | ${kb(size.js_gzip)} | ${kb(size.js_brotli)} |`);
-md.push(`| total | ${kb(size.wasm_raw + size.js_raw)} | ${kb(size.wasm_gzip + size.js_gzip)} | ${kb(size.wasm_brotli + size.js_brotli)} |`);
+if (size) {
+  md.push("| | raw | gzip -9 | brotli -q 11 |");
+  md.push("|---|---:|---:|---:|");
+  md.push(`| wasm (www/pkg/redisplay_bg.wasm) | ${kb(size.wasm_raw)} | ${kb(size.wasm_gzip)} | ${kb(size.wasm_brotli)} |`);
+  md.push(`| JS of www/ (${size.js_files} files, the wasm-bindgen glue included) | ${kb(size.js_raw)} | ${kb(size.js_gzip)} | ${kb(size.js_brotli)} |`);
+  md.push(`| total | ${kb(size.wasm_raw + size.js_raw)} | ${kb(size.wasm_gzip + size.js_gzip)} | ${kb(size.wasm_brotli + size.js_brotli)} |`);
+} else md.push("No wasm build (www/pkg) to measure.");
 md.push("");
 const w = memory.wasm;
 const rm = memory.redis;
