@@ -244,7 +244,18 @@ pub fn quicklist_nodes(l: &crate::object::List) -> Vec<usize> {
         }
         return nodes;
     }
-    // Longer lists: the average element, from 64 evenly spaced ones, packed the same way.
+    let (full, node, rest) = long_list_shape(l);
+    let mut nodes = vec![node; full];
+    if let Some(rest) = rest {
+        nodes.push(rest);
+    }
+    nodes
+}
+
+/// A long list's quicklist as `full` nodes of `node` bytes and maybe a last partial one: the
+/// average element, from 64 evenly spaced ones, packed as `quicklist_nodes` packs.
+fn long_list_shape(l: &crate::object::List) -> (usize, usize, Option<usize>) {
+    const LIMIT: usize = 8192;
     let k = 64;
     let (mut entry, mut raw) = (0usize, 0usize);
     for j in 0..k {
@@ -256,11 +267,18 @@ pub fn quicklist_nodes(l: &crate::object::List) -> Vec<usize> {
     let per_node = (((LIMIT as f64 - 8.0 - raw - 7.0) / entry).floor() as usize + 1).max(1);
     let full = l.len() / per_node;
     let rest = l.len() % per_node;
-    let mut nodes = vec![7 + (per_node as f64 * entry) as usize; full];
-    if rest > 0 {
-        nodes.push(7 + (rest as f64 * entry) as usize);
+    (full, 7 + (per_node as f64 * entry) as usize, (rest > 0).then(|| 7 + (rest as f64 * entry) as usize))
+}
+
+/// The allocations of a list's quicklist nodes: `quicklist_nodes` summed, without building
+/// the node list for a long one (this runs after every write to the list).
+fn quicklist_alloc(l: &crate::object::List) -> usize {
+    let node = |bytes: usize| size_class(SIZEOF_QUICKLIST_NODE) + size_class(bytes);
+    if l.len() <= 2048 {
+        return quicklist_nodes(l).iter().map(|&b| node(b)).sum();
     }
-    nodes
+    let (full, bytes, rest) = long_list_shape(l);
+    full * node(bytes) + rest.map_or(0, node)
 }
 
 /// What the value's allocations add to used_memory (size classes, real allocations).
@@ -271,8 +289,7 @@ pub fn value_alloc(v: &Value) -> usize {
         Value::Str(StrValue::Embstr(b)) => size_class(SIZEOF_ROBJ + 3 + b.len() + 1),
         Value::Str(StrValue::Raw(b, room)) => SIZEOF_ROBJ + raw_sds_alloc(b.len(), *room),
         Value::List(l) => {
-            let nodes: usize = quicklist_nodes(l).iter().map(|&b| size_class(SIZEOF_QUICKLIST_NODE) + size_class(b)).sum();
-            SIZEOF_ROBJ + size_class(SIZEOF_QUICKLIST) + nodes
+            SIZEOF_ROBJ + size_class(SIZEOF_QUICKLIST) + quicklist_alloc(l)
         }
         Value::Hash(Hash::Listpack(v)) => SIZEOF_ROBJ + size_class(lp_bytes(v.iter().map(|(f, x)| lp_entry_size(f) + lp_entry_size(x)).sum())),
         Value::Hash(Hash::Table(m)) => {
