@@ -164,6 +164,11 @@ fn check_wire(name: &str, script: &str, proto: u8) {
         }
     }
     let [live, ours] = &transcripts;
+    assert_same(&format!("{name} over RESP{proto}"), "redisplay serve", live, ours);
+}
+
+/// Panics with the first differing lines and both transcripts when they differ.
+fn assert_same(what: &str, ours_name: &str, live: &str, ours: &str) {
     if live != ours {
         let diff: Vec<String> = live
             .lines()
@@ -171,9 +176,9 @@ fn check_wire(name: &str, script: &str, proto: u8) {
             .enumerate()
             .filter(|(_, (a, b))| a != b)
             .take(8)
-            .map(|(i, (a, b))| format!("line {}: redis {a:?} | redisplay serve {b:?}", i + 1))
+            .map(|(i, (a, b))| format!("line {}: redis {a:?} | {ours_name} {b:?}", i + 1))
             .collect();
-        panic!("{name} over RESP{proto}: redis-server and redisplay serve differ\n{}\n--- redis ---\n{live}\n--- redisplay serve ---\n{ours}", diff.join("\n"));
+        panic!("{what}: redis-server and {ours_name} differ\n{}\n--- redis ---\n{live}\n--- {ours_name} ---\n{ours}", diff.join("\n"));
     }
 }
 
@@ -252,17 +257,7 @@ fn check_engine(name: &str, script: &str) {
             ours.push_str(&text(&mine));
         }
     }
-    if live != ours {
-        let diff: Vec<String> = live
-            .lines()
-            .zip(ours.lines())
-            .enumerate()
-            .filter(|(_, (a, b))| a != b)
-            .take(5)
-            .map(|(i, (a, b))| format!("line {}: redis {a:?} | engine {b:?}", i + 1))
-            .collect();
-        panic!("{name}: transcripts differ\n{}\n--- redis ---\n{live}\n--- engine ---\n{ours}", diff.join("\n"));
-    }
+    assert_same(name, "engine", &live, &ours);
 }
 
 #[test]

@@ -23,7 +23,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use common::{compare, parse_script, Check, ScriptLine};
+use common::{compare, parse_script, split_like, Check, ScriptLine};
 use redisplay::{EngineOptions, Session};
 
 // ---------------------------------------------------------------------------------------------
@@ -97,36 +97,6 @@ fn transcripts_match_a_live_server() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// Cuts a reference stream into per-command pieces sized like the engine's (valid once the
-/// two were found equal by `compare`).
-fn split_like(lines: &[ScriptLine], engine: &[Vec<u8>], stream: &[u8]) -> Vec<Vec<u8>> {
-    let mut pos = 0;
-    let mut out = Vec::new();
-    for (l, e) in lines.iter().zip(engine) {
-        let len = match l.check {
-            Check::Exact => e.len(),
-            _ => {
-                let want = e.iter().filter(|&&c| c == b'\n').count();
-                let mut seen = 0;
-                let mut n = 0;
-                for &c in &stream[pos..] {
-                    if seen == want {
-                        break;
-                    }
-                    n += 1;
-                    if c == b'\n' {
-                        seen += 1;
-                    }
-                }
-                n
-            }
-        };
-        let end = (pos + len).min(stream.len());
-        out.push(stream[pos..end].to_vec());
-        pos = end;
-    }
-    out
-}
 
 // ---------------------------------------------------------------------------------------------
 // 2. The randomized differential

@@ -15,6 +15,9 @@
 #[path = "clients/servers.rs"]
 mod servers;
 
+#[path = "support/live_server.rs"]
+mod live_server;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -126,7 +129,7 @@ fn cli_outputs(port: u16) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn redis_cli_prints_the_same_as_against_redis_server() {
-    let redis = Redis::start(&[]);
+    let redis = Redis::start_with(&[]);
     let server = ours(None);
     let theirs = cli_outputs(redis.port());
     let mine = cli_outputs(server.addr.port());
@@ -174,7 +177,7 @@ fn benchmark(port: u16, pipeline: u32) -> Vec<(String, f64)> {
 #[test]
 fn redis_benchmark_runs_with_and_without_pipelining() {
     let server = ours(None);
-    let redis = Redis::start(&[]);
+    let redis = Redis::start_with(&[]);
     let mut table = String::new();
     for pipeline in [1, 16] {
         let mine = benchmark(server.addr.port(), pipeline);
@@ -227,7 +230,7 @@ fn workload(python: &Path, port: u16, protocol: u32) -> (Vec<u8>, Vec<u8>) {
 
 fn redis_py_workload(protocol: u32) {
     let python = venv_python();
-    let redis = Redis::start(&[]);
+    let redis = Redis::start_with(&[]);
     let server = ours(None);
     let (theirs, mine) = thread::scope(|s| {
         let t = s.spawn(|| workload(&python, redis.port(), protocol));

@@ -20,7 +20,7 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use common::{compare, parse_script, Check, ScriptLine};
+use common::{compare, parse_script, split_like, Check};
 use redisplay::server::{ServeOptions, Server as Ours};
 use redisplay::tokenize::split_args;
 use redisplay::{EngineOptions, Session};
@@ -49,35 +49,6 @@ fn ours() -> Ours {
     Ours::start(ServeOptions { port: 0, seed: 0x5eed, ..Default::default() }).expect("redisplay serve starts")
 }
 
-/// Cuts redis-cli's output stream into per-command pieces sized like the in-process engine's
-/// (so `# unordered` lines can be compared per command). Same rule as tests/differential.rs.
-fn split_like(lines: &[ScriptLine], engine: &[Vec<u8>], stream: &[u8]) -> Vec<Vec<u8>> {
-    let mut pos = 0;
-    let mut out = Vec::new();
-    for (l, e) in lines.iter().zip(engine) {
-        let len = match l.check {
-            Check::Exact => e.len(),
-            _ => {
-                let want = e.iter().filter(|&&c| c == b'\n').count();
-                let (mut seen, mut n) = (0, 0);
-                for &c in &stream[pos..] {
-                    if seen == want {
-                        break;
-                    }
-                    n += 1;
-                    if c == b'\n' {
-                        seen += 1;
-                    }
-                }
-                n
-            }
-        };
-        let end = (pos + len).min(stream.len());
-        out.push(stream[pos..end].to_vec());
-        pos = end;
-    }
-    out
-}
 
 #[test]
 fn redis_cli_through_the_server_prints_the_recordings() {

@@ -17,6 +17,9 @@
 #[path = "clients/servers.rs"]
 mod servers;
 
+#[path = "support/live_server.rs"]
+mod live_server;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -214,11 +217,11 @@ fn run_table(cases: &[Case], redis_port: u16, our_port: u16) -> Vec<String> {
 
 #[test]
 fn hostile_inputs_get_the_same_bytes_as_from_redis_server() {
-    let redis = Redis::start(&[]);
+    let redis = Redis::start_with(&[]);
     let server = ours(None);
     let mut failures = run_table(&open_cases(), redis.port(), server.addr.port());
 
-    let redis_pw = Redis::start(&["--requirepass", "pw"]);
+    let redis_pw = Redis::start_with(&["--requirepass", "pw"]);
     let server_pw = ours(Some("pw"));
     failures.extend(run_table(&auth_cases(), redis_pw.port(), server_pw.addr.port()));
 
@@ -233,7 +236,7 @@ fn hostile_inputs_get_the_same_bytes_as_from_redis_server() {
 /// <user> <pass>"; 7.2 changed it to "HELLO <proto> AUTH <user> <pass>").
 #[test]
 fn hello_before_auth_answers_as_redis_server() {
-    let redis_pw = Redis::start(&["--requirepass", "pw"]);
+    let redis_pw = Redis::start_with(&["--requirepass", "pw"]);
     let server_pw = ours(Some("pw"));
     let cases = vec![case("HELLO 3 before AUTH", vec![send("HELLO 3\r\nHELLO\r\nPING\r\n")])];
     let failures = run_table(&cases, redis_pw.port(), server_pw.addr.port());
@@ -244,7 +247,7 @@ fn hello_before_auth_answers_as_redis_server() {
 /// client-query-buffer-limit is closed without a reply.
 #[test]
 fn query_buffer_limit_closes_without_a_reply() {
-    let redis = Redis::start(&[]);
+    let redis = Redis::start_with(&[]);
     let server = ours(None);
     let mut body = b"*1\r\n$400000000\r\n".to_vec();
     body.extend(vec![b'x'; 2 << 20]);

@@ -6,9 +6,8 @@
 #![allow(dead_code)]
 
 use std::io::{ErrorKind, Read, Write};
-use std::net::{Shutdown, TcpListener, TcpStream};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::net::{Shutdown, TcpStream};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use redisplay::server::{ServeOptions, Server};
@@ -24,58 +23,9 @@ pub fn check_tools() {
     assert!(text.contains("v=7.0."), "redis-server is not 7.0 ({}). {NEED_REDIS}", text.trim());
 }
 
-/// A real redis-server on a free loopback port, killed on drop.
-pub struct Redis {
-    child: Child,
-    port: u16,
-    dir: PathBuf,
-}
-
-impl Redis {
-    pub fn start(extra: &[&str]) -> Redis {
-        check_tools();
-        for attempt in 0..5 {
-            let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port");
-            let dir = std::env::temp_dir().join(format!("redisplay-serve-{}-{port}-{attempt}", std::process::id()));
-            std::fs::create_dir_all(&dir).unwrap();
-            let child = Command::new("redis-server")
-                .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-                .arg("--dir")
-                .arg(&dir)
-                .args(["--daemonize", "no", "--logfile", ""])
-                .args(extra)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap_or_else(|e| panic!("cannot start redis-server: {e}. {NEED_REDIS}"));
-            let mut server = Redis { child, port, dir };
-            let deadline = Instant::now() + Duration::from_secs(5);
-            while Instant::now() < deadline {
-                if TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                    return server;
-                }
-                if let Ok(Some(_)) = server.child.try_wait() {
-                    break; // the port was taken meanwhile: try another
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            drop(server);
-        }
-        panic!("redis-server did not start on a loopback port after 5 attempts");
-    }
-
-    pub fn port(&self) -> u16 {
-        self.port
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+/// A real redis-server on a free loopback port, killed on drop (tests/support/live_server.rs;
+/// `Redis::start_with(&["--requirepass", "pw"])` for options).
+pub use crate::live_server::Server as Redis;
 
 /// `redisplay serve` in this process on a free loopback port.
 pub fn ours(requirepass: Option<&str>) -> Server {

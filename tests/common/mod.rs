@@ -101,6 +101,37 @@ pub fn cli_input(lines: &[ScriptLine]) -> Vec<u8> {
     out
 }
 
+/// Cuts a reference stream into per-command pieces sized like the engine's (valid once the
+/// two were found equal by `compare`).
+pub fn split_like(lines: &[ScriptLine], engine: &[Vec<u8>], stream: &[u8]) -> Vec<Vec<u8>> {
+    let mut pos = 0;
+    let mut out = Vec::new();
+    for (l, e) in lines.iter().zip(engine) {
+        let len = match l.check {
+            Check::Exact => e.len(),
+            _ => {
+                let want = e.iter().filter(|&&c| c == b'\n').count();
+                let mut seen = 0;
+                let mut n = 0;
+                for &c in &stream[pos..] {
+                    if seen == want {
+                        break;
+                    }
+                    n += 1;
+                    if c == b'\n' {
+                        seen += 1;
+                    }
+                }
+                n
+            }
+        };
+        let end = (pos + len).min(stream.len());
+        out.push(stream[pos..end].to_vec());
+        pos = end;
+    }
+    out
+}
+
 /// The first command whose reply differs.
 #[derive(Debug, Clone)]
 pub struct Mismatch {

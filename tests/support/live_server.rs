@@ -31,6 +31,11 @@ pub struct Server {
 
 impl Server {
     pub fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// A fresh redis-server with extra options (e.g. `--requirepass pw`).
+    pub fn start_with(extra: &[&str]) -> Server {
         for attempt in 0..5 {
             let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port");
             let dir = std::env::temp_dir().join(format!("redisplay-diff-{}-{port}-{attempt}", std::process::id()));
@@ -40,6 +45,7 @@ impl Server {
                 .arg("--dir")
                 .arg(&dir)
                 .args(["--daemonize", "no", "--logfile", ""])
+                .args(extra)
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .spawn()
