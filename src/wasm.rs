@@ -68,61 +68,27 @@ fn reply_to_js(r: &Reply) -> JsValue {
         }
         Reply::Nil => set(&o, "type", "nil"),
         Reply::NilArray => set(&o, "type", "nil-array"),
-        Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
-            let kind = match r {
-                Reply::Set(_) => "set",
-                Reply::Push(_) => "push",
-                _ => "array",
-            };
-            set(&o, "type", kind);
+        Reply::Array(items) => {
+            set(&o, "type", "array");
             let arr = Array::new();
             for item in items {
                 arr.push(&reply_to_js(item));
             }
             set(&o, "value", arr);
         }
-        // A map as `[[key, value]…]`; pairs as the array of two-element arrays RESP3 sends.
-        Reply::Map(kv) | Reply::Pairs(kv) => {
-            set(&o, "type", if matches!(r, Reply::Map(_)) { "map" } else { "array" });
-            let arr = Array::new();
-            for (k, v) in kv {
-                let pair = Array::new();
-                pair.push(&reply_to_js(k));
-                pair.push(&reply_to_js(v));
-                if matches!(r, Reply::Map(_)) {
-                    arr.push(&pair);
-                } else {
-                    let inner = Object::new();
-                    set(&inner, "type", "array");
-                    set(&inner, "value", pair);
-                    arr.push(&inner);
-                }
-            }
-            set(&o, "value", arr);
-        }
-        Reply::Verbatim(b) => {
-            set(&o, "type", "verbatim");
-            set(&o, "value", String::from_utf8_lossy(b).as_ref());
-        }
-        Reply::Bool(b) => {
-            set(&o, "type", "bool");
-            set(&o, "value", *b);
-        }
-        Reply::HumanDouble(b) => {
-            set(&o, "type", "double");
-            set(&o, "value", String::from_utf8_lossy(b).parse::<f64>().unwrap_or(f64::NAN));
-        }
+        // RESP3 shapes (maps, sets, pairs…) reach JS as a RESP2 client sees them.
+        rich => return reply_to_js(&rich.as_resp2()),
     }
     o.into()
 }
 
-/// `{text, reply}`: what redis-cli would print, and the reply as data — in the RESP2 shapes
-/// unless the client said `HELLO 3`.
-fn reply_object(reply: &Reply, proto: u8) -> JsValue {
-    let shown = if proto >= 3 { std::borrow::Cow::Borrowed(reply) } else { reply.as_resp2() };
+/// `{text, reply}`: what redis-cli would print, and the reply as data, both as a RESP2 client
+/// gets them (maps flat, sets as arrays…): what the views read, even after a `HELLO 3` typed
+/// in console 0, whose client this is (the console itself prints per its protocol).
+fn reply_object(reply: &Reply) -> JsValue {
     let o = Object::new();
-    set(&o, "text", String::from_utf8_lossy(&shown.to_cli_proto(proto)).as_ref());
-    set(&o, "reply", reply_to_js(&shown));
+    set(&o, "text", String::from_utf8_lossy(&reply.to_cli()).as_ref());
+    set(&o, "reply", reply_to_js(reply));
     o.into()
 }
 
@@ -267,8 +233,7 @@ impl Playground {
             self.session.engine.before_sleep();
             r
         };
-        let proto = self.session.engine.client(self.session.client).map_or(2, |c| c.resp);
-        reply_object(&reply, proto)
+        reply_object(&reply)
     }
 
     /// INFO or CONFIG GET for a view, on the first console's client, not counted as a command
@@ -277,8 +242,7 @@ impl Playground {
         let argv: Vec<Vec<u8>> = args.into_iter().map(String::into_bytes).collect();
         let client = self.session.client;
         let reply = self.session.engine.peek(client, &argv);
-        let proto = self.session.engine.client(self.session.client).map_or(2, |c| c.resp);
-        reply_object(&reply, proto)
+        reply_object(&reply)
     }
 
     /// Moves virtual time forward to `now_ms`, running serverCron for each tick crossed, at most
