@@ -14,6 +14,9 @@
 //! redis-server, over RESP2 and over RESP3 (every connection says `HELLO 3` first): the raw
 //! bytes each step receives — push messages, maps, late blocked replies — must be identical.
 
+// Sockets and `redisplay::server` exist only natively (wasm-pack builds every test target).
+#![cfg(not(target_arch = "wasm32"))]
+
 #[path = "support/live_server.rs"]
 mod live_server;
 

@@ -28,7 +28,8 @@ const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [FILE]
                   client libraries; loopback only unless --requirepass is given
 ";
 
-/// `redisplay serve …`: runs until killed.
+/// `redisplay serve …`: runs until killed. (Native only: the wasm build has no sockets.)
+#[cfg(not(target_arch = "wasm32"))]
 fn serve(args: impl Iterator<Item = String>) {
     let opts = match redisplay::server::parse_args(args) {
         Ok(o) => o,
@@ -90,6 +91,7 @@ fn main() {
         delay_queue(std::env::args().skip(2).collect());
         return;
     }
+    #[cfg(not(target_arch = "wasm32"))]
     if std::env::args().nth(1).as_deref() == Some("serve") {
         serve(std::env::args().skip(2));
         return;
