@@ -96,7 +96,7 @@ pub struct Client {
 
 impl Client {
     fn new(id: ClientId, now: i64) -> Client {
-        Client { id, created_ms: now, last_interaction_ms: now, last_cmd: "NULL", resp: 2, ..Default::default() }
+        Client { id, created_ms: now, last_interaction_ms: now, last_cmd: "NULL", resp: 2, authenticated: true, ..Default::default() }
     }
 
     /// Subscribed to any channel or pattern (RESP2 Pub/Sub mode).
@@ -860,6 +860,21 @@ mod tests {
 
     fn argv(args: &[&str]) -> Vec<Vec<u8>> {
         args.iter().map(|a| a.as_bytes().to_vec()).collect()
+    }
+
+    #[test]
+    fn clients_kept_by_reset_can_still_run_commands() {
+        let mut e = Engine::new(EngineOptions::default());
+        let c = e.connect();
+        e.execute(c, &argv(&["SET", "k", "v"]));
+        e.reset();
+        assert_eq!(e.execute(c, &argv(&["DBSIZE"])), Reply::Integer(0));
+        // With a password set, a client connecting later must AUTH first.
+        e.execute(c, &argv(&["CONFIG", "SET", "requirepass", "pw"]));
+        let d = e.connect();
+        assert_eq!(e.execute(d, &argv(&["GET", "k"])), Reply::err("NOAUTH Authentication required."));
+        assert_eq!(e.execute(d, &argv(&["AUTH", "pw"])), Reply::ok());
+        assert_eq!(e.execute(d, &argv(&["GET", "k"])), Reply::Nil);
     }
 
     #[test]

@@ -275,3 +275,32 @@ test("screenshot of the page (test-results/page.png)", async () => {
     await context.close();
   }
 });
+
+test("HELLO 3: the console prints RESP3 as redis-cli does, and the views still read their keys", async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  try {
+    await openPlayground(page, env.server.url, QUERY);
+    await pause(page);
+    await runLine(page, "HSET h f1 v1 f2 v2");
+    const hello = await runLine(page, "HELLO 3");
+    assert.match(hello.out, /^1# "server" => "redis"\n2# "version" => "7\.0\.15"\n3# "proto" => \(integer\) 3\n/);
+    // As tests/scripts/resp3.out recorded from redis-cli 7.0.15: maps, sets, doubles, pairs.
+    assert.equal((await runLine(page, "HGETALL h")).out, '1# "f1" => "v1"\n2# "f2" => "v2"\n');
+    await runLine(page, "SADD st 3 1 2");
+    assert.equal((await runLine(page, "SMEMBERS st")).out, '1~ "1"\n2~ "2"\n3~ "3"\n');
+    await runLine(page, "ZADD board 1 x 2.5 y");
+    assert.equal((await runLine(page, "ZSCORE board y")).out, "(double) 2.5\n");
+    assert.equal((await runLine(page, "ZRANGE board 0 -1 WITHSCORES")).out, '1) 1) "x"\n   2) (double) 1\n2) 1) "y"\n   2) (double) 2.5\n');
+    // The keyspace view reads through the same client: it still sees RESP2 shapes.
+    await page.waitForFunction(() => document.getElementById("keyspace")?.dataset.total === "3");
+    const rows = await page.locator(".keyspace-row").evaluateAll((rs) => rs.map((r) => [...r.children].map((c) => c.textContent)));
+    const byKey = Object.fromEntries(rows.map((r) => [r[0], r.slice(1)]));
+    assert.deepEqual(byKey["board"].slice(0, 3), ["zset", "listpack", "2 members"]);
+    assert.deepEqual(byKey["h"].slice(0, 1), ["hash"]);
+    await runLine(page, "HELLO 2");
+    assert.equal((await runLine(page, "HGETALL h")).out, '1) "f1"\n2) "v1"\n3) "f2"\n4) "v2"\n');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
