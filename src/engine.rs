@@ -49,6 +49,9 @@ pub const LRU_CLOCK_RESOLUTION: i64 = 1000;
 /// The virtual clock stays within 0..=this (year ~146,000), so time arithmetic never overflows.
 pub const MAX_CLOCK_MS: i64 = 1 << 52;
 
+/// The id of a fresh server's first client (see `Engine::new`).
+pub const FIRST_CLIENT_ID: ClientId = 3;
+
 #[derive(Debug, Clone, Copy)]
 pub struct EngineOptions {
     pub seed: u64,
@@ -215,7 +218,9 @@ impl Engine {
         let mut e = Engine {
             dbs: (0..dbnum).map(|i| Db::new(opts.seed.wrapping_add(i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))).collect(),
             clients: BTreeMap::new(),
-            next_client_id: 1,
+            // A fresh redis-server 7.0 hands its first connection id 3: ids 1 and 2 went to the
+            // Lua clients of EVAL and FUNCTION created at startup (scriptingInit, functionsInit).
+            next_client_id: FIRST_CLIENT_ID,
             config,
             now_ms: opts.start_ms,
             start_ms: opts.start_ms,

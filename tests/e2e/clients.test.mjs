@@ -40,8 +40,9 @@ test("a second console is another client of the same engine", async () => {
     await pause(page);
     await openSecond(page);
     assert.equal(await page.evaluate(() => document.activeElement?.id), "console-input-2");
-    assert.equal(await run(page, 0, "CLIENT ID"), "(integer) 1\n");
-    assert.equal(await run(page, 1, "CLIENT ID"), "(integer) 2\n");
+    // As on a fresh redis-server 7.0: its Lua clients took ids 1 and 2.
+    assert.equal(await run(page, 0, "CLIENT ID"), "(integer) 3\n");
+    assert.equal(await run(page, 1, "CLIENT ID"), "(integer) 4\n");
     await run(page, 0, "SET shared 42");
     assert.equal(await run(page, 1, "GET shared"), '"42"\n');
     assert.equal(await run(page, 1, "SELECT 3"), "OK\n");
@@ -55,7 +56,7 @@ test("a second console is another client of the same engine", async () => {
     assert.equal(await page.textContent(`${pane(0)} .input-line .prompt`), "127.0.0.1:6379(TX)> ");
     assert.equal(await run(page, 0, "INCR shared"), "QUEUED\n");
     assert.equal(await run(page, 0, "EXEC"), "(nil)\n");
-    assert.match(await run(page, 1, "CLIENT LIST"), /^id=1 .*\nid=2 .*cmd=client\|list/);
+    assert.match(await run(page, 1, "CLIENT LIST"), /^id=3 .*\nid=4 .*cmd=client\|list/);
     // Closing it disconnects the client.
     await page.click(".console-close");
     await page.waitForSelector(pane(1), { state: "detached" });
@@ -103,7 +104,7 @@ test("the expired event arrives when the key is reclaimed, not at TTL zero", asy
     await page.keyboard.press("Control+c");
     await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.mode === "ready", `${pane(0)} .console-pane-body`);
     assert.equal(await run(page, 1, "PUBSUB NUMSUB __keyevent@0__:expired"), '1) "__keyevent@0__:expired"\n2) (integer) 0\n');
-    assert.equal(await run(page, 0, "CLIENT ID"), "(integer) 3\n");
+    assert.equal(await run(page, 0, "CLIENT ID"), "(integer) 5\n");
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
