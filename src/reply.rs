@@ -44,6 +44,8 @@ pub enum Reply {
     /// A long double already formatted (networking.c `addReplyHumanLongDouble()`: GEOPOS and
     /// WITHCOORD): a bulk of that text over RESP2, `,<text>` over RESP3.
     HumanDouble(Vec<u8>),
+    /// A big number (`(digits`), from a script's `{big_number=…}`. RESP2: a bulk.
+    BigNumber(Vec<u8>),
     /// Member/score (or field/value) pairs: ZRANGE … WITHSCORES, HRANDFIELD … WITHVALUES.
     /// RESP2 sends them flat; RESP3 as an array of two-element arrays (t_zset.c
     /// `zrangeResultEmitCBufferForClient`: `if (c->resp > 2) addReplyArrayLen(c,2)`).
@@ -117,7 +119,7 @@ impl Reply {
             Reply::Set(items) | Reply::Push(items) | Reply::Array(items) => {
                 Reply::Array(items.into_iter().map(Reply::into_resp2).collect())
             }
-            Reply::Verbatim(b) | Reply::HumanDouble(b) => Reply::Bulk(b),
+            Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => Reply::Bulk(b),
             Reply::Bool(b) => Reply::Integer(b as i64),
             other => other,
         }
@@ -134,7 +136,7 @@ impl Reply {
 
     fn has_resp3_shape(&self) -> bool {
         match self {
-            Reply::Map(_) | Reply::Set(_) | Reply::Push(_) | Reply::Verbatim(_) | Reply::Bool(_) | Reply::Pairs(_) | Reply::HumanDouble(_) => true,
+            Reply::Map(_) | Reply::Set(_) | Reply::Push(_) | Reply::Verbatim(_) | Reply::Bool(_) | Reply::Pairs(_) | Reply::HumanDouble(_) | Reply::BigNumber(_) => true,
             Reply::Array(items) => items.iter().any(Reply::has_resp3_shape),
             _ => false,
         }
@@ -184,6 +186,11 @@ fn format_tty(r: &Reply, prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
         Reply::Bool(b) => out.extend_from_slice(if *b { b"(true)\n" } else { b"(false)\n" }),
         Reply::HumanDouble(b) => {
             out.extend_from_slice(b"(double) ");
+            out.extend_from_slice(b);
+            out.push(b'\n');
+        }
+        Reply::BigNumber(b) => {
+            out.extend_from_slice(b"(big number) ");
             out.extend_from_slice(b);
             out.push(b'\n');
         }
@@ -314,7 +321,7 @@ fn encode_resp2(r: &Reply, out: &mut Vec<u8>) {
                 encode_resp2(v, out);
             }
         }
-        Reply::Verbatim(b) | Reply::HumanDouble(b) => encode_bulk(b, out),
+        Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => encode_bulk(b, out),
         Reply::Bool(b) => out.extend_from_slice(if *b { b":1\r\n" } else { b":0\r\n" }),
     }
 }
@@ -338,6 +345,11 @@ fn encode_resp3(r: &Reply, out: &mut Vec<u8>) {
         Reply::Bool(b) => out.extend_from_slice(if *b { b"#t\r\n" } else { b"#f\r\n" }),
         Reply::HumanDouble(b) => {
             out.push(b',');
+            out.extend_from_slice(b);
+            out.extend_from_slice(b"\r\n");
+        }
+        Reply::BigNumber(b) => {
+            out.push(b'(');
             out.extend_from_slice(b);
             out.extend_from_slice(b"\r\n");
         }
@@ -394,6 +406,7 @@ pub fn parse_resp(buf: &[u8]) -> Option<(Reply, usize)> {
         })?), rest)),
         b'_' => Some((Reply::Nil, rest)),
         b'#' => Some((Reply::Bool(line == "t"), rest)),
+        b'(' => Some((Reply::BigNumber(line.as_bytes().to_vec()), rest)),
         b'$' | b'=' => {
             let n: i64 = line.parse().ok()?;
             if n < 0 {

@@ -28,7 +28,7 @@
 //!   nil; `string.format("%d", 1e100)` raises instead of printing LLONG_MIN; calling a constant
 //!   says `attempt to call constant 'x'`.
 //! - `cjson`, `cmsgpack`, `struct` and `bit` are not provided (a script that uses them gets the
-//!   nonexistent-global error). `redis.setresp(3)` is accepted but replies still convert as RESP2.
+//!   nonexistent-global error).
 //!
 //! # Bounded execution (a deviation)
 //!
@@ -224,6 +224,9 @@ struct Vm {
     /// `run(f, keys, argv, impl)`: run a script under the error handler with `impl` behind
     /// `redis.call`/`redis.pcall`; returns `ok, value`.
     run: Function,
+    /// The script client's protocol (`lua_client->resp`): 2 at each script's start,
+    /// `redis.setresp(3)` switches how replies convert to Lua (and how booleans return).
+    resp: Rc<Cell<u8>>,
 }
 
 /// Runs once in a fresh state: keeps exactly the globals Redis 7.0.15 offers, installs
@@ -473,9 +476,11 @@ impl Vm {
                 Ok(())
             })?,
         )?;
+        let script_resp = Rc::new(Cell::new(2u8));
+        let state = script_resp.clone();
         prims.set(
             "setresp",
-            lua.create_function(|_, args: Variadic<Value>| {
+            lua.create_function(move |_, args: Variadic<Value>| {
                 if args.len() != 1 {
                     return Err(raise(b"ERR redis.setresp() requires one argument."));
                 }
@@ -483,6 +488,7 @@ impl Vm {
                 if resp != 2 && resp != 3 {
                     return Err(raise(b"ERR RESP version must be 2 or 3."));
                 }
+                state.set(resp as u8);
                 Ok(())
             })?,
         )?;
@@ -510,7 +516,7 @@ impl Vm {
             check_interval: 1,
             remove_globals: vec![],
         })?;
-        Ok(Vm { lua, sandbox, prepare, run })
+        Ok(Vm { lua, sandbox, prepare, run, resp: script_resp })
     }
 }
 
@@ -536,6 +542,8 @@ struct RunState {
     /// `SCRIPT_WRITE_DIRTY`: a write command was called.
     wrote: bool,
     calls: u64,
+    /// The script client's protocol (`redis.setresp`).
+    resp: Rc<Cell<u8>>,
 }
 
 impl Engine {
@@ -552,7 +560,9 @@ impl Engine {
         let caller_db = self.client_db(client);
         let outer_in_script = std::mem::replace(&mut self.in_script, true);
         vm.sandbox.reset();
-        let mut run = RunState { client, policy, wrote: false, calls: 0 };
+        // "Default is RESP2, scripts can change it" (luaCallFunction).
+        vm.resp.set(2);
+        let mut run = RunState { client, policy, wrote: false, calls: 0, resp: vm.resp.clone() };
         let lua = &vm.lua;
         let result: omnilua::Result<(bool, Value)> = lua.scope(|scope| {
             let keys = string_array(lua, keys)?;
@@ -593,7 +603,7 @@ impl Engine {
             vm.lua.gc_collect();
         }
         let reply = match result {
-            Ok((true, value)) => lua_to_reply(&value, 0),
+            Ok((true, value)) => lua_to_reply(&value, 0, vm.resp.get()),
             Ok((false, err)) => error_reply_from_lua(&err, sha),
             Err(e) => match tripped {
                 Some(omnilua::TripReason::Instructions) => Reply::Error(
@@ -632,7 +642,8 @@ impl Engine {
             Err(msg) => return Ok((error_table(lua, &msg)?, true)),
         };
         let is_error = reply.is_error();
-        Ok((reply_to_lua(lua, &reply)?, is_error))
+        let value = if run.resp.get() >= 3 { reply_to_lua3(lua, &reply)? } else { reply_to_lua(lua, &reply)? };
+        Ok((value, is_error))
     }
 
     /// script.c `scriptCall()`'s checks before `call()`: the command exists with a valid arity,
@@ -836,6 +847,63 @@ fn reply_to_lua(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
     })
 }
 
+/// script_lua.c `redisProtocolToLuaType_*()` for a script that said `redis.setresp(3)`: nulls
+/// are `nil`, booleans booleans, doubles `{double=n}`, maps `{map={k=v}}`, sets
+/// `{set={m=true}}`, verbatim text `{verbatim_string={format='txt', string=s}}`; the rest as
+/// over RESP2.
+fn reply_to_lua3(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
+    let wrap = |key: &str, v: Value| -> omnilua::Result<Value> {
+        let t = lua.create_table()?;
+        t.raw_set(key, v)?;
+        Ok(Value::Table(t))
+    };
+    Ok(match reply {
+        Reply::Nil | Reply::NilArray => Value::Nil,
+        Reply::Bool(b) => Value::Boolean(*b),
+        Reply::Double(d) => wrap("double", Value::Number(*d))?,
+        Reply::HumanDouble(b) => wrap("double", Value::Number(crate::util::string2d(b).unwrap_or(0.0)))?,
+        Reply::BigNumber(b) => wrap("big_number", Value::String(lua.create_string(b)?))?,
+        Reply::Verbatim(b) => {
+            let vs = lua.create_table()?;
+            vs.raw_set("format", "txt")?;
+            vs.raw_set("string", lua.create_string(b)?)?;
+            wrap("verbatim_string", Value::Table(vs))?
+        }
+        Reply::Map(kv) => {
+            let m = lua.create_table()?;
+            for (k, v) in kv {
+                m.raw_set(reply_to_lua3(lua, k)?, reply_to_lua3(lua, v)?)?;
+            }
+            wrap("map", Value::Table(m))?
+        }
+        Reply::Set(items) => {
+            let m = lua.create_table()?;
+            for item in items {
+                m.raw_set(reply_to_lua3(lua, item)?, true)?;
+            }
+            wrap("set", Value::Table(m))?
+        }
+        Reply::Array(items) | Reply::Push(items) => {
+            let t = lua.create_table()?;
+            for (i, item) in items.iter().enumerate() {
+                t.raw_set(i as i64 + 1, reply_to_lua3(lua, item)?)?;
+            }
+            Value::Table(t)
+        }
+        Reply::Pairs(kv) => {
+            let t = lua.create_table()?;
+            for (i, (k, v)) in kv.iter().enumerate() {
+                let pair = lua.create_table()?;
+                pair.raw_set(1, reply_to_lua3(lua, k)?)?;
+                pair.raw_set(2, reply_to_lua3(lua, v)?)?;
+                t.raw_set(i as i64 + 1, pair)?;
+            }
+            Value::Table(t)
+        }
+        other => reply_to_lua(lua, other)?,
+    })
+}
+
 /// `(long long)` of a double as x86-64 computes it: truncation toward zero; NaN and values
 /// out of range give LLONG_MIN.
 fn c_cast_i64(d: f64) -> i64 {
@@ -857,12 +925,16 @@ fn lua_string_bytes(v: &Value) -> Option<Vec<u8>> {
 /// Nested tables deeper than this reply an error instead of recursing further.
 const MAX_REPLY_DEPTH: usize = 1000;
 
-/// script_lua.c `luaReplyToRedisReply()` (RESP2 client): numbers truncate to integers, `true`
-/// is 1, `false`/`nil` a null bulk, `{err=s}` an error, `{ok=s}` a status, any other table the
+/// script_lua.c `luaReplyToRedisReply()`: numbers truncate to integers; `true` is 1 and
+/// `false`/`nil` a null for a RESP2 script client, booleans for one that said
+/// `redis.setresp(3)` (`script_resp`); `{err=s}` an error, `{ok=s}` a status, `{double=n}` a
+/// double, `{big_number=s}`, `{verbatim_string={format=, string=}}`, `{map={k=v…}}` a map,
+/// `{set={m=true…}}` a set (each in its RESP2 form for a RESP2 caller); any other table the
 /// array of its elements 1..n up to the first nil.
-fn lua_to_reply(v: &Value, depth: usize) -> Reply {
+fn lua_to_reply(v: &Value, depth: usize, script_resp: u8) -> Reply {
     match v {
         Value::String(s) => Reply::Bulk(s.as_bytes().unwrap_or_default()),
+        Value::Boolean(b) if script_resp >= 3 => Reply::Bool(*b),
         Value::Boolean(true) => Reply::Integer(1),
         Value::Boolean(false) | Value::Nil => Reply::Nil,
         Value::Number(n) => Reply::Integer(c_cast_i64(*n)),
@@ -889,11 +961,47 @@ fn lua_to_reply(v: &Value, depth: usize) -> Reply {
                 }
                 return Reply::Status(String::from_utf8_lossy(&s).into_owned());
             }
+            if let Ok(Value::Number(n)) = t.raw_get::<_, Value>("double") {
+                return Reply::Double(n);
+            }
+            if let Ok(Value::Integer(n)) = t.raw_get::<_, Value>("double") {
+                return Reply::Double(n as f64);
+            }
+            if let Ok(big @ Value::String(_)) = t.raw_get::<_, Value>("big_number") {
+                let mut s = lua_string_bytes(&big).unwrap_or_default();
+                for c in s.iter_mut() {
+                    if *c == b'\r' || *c == b'\n' {
+                        *c = b' ';
+                    }
+                }
+                return Reply::BigNumber(s);
+            }
+            if let Ok(Value::Table(vs)) = t.raw_get::<_, Value>("verbatim_string") {
+                if let (Ok(Value::String(_)), Ok(s @ Value::String(_))) = (vs.raw_get::<_, Value>("format"), vs.raw_get::<_, Value>("string")) {
+                    return Reply::Verbatim(lua_string_bytes(&s).unwrap_or_default());
+                }
+            }
+            if let Ok(Value::Table(m)) = t.raw_get::<_, Value>("map") {
+                let mut kv = Vec::new();
+                for pair in m.pairs().into_iter().flatten() {
+                    let Ok((k, v)) = pair else { break };
+                    kv.push((lua_to_reply(&k, depth + 1, script_resp), lua_to_reply(&v, depth + 1, script_resp)));
+                }
+                return Reply::Map(kv);
+            }
+            if let Ok(Value::Table(m)) = t.raw_get::<_, Value>("set") {
+                let mut items = Vec::new();
+                for pair in m.pairs().into_iter().flatten() {
+                    let Ok((k, _)) = pair else { break };
+                    items.push(lua_to_reply(&k, depth + 1, script_resp));
+                }
+                return Reply::Set(items);
+            }
             let mut items = Vec::new();
             for i in 1.. {
                 match t.get::<_, Value>(i as i64) {
                     Ok(Value::Nil) | Err(_) => break,
-                    Ok(item) => items.push(lua_to_reply(&item, depth + 1)),
+                    Ok(item) => items.push(lua_to_reply(&item, depth + 1, script_resp)),
                 }
             }
             Reply::Array(items)
