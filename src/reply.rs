@@ -178,27 +178,12 @@ fn format_tty(r: &Reply, prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
             out.push(b'\n');
         }
         // RESP3: `(double) %s` with the text hiredis received.
-        Reply::Double(d) => {
-            out.extend_from_slice(b"(double) ");
-            out.extend_from_slice(fmt_double(*d).as_bytes());
-            out.push(b'\n');
-        }
+        Reply::Double(d) => framed(out, b"(double) ", fmt_double(*d).as_bytes(), b"\n"),
         Reply::Bool(b) => out.extend_from_slice(if *b { b"(true)\n" } else { b"(false)\n" }),
-        Reply::HumanDouble(b) => {
-            out.extend_from_slice(b"(double) ");
-            out.extend_from_slice(b);
-            out.push(b'\n');
-        }
-        Reply::BigNumber(b) => {
-            out.extend_from_slice(b"(big number) ");
-            out.extend_from_slice(b);
-            out.push(b'\n');
-        }
+        Reply::HumanDouble(b) => framed(out, b"(double) ", b, b"\n"),
+        Reply::BigNumber(b) => framed(out, b"(big number) ", b, b"\n"),
         // hiredis hands redis-cli the text after `txt:`, which it prints as is.
-        Reply::Verbatim(b) => {
-            out.extend_from_slice(b);
-            out.push(b'\n');
-        }
+        Reply::Verbatim(b) => framed(out, b"", b, b"\n"),
         Reply::Nil | Reply::NilArray => out.extend_from_slice(b"(nil)\n"),
         Reply::Array(items) => format_aggregate(items.iter().map(Entry::One), items.len(), b')', b"(empty array)\n", prefix, proto, out),
         Reply::Set(items) => format_aggregate(items.iter().map(Entry::One), items.len(), b'~', b"(empty set)\n", prefix, proto, out),
@@ -326,6 +311,13 @@ fn encode_resp2(r: &Reply, out: &mut Vec<u8>) {
     }
 }
 
+/// `prefix`, `body`, `end`: one line of redis-cli output or one RESP3 simple frame.
+fn framed(out: &mut Vec<u8>, prefix: &[u8], body: &[u8], end: &[u8]) {
+    out.extend_from_slice(prefix);
+    out.extend_from_slice(body);
+    out.extend_from_slice(end);
+}
+
 fn encode_bulk(b: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(format!("${}\r\n", b.len()).as_bytes());
     out.extend_from_slice(b);
@@ -337,22 +329,10 @@ fn encode_bulk(b: &[u8], out: &mut Vec<u8>) {
 fn encode_resp3(r: &Reply, out: &mut Vec<u8>) {
     match r {
         Reply::Nil | Reply::NilArray => out.extend_from_slice(b"_\r\n"),
-        Reply::Double(d) => {
-            out.push(b',');
-            out.extend_from_slice(fmt_double(*d).as_bytes());
-            out.extend_from_slice(b"\r\n");
-        }
+        Reply::Double(d) => framed(out, b",", fmt_double(*d).as_bytes(), b"\r\n"),
         Reply::Bool(b) => out.extend_from_slice(if *b { b"#t\r\n" } else { b"#f\r\n" }),
-        Reply::HumanDouble(b) => {
-            out.push(b',');
-            out.extend_from_slice(b);
-            out.extend_from_slice(b"\r\n");
-        }
-        Reply::BigNumber(b) => {
-            out.push(b'(');
-            out.extend_from_slice(b);
-            out.extend_from_slice(b"\r\n");
-        }
+        Reply::HumanDouble(b) => framed(out, b",", b, b"\r\n"),
+        Reply::BigNumber(b) => framed(out, b"(", b, b"\r\n"),
         Reply::Verbatim(b) => {
             out.extend_from_slice(format!("={}\r\ntxt:", b.len() + 4).as_bytes());
             out.extend_from_slice(b);

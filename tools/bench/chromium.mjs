@@ -25,28 +25,9 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// As tests/e2e/harness.mjs (root needs --no-sandbox; the rest keeps it off the network).
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const MIME = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-};
+// The same Chromium, flags and MIME types as the e2e tests (root needs --no-sandbox; the rest
+// keeps it off the network).
+import { CHROMIUM, CHROMIUM_ARGS, MIME } from "../../tests/e2e/harness.mjs";
 const START = 1735689600000; // 2025-01-01T00:00:00Z, the e2e tests' start
 const TTL_MIN_S = 1;
 const TTL_MAX_S = 3600;
