@@ -204,6 +204,8 @@ pub struct Engine {
     pub(crate) blocking: crate::blocked::BlockingState,
     /// A script is running: blocking commands answer at once (`CLIENT_DENY_BLOCKING`).
     pub(crate) in_script: bool,
+    /// INFO's `tcp_port`: 6379 in the page, the real port under `redisplay serve`.
+    pub tcp_port: u16,
     /// Lua scripting: the Lua state, the script cache, math.random's generator (script.rs).
     pub(crate) scripts: crate::script::Scripts,
 }
@@ -244,6 +246,7 @@ impl Engine {
             watched_keys: BTreeMap::new(),
             blocking: Default::default(),
             in_script: false,
+            tcp_port: 6379,
             scripts: Default::default(),
         };
         e.config_changed();
@@ -256,12 +259,13 @@ impl Engine {
     /// (and go back to db 0).
     pub fn reset(&mut self) {
         let clients: Vec<ClientId> = self.clients.keys().copied().collect();
-        let next = self.next_client_id;
+        let (next, port) = (self.next_client_id, self.tcp_port);
         *self = Engine::new(EngineOptions { seed: self.seed, start_ms: self.start_ms });
         for id in clients {
             self.clients.insert(id, Client::new(id, self.now_ms));
         }
         self.next_client_id = next;
+        self.tcp_port = port;
     }
 
     // ---------------------------------------------------------------------------------------

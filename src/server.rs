@@ -96,7 +96,9 @@ impl Server {
         let loop_stop = stop.clone();
         // The engine (with its Lua VM) is not Send: it is made on the thread that owns it.
         let thread = thread::Builder::new().name("redisplay-serve".into()).spawn(move || {
-            let mut ev = EventLoop::new(new_engine(&opts), opts.time.is_some(), poll, listener);
+            let mut engine = new_engine(&opts);
+            engine.tcp_port = addr.port();
+            let mut ev = EventLoop::new(engine, opts.time.is_some(), poll, listener);
             ev.run(&loop_stop);
         })?;
         Ok(Server { addr, stop, waker, thread: Some(thread) })

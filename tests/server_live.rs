@@ -268,3 +268,18 @@ fn resp3_replies_are_byte_identical_to_redis() {
 fn resp2_replies_are_byte_identical_to_redis() {
     wire_differential(2);
 }
+
+#[test]
+fn info_and_client_list_name_the_servers_real_port() {
+    let server = ours();
+    let port = server.addr.port();
+    let mut c = Raw::connect(port);
+    let info = c.call(&[b"INFO".to_vec(), b"server".to_vec()]);
+    let text = String::from_utf8_lossy(&info.data).into_owned();
+    assert!(text.contains(&format!("tcp_port:{port}\r\n")), "{text}");
+    let list = c.call(&[b"CLIENT".to_vec(), b"LIST".to_vec()]);
+    let text = String::from_utf8_lossy(&list.data).into_owned();
+    let local = c.stream.local_addr().unwrap();
+    assert!(text.starts_with("id=3 "), "the first client of a fresh server is id 3, as on redis-server: {text}");
+    assert!(text.contains(&format!(" addr={local} laddr=127.0.0.1:{port} ")), "{text}");
+}

@@ -89,7 +89,7 @@ fn info_section(e: &Engine, name: &str) -> String {
             kv("os", format!("redisplay {} ({})", env!("CARGO_PKG_VERSION"), std::env::consts::ARCH));
             kv("arch_bits", "64".into());
             kv("run_id", e.run_id.clone());
-            kv("tcp_port", "6379".into());
+            kv("tcp_port", e.tcp_port.to_string());
             kv("server_time_usec", (e.now_ms.saturating_mul(1000)).to_string());
             kv("uptime_in_seconds", uptime_s.to_string());
             kv("uptime_in_days", (uptime_s / 86400).to_string());
