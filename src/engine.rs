@@ -111,6 +111,9 @@ impl Client {
 /// server.h counters shown by INFO stats.
 #[derive(Debug, Clone, Default)]
 pub struct Stats {
+    /// Commands with `calls > 0`: each has a latency histogram allocated (used_memory counts
+    /// them). Kept here so used_memory need not scan every command's stats after each call.
+    pub histograms: u64,
     pub total_connections_received: u64,
     pub total_commands_processed: u64,
     pub keyspace_hits: u64,
@@ -443,6 +446,10 @@ impl Engine {
             self.stats.peak_memory = used;
         }
         self.stats.total_commands_processed += 1;
+        let stat = self.stats.commands.entry(cmd.name.as_str()).or_default();
+        if stat.calls == 0 {
+            self.stats.histograms += 1;
+        }
         let stat = self.stats.commands.entry(cmd.name.as_str()).or_default();
         stat.calls += 1;
         let reply = match reply {

@@ -417,8 +417,8 @@ fn db_tables(d: &Db) -> u64 {
 
 /// INFO `used_memory`.
 pub fn used_memory(e: &Engine) -> u64 {
-    let histograms = e.stats.commands.values().filter(|s| s.calls > 0).count() as u64;
-    let mut total = USED_MEMORY_STARTUP + CLIENT_MEMORY * e.clients.len() as u64 + LATENCY_HISTOGRAM * histograms;
+    debug_assert_eq!(e.stats.histograms, e.stats.commands.values().filter(|s| s.calls > 0).count() as u64);
+    let mut total = USED_MEMORY_STARTUP + CLIENT_MEMORY * e.clients.len() as u64 + LATENCY_HISTOGRAM * e.stats.histograms;
     for d in &e.dbs {
         total += d.mem as u64 + db_tables(d);
     }
