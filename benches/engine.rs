@@ -16,6 +16,9 @@ use std::time::Instant;
 
 use redisplay::{Engine, EngineOptions, Reply};
 
+mod support;
+use support::{argv, build_zset, Lcg};
+
 /// The operations, in the order every layer of `scripts/bench.sh` runs and reports them: INCR
 /// before SET, which replaces the integers with a string.
 const OPS: [&str; 8] = ["GET", "INCR", "SET", "SET EX", "EXPIRE", "ZADD", "ZRANGEBYSCORE", "ZRANK"];
@@ -23,21 +26,6 @@ const SIZES: [usize; 3] = [1_000, 100_000, 1_000_000];
 /// Distinct pre-built commands cycled through while timing: enough to spread over the keyspace,
 /// few enough that building them costs nothing next to the run.
 const POOL: usize = 1 << 14;
-
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        self.0 >> 11
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn argv(parts: &[String]) -> Vec<Vec<u8>> {
-    parts.iter().map(|p| p.clone().into_bytes()).collect()
-}
 
 /// `n` keys `key:i` holding small integers (so INCR works on them), and a sorted set `z` of `n`
 /// members `member:i` with random scores.
@@ -51,15 +39,7 @@ fn populate(e: &mut Engine, client: u64, n: usize, rng: &mut Lcg) {
             batch.truncate(1);
         }
     }
-    let mut batch = vec!["ZADD".to_string(), "z".to_string()];
-    for i in 0..n {
-        batch.push((rng.next() % 1_000_000_000).to_string());
-        batch.push(format!("member:{i}"));
-        if batch.len() >= 2 + 2 * 10_000 || i + 1 == n {
-            e.execute(client, &argv(&batch));
-            batch.truncate(2);
-        }
-    }
+    build_zset(e, client, n, rng);
 }
 
 fn command(op: &str, n: usize, rng: &mut Lcg) -> Vec<String> {

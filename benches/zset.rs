@@ -11,29 +11,8 @@ use std::time::Instant;
 
 use redisplay::{Engine, EngineOptions};
 
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        self.0 >> 11
-    }
-}
-
-fn argv(parts: &[String]) -> Vec<Vec<u8>> {
-    parts.iter().map(|p| p.clone().into_bytes()).collect()
-}
-
-fn build(e: &mut Engine, client: u64, n: usize, rng: &mut Lcg) {
-    let mut batch = vec!["ZADD".to_string(), "z".to_string()];
-    for i in 0..n {
-        batch.push((rng.next() % 1_000_000_000).to_string());
-        batch.push(format!("member:{i}"));
-        if batch.len() >= 2 + 2 * 10_000 || i + 1 == n {
-            e.execute(client, &argv(&batch));
-            batch.truncate(2);
-        }
-    }
-}
+mod support;
+use support::{argv, build_zset, Lcg};
 
 fn time_ns(ops: usize, mut f: impl FnMut(usize)) -> f64 {
     let t = Instant::now();
@@ -78,7 +57,7 @@ fn run(events: bool) {
         e.set_event_recording(events);
         let client = e.connect();
         let mut rng = Lcg(n as u64);
-        build(&mut e, client, n, &mut rng);
+        build_zset(&mut e, client, n, &mut rng);
         let ops = 200_000;
         let queries: Vec<Vec<Vec<u8>>> = (0..ops)
             .map(|_| argv(&["ZRANGEBYSCORE".into(), "z".into(), (rng.next() % 1_000_000_000).to_string(), "+inf".into(), "LIMIT".into(), "0".into(), "10".into()]))

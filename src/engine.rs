@@ -32,6 +32,9 @@ pub(crate) struct HotConfig {
     pub lazyfree_lazy_expire: bool,
     pub lfu_decay_time: i64,
     pub lfu_log_factor: i64,
+    /// Read by the network server's query buffers (src/server.rs) for every command and read.
+    pub proto_max_bulk_len: i64,
+    pub client_query_buffer_limit: i64,
 }
 
 /// A uniform double in [0, 1) from 53 random bits.
@@ -450,7 +453,6 @@ impl Engine {
         if stat.calls == 0 {
             self.stats.histograms += 1;
         }
-        let stat = self.stats.commands.entry(cmd.name.as_str()).or_default();
         stat.calls += 1;
         let reply = match reply {
             Reply::Error(msg) => {
@@ -639,6 +641,8 @@ impl Engine {
             lazyfree_lazy_expire: self.config.bool("lazyfree-lazy-expire"),
             lfu_decay_time: self.config.int("lfu-decay-time"),
             lfu_log_factor: self.config.int("lfu-log-factor"),
+            proto_max_bulk_len: self.config.int("proto-max-bulk-len"),
+            client_query_buffer_limit: self.config.int("client-query-buffer-limit"),
         };
         // config.c updateHZ(): server.hz follows config_hz at once.
         self.update_hz();

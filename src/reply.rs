@@ -189,10 +189,8 @@ fn format_tty(r: &Reply, prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
         Reply::Set(items) => format_aggregate(items.iter().map(Entry::One), items.len(), b'~', b"(empty set)\n", prefix, proto, out),
         Reply::Push(items) => format_aggregate(items.iter().map(Entry::One), items.len(), b')', b"(empty push)\n", prefix, proto, out),
         Reply::Map(kv) => format_aggregate(kv.iter().map(|(k, v)| Entry::KeyValue(k, v)), kv.len(), b'#', b"(empty hash)\n", prefix, proto, out),
-        Reply::Pairs(kv) => {
-            let pairs: Vec<Reply> = kv.iter().map(|(k, v)| Reply::Array(vec![k.clone(), v.clone()])).collect();
-            format_tty(&Reply::Array(pairs), prefix, proto, out);
-        }
+        // Over RESP3 (RESP2 flattened them first): an array of two-element arrays.
+        Reply::Pairs(kv) => format_aggregate(kv.iter().map(|(k, v)| Entry::Pair(k, v)), kv.len(), b')', b"(empty array)\n", prefix, proto, out),
     }
 }
 
@@ -216,7 +214,10 @@ fn is_multiline(r: &Reply) -> bool {
 
 enum Entry<'a> {
     One(&'a Reply),
+    /// A map's key and value, on one line.
     KeyValue(&'a Reply, &'a Reply),
+    /// A member/score pair, printed as the two-element array RESP3 sends.
+    Pair(&'a Reply, &'a Reply),
 }
 
 /// The aggregate branch of `cliFormatReplyTTY()`: `n) ` / `n~ ` / `n# ` indexes right-aligned
@@ -238,6 +239,7 @@ fn format_aggregate<'a>(items: impl Iterator<Item = Entry<'a>>, n: usize, sep: u
         out.extend_from_slice(format!("{:>width$}{} ", i + 1, sep as char, width = idxlen).as_bytes());
         match entry {
             Entry::One(item) => format_tty(item, &child_prefix, proto, out),
+            Entry::Pair(k, v) => format_aggregate([k, v].into_iter().map(Entry::One), 2, b')', b"", &child_prefix, proto, out),
             Entry::KeyValue(k, v) => {
                 format_tty(k, &child_prefix, proto, out);
                 out.pop();
@@ -373,11 +375,16 @@ fn encode_resp3(r: &Reply, out: &mut Vec<u8>) {
 /// RESP3) and by tests; `None` on malformed or incomplete input.
 pub fn parse_resp(buf: &[u8]) -> Option<(Reply, usize)> {
     let line_end = buf.windows(2).position(|w| w == b"\r\n")?;
-    let line = std::str::from_utf8(&buf[1..line_end]).ok()?;
+    let raw_line = &buf[1..line_end];
     let rest = line_end + 2;
+    // Errors and statuses may carry any bytes (an unknown command's name is echoed).
     match *buf.first()? {
-        b'+' => Some((Reply::Status(line.to_string()), rest)),
-        b'-' => Some((Reply::Error(line.as_bytes().to_vec()), rest)),
+        b'+' => return Some((Reply::Status(String::from_utf8_lossy(raw_line).into_owned()), rest)),
+        b'-' => return Some((Reply::Error(raw_line.to_vec()), rest)),
+        _ => {}
+    }
+    let line = std::str::from_utf8(raw_line).ok()?;
+    match *buf.first()? {
         b':' => Some((Reply::Integer(line.parse().ok()?), rest)),
         b',' => Some((Reply::Double(crate::util::string2d(line.as_bytes()).or(match line {
             "inf" => Some(f64::INFINITY),

@@ -819,9 +819,10 @@ fn string_array(lua: &Lua, items: &[Vec<u8>]) -> omnilua::Result<Table> {
 /// nulls `false`, arrays tables, a status `{ok=…}`, an error `{err=…}`. RESP3 shapes (maps,
 /// sets…) arrive as their RESP2 forms, as they do for Redis's RESP2 script client.
 fn reply_to_lua(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
-    Ok(match &*reply.as_resp2() {
+    Ok(match reply {
         Reply::Integer(n) => Value::Number(*n as f64),
-        Reply::Bulk(b) => Value::String(lua.create_string(b)?),
+        Reply::Bool(b) => Value::Number(*b as i64 as f64),
+        Reply::Bulk(b) | Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => Value::String(lua.create_string(b)?),
         Reply::Double(d) => Value::String(lua.create_string(fmt_17g(*d))?),
         Reply::Nil | Reply::NilArray => Value::Boolean(false),
         Reply::Status(s) => {
@@ -836,14 +837,22 @@ fn reply_to_lua(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
             t.set("err", lua.create_string(error_table_message(&err))?)?;
             Value::Table(t)
         }
-        Reply::Array(items) => {
+        Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
             let t = lua.create_table()?;
             for (i, item) in items.iter().enumerate() {
                 t.raw_set(i as i64 + 1, reply_to_lua(lua, item)?)?;
             }
             Value::Table(t)
         }
-        _ => Value::Boolean(false), // as_resp2 leaves no RESP3 shape
+        // Sent flat, as a RESP2 client receives them.
+        Reply::Map(kv) | Reply::Pairs(kv) => {
+            let t = lua.create_table()?;
+            for (i, (k, v)) in kv.iter().enumerate() {
+                t.raw_set(2 * i as i64 + 1, reply_to_lua(lua, k)?)?;
+                t.raw_set(2 * i as i64 + 2, reply_to_lua(lua, v)?)?;
+            }
+            Value::Table(t)
+        }
     })
 }
 
@@ -961,11 +970,10 @@ fn lua_to_reply(v: &Value, depth: usize, script_resp: u8) -> Reply {
                 }
                 return Reply::Status(String::from_utf8_lossy(&s).into_owned());
             }
-            if let Ok(Value::Number(n)) = t.raw_get::<_, Value>("double") {
-                return Reply::Double(n);
-            }
-            if let Ok(Value::Integer(n)) = t.raw_get::<_, Value>("double") {
-                return Reply::Double(n as f64);
+            match t.raw_get::<_, Value>("double") {
+                Ok(Value::Number(n)) => return Reply::Double(n),
+                Ok(Value::Integer(n)) => return Reply::Double(n as f64),
+                _ => {}
             }
             if let Ok(big @ Value::String(_)) = t.raw_get::<_, Value>("big_number") {
                 let mut s = lua_string_bytes(&big).unwrap_or_default();

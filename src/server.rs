@@ -137,6 +137,7 @@ fn new_engine(opts: &ServeOptions) -> Engine {
     if let Some(pass) = opts.requirepass.as_deref().filter(|p| !p.is_empty()) {
         // Set directly: no client (a fresh server's first connection gets the first id).
         let _ = engine.config.set(&[(b"requirepass".to_vec(), pass.as_bytes().to_vec())]);
+        engine.config_changed();
     }
     engine
 }
@@ -310,7 +311,7 @@ impl EventLoop {
                 }
                 Ok(n) => {
                     c.query.feed(&buf[..n]);
-                    let limit = self.engine.config.int("client-query-buffer-limit").max(1024 * 1024) as usize;
+                    let limit = self.engine.hot.client_query_buffer_limit.max(1024 * 1024) as usize;
                     // "Closing client that reached max query buffer length": no reply.
                     if c.query.len() > limit {
                         c.out.clear();
@@ -400,7 +401,7 @@ impl EventLoop {
                 return progressed;
             }
             c.query.auth_required = self.engine.client(client).is_some_and(|cl| !cl.authenticated);
-            c.query.max_bulk_len = self.engine.config.int("proto-max-bulk-len");
+            c.query.max_bulk_len = self.engine.hot.proto_max_bulk_len;
             match c.query.next() {
                 Parsed::Incomplete => {
                     c.runnable = false;

@@ -25,8 +25,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use common::{compare, parse_script, split_like, Check};
 use redisplay::server::{ServeOptions, Server as Ours};
+use redisplay::reply::parse_resp;
 use redisplay::tokenize::split_args;
-use redisplay::{EngineOptions, Session};
+use redisplay::{EngineOptions, Reply, Session};
 
 #[path = "support/live_server.rs"]
 mod live_server;
@@ -92,70 +93,32 @@ fn redis_cli_through_the_server_prints_the_recordings() {
 // Raw frames
 // ---------------------------------------------------------------------------------------------
 
-/// One RESP2/RESP3 frame: its type byte, its header line (or body), its children.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+/// One reply as it came over the wire: parsed (`redisplay::reply::parse_resp`, RESP2 and RESP3)
+/// and its raw bytes.
 struct Frame {
-    kind: u8,
-    data: Vec<u8>,
-    children: Vec<Frame>,
+    reply: Reply,
     raw: Vec<u8>,
 }
 
-fn find_crlf(b: &[u8]) -> Option<usize> {
-    b.windows(2).position(|w| w == b"\r\n")
-}
-
-/// Parses one frame from the front of `b`: `None` when incomplete.
-fn parse_frame(b: &[u8]) -> Option<(Frame, usize)> {
-    let end = find_crlf(b)?;
-    let kind = *b.first()?;
-    let line = &b[1..end];
-    let mut pos = end + 2;
-    let n = || std::str::from_utf8(line).ok().and_then(|s| s.parse::<i64>().ok()).unwrap_or(-1);
-    let (data, children) = match kind {
-        b'$' | b'=' | b'!' => {
-            let len = n();
-            if len < 0 {
-                (line.to_vec(), vec![])
-            } else {
-                let len = len as usize;
-                if b.len() < pos + len + 2 {
-                    return None;
-                }
-                let body = b[pos..pos + len].to_vec();
-                pos += len + 2;
-                (body, vec![])
-            }
-        }
-        b'*' | b'~' | b'>' | b'%' | b'|' => {
-            let count = n();
-            let count = if kind == b'%' || kind == b'|' { count * 2 } else { count };
-            let mut children = Vec::new();
-            for _ in 0..count.max(0) {
-                let (child, used) = parse_frame(&b[pos..])?;
-                children.push(child);
-                pos += used;
-            }
-            (line.to_vec(), children)
-        }
-        _ => (line.to_vec(), vec![]),
+/// A reply with every aggregate's elements as a multiset (a map's pairs), for `# unordered`
+/// lines: the same text for the same elements in any order.
+fn canonical(r: &Reply) -> String {
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v.join(",")
     };
-    Some((Frame { kind, data, children, raw: b[..pos].to_vec() }, pos))
-}
-
-/// The frame with its elements as a multiset (maps: their pairs), for `# unordered` lines.
-fn canonical(f: &Frame) -> Frame {
-    let mut f = f.clone();
-    f.raw.clear();
-    if f.kind == b'%' {
-        let mut pairs: Vec<(Frame, Frame)> = f.children.chunks(2).map(|p| (canonical(&p[0]), canonical(&p[1]))).collect();
-        pairs.sort();
-        f.children = pairs.into_iter().flat_map(|(k, v)| [k, v]).collect();
-    } else {
-        f.children = f.children.iter().map(canonical).collect();
-        f.children.sort();
+    match r {
+        Reply::Map(kv) => format!("%[{}]", sorted(kv.iter().map(|(k, v)| format!("{}=>{}", canonical(k), canonical(v))).collect())),
+        Reply::Pairs(kv) => format!("P[{}]", sorted(kv.iter().map(|(k, v)| format!("[{},{}]", canonical(k), canonical(v))).collect())),
+        Reply::Array(items) => format!("*[{}]", sorted(items.iter().map(canonical).collect())),
+        Reply::Set(items) => format!("~[{}]", sorted(items.iter().map(canonical).collect())),
+        Reply::Push(items) => format!(">[{}]", sorted(items.iter().map(canonical).collect())),
+        other => {
+            let mut out = Vec::new();
+            other.encode(3, &mut out);
+            String::from_utf8_lossy(&out).into_owned()
+        }
     }
-    f
 }
 
 struct Raw {
@@ -183,9 +146,9 @@ impl Raw {
 
     fn frame(&mut self) -> Frame {
         loop {
-            if let Some((f, used)) = parse_frame(&self.buf) {
-                self.buf.drain(..used);
-                return f;
+            if let Some((reply, used)) = parse_resp(&self.buf) {
+                let raw = self.buf.drain(..used).collect();
+                return Frame { reply, raw };
             }
             let mut chunk = [0u8; 65536];
             let n = self.stream.read(&mut chunk).expect("a reply in time");
@@ -231,7 +194,7 @@ fn wire_differential(proto: u8) {
         if proto == 3 {
             for c in [&mut theirs, &mut mine] {
                 let hello = c.call(&[b"HELLO".to_vec(), b"3".to_vec()]);
-                assert_eq!(hello.kind, b'%', "{name}: HELLO 3 answers a map: {}", show_frame(&hello));
+                assert!(matches!(hello.reply, Reply::Map(_)), "{name}: HELLO 3 answers a map: {}", show_frame(&hello));
             }
         }
         for l in &lines {
@@ -239,9 +202,13 @@ fn wire_differential(proto: u8) {
             let (a, b) = (theirs.call(&argv), mine.call(&argv));
             frames += 1;
             let same = match l.check {
-                Check::Unordered => canonical(&a) == canonical(&b),
+                Check::Unordered => canonical(&a.reply) == canonical(&b.reply),
                 // HELLO's map: all but the connection id.
-                Check::IdVaries => a.children.len() == b.children.len() && a.kind == b.kind,
+                Check::IdVaries => match (&a.reply, &b.reply) {
+                    (Reply::Map(x), Reply::Map(y)) => x.len() == y.len(),
+                    (Reply::Array(x), Reply::Array(y)) => x.len() == y.len(),
+                    _ => false,
+                },
                 _ => a.raw == b.raw,
             };
             if !same {
@@ -275,10 +242,14 @@ fn info_and_client_list_name_the_servers_real_port() {
     let port = server.addr.port();
     let mut c = Raw::connect(port);
     let info = c.call(&[b"INFO".to_vec(), b"server".to_vec()]);
-    let text = String::from_utf8_lossy(&info.data).into_owned();
+    let body = |f: &Frame| match &f.reply {
+        Reply::Bulk(b) | Reply::Verbatim(b) => String::from_utf8_lossy(b).into_owned(),
+        other => panic!("not text: {other:?}"),
+    };
+    let text = body(&info);
     assert!(text.contains(&format!("tcp_port:{port}\r\n")), "{text}");
     let list = c.call(&[b"CLIENT".to_vec(), b"LIST".to_vec()]);
-    let text = String::from_utf8_lossy(&list.data).into_owned();
+    let text = body(&list);
     let local = c.stream.local_addr().unwrap();
     assert!(text.starts_with("id=3 "), "the first client of a fresh server is id 3, as on redis-server: {text}");
     assert!(text.contains(&format!(" addr={local} laddr=127.0.0.1:{port} ")), "{text}");

@@ -46,8 +46,11 @@ export function assertBuilt() {
   }
 }
 
-/** A static file server for the repo root on a free loopback port: `{url, close()}`. */
-export async function startServer() {
+/**
+ * A static file server for the repo root on a free loopback port: `{url, close()}`. `headers`
+ * are added to every response (the bench serves its page cross-origin isolated).
+ */
+export async function startServer({ headers = {} } = {}) {
   assertBuilt();
   const server = createServer(async (req, res) => {
     try {
@@ -62,6 +65,7 @@ export async function startServer() {
       res.writeHead(200, {
         "content-type": MIME[path.extname(file)] ?? "application/octet-stream",
         "cache-control": "no-store",
+        ...headers,
       });
       res.end(body);
     } catch {

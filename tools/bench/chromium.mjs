@@ -18,16 +18,12 @@
 //
 // The static server sends COOP/COEP headers: the page is then cross-origin isolated and
 // performance.now() has 5 µs resolution instead of 100 µs (nothing here loads from elsewhere).
-import { createServer } from "node:http";
-import { readFile, stat, writeFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
-import path from "node:path";
+import { writeFile } from "node:fs/promises";
 import { chromium } from "playwright-core";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-// The same Chromium, flags and MIME types as the e2e tests (root needs --no-sandbox; the rest
+// The same Chromium, flags and static server as the e2e tests (root needs --no-sandbox; the rest
 // keeps it off the network).
-import { CHROMIUM, CHROMIUM_ARGS, MIME } from "../../tests/e2e/harness.mjs";
+import { CHROMIUM, CHROMIUM_ARGS, startServer as startStaticServer } from "../../tests/e2e/harness.mjs";
 const START = 1735689600000; // 2025-01-01T00:00:00Z, the e2e tests' start
 const TTL_MIN_S = 1;
 const TTL_MAX_S = 3600;
@@ -58,32 +54,9 @@ function parseArgs(argv) {
 
 const log = (line) => process.stderr.write(`${line}\n`);
 
-/** A static server for the repo root on a free loopback port, cross-origin isolated. */
-async function startServer() {
-  const server = createServer(async (req, res) => {
-    try {
-      const { pathname } = new URL(req.url, "http://localhost");
-      let file = path.normalize(path.join(ROOT, decodeURIComponent(pathname)));
-      if (!file.startsWith(ROOT)) return void res.writeHead(403).end();
-      if ((await stat(file).catch(() => null))?.isDirectory()) file = path.join(file, "index.html");
-      const body = await readFile(file);
-      res.writeHead(200, {
-        "content-type": MIME[path.extname(file)] ?? "application/octet-stream",
-        "cache-control": "no-store",
-        "cross-origin-opener-policy": "same-origin",
-        "cross-origin-embedder-policy": "require-corp",
-      });
-      res.end(body);
-    } catch {
-      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-    }
-  });
-  await new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
-}
+/** The e2e tests' static server, cross-origin isolated (performance.now() then has 5 µs resolution). */
+const startServer = () =>
+  startStaticServer({ headers: { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } });
 
 /** A fresh context and page; problems (console errors, exceptions, failed requests) collected. */
 async function openPage(browser, url, errors) {
