@@ -24,7 +24,12 @@ fn main() {
         let out = dir.join(format!("{n}.out"));
         println!("cargo:rerun-if-changed={}", script.display());
         println!("cargo:rerun-if-changed={}", out.display());
-        let _ = writeln!(src, "    ({n:?}, include_bytes!({:?}), include_bytes!({:?})),", script.display().to_string(), out.display().to_string());
+        let _ = writeln!(
+            src,
+            "    ({n:?}, include_bytes!({:?}), include_bytes!({:?})),",
+            script.display().to_string(),
+            out.display().to_string()
+        );
     }
     src.push_str("];\n");
     let out_dir = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());

@@ -54,7 +54,15 @@ fn command(op: &str, n: usize, rng: &mut Lcg) -> Vec<String> {
         "EXPIRE" => vec![s("EXPIRE"), key, s("100000")],
         "ZADD" => vec![s("ZADD"), s("z"), (rng.next() % 1_000_000_000).to_string(), format!("member:{}", rng.below(n))],
         "ZRANGEBYSCORE" => {
-            vec![s("ZRANGEBYSCORE"), s("z"), (rng.next() % 1_000_000_000).to_string(), s("+inf"), s("LIMIT"), s("0"), s("10")]
+            vec![
+                s("ZRANGEBYSCORE"),
+                s("z"),
+                (rng.next() % 1_000_000_000).to_string(),
+                s("+inf"),
+                s("LIMIT"),
+                s("0"),
+                s("10"),
+            ]
         }
         "ZRANK" => vec![s("ZRANK"), s("z"), format!("member:{}", rng.below(n))],
         _ => unreachable!("unknown op {op}"),

@@ -40,7 +40,11 @@ fn main() {
     for events in [false, true] {
         println!(
             "\n{} (cargo bench --bench zset)",
-            if events { "with the event log on, as in the page (search paths, inserts, keyspace events)" } else { "event log off, as in the native CLI" }
+            if events {
+                "with the event log on, as in the page (search paths, inserts, keyspace events)"
+            } else {
+                "event log off, as in the native CLI"
+            }
         );
         run(events);
     }
@@ -48,7 +52,10 @@ fn main() {
 
 fn run(events: bool) {
     if events {
-        println!("{:>9} {:>14} {:>22} {:>14} {:>16}", "members", "ZADD ns/op", "ZRANGEBYSCORE ns/op", "ZRANK ns/op", "ZRANK nodes/op");
+        println!(
+            "{:>9} {:>14} {:>22} {:>14} {:>16}",
+            "members", "ZADD ns/op", "ZRANGEBYSCORE ns/op", "ZRANK ns/op", "ZRANK nodes/op"
+        );
     } else {
         println!("{:>9} {:>14} {:>22} {:>14}", "members", "ZADD ns/op", "ZRANGEBYSCORE ns/op", "ZRANK ns/op");
     }
@@ -60,13 +67,32 @@ fn run(events: bool) {
         build_zset(&mut e, client, n, &mut rng);
         let ops = 200_000;
         let queries: Vec<Vec<Vec<u8>>> = (0..ops)
-            .map(|_| argv(&["ZRANGEBYSCORE".into(), "z".into(), (rng.next() % 1_000_000_000).to_string(), "+inf".into(), "LIMIT".into(), "0".into(), "10".into()]))
+            .map(|_| {
+                argv(&[
+                    "ZRANGEBYSCORE".into(),
+                    "z".into(),
+                    (rng.next() % 1_000_000_000).to_string(),
+                    "+inf".into(),
+                    "LIMIT".into(),
+                    "0".into(),
+                    "10".into(),
+                ])
+            })
             .collect();
-        let ranks: Vec<Vec<Vec<u8>>> = (0..ops).map(|_| argv(&["ZRANK".into(), "z".into(), format!("member:{}", rng.next() as usize % n)])).collect();
+        let ranks: Vec<Vec<Vec<u8>>> = (0..ops)
+            .map(|_| argv(&["ZRANK".into(), "z".into(), format!("member:{}", rng.next() as usize % n)]))
+            .collect();
         // ZADD of an existing member with a new score: the set keeps its size, and the member
         // moves (zslUpdateScore deletes and re-inserts it).
         let adds: Vec<Vec<Vec<u8>>> = (0..ops)
-            .map(|_| argv(&["ZADD".into(), "z".into(), (rng.next() % 1_000_000_000).to_string(), format!("member:{}", rng.next() as usize % n)]))
+            .map(|_| {
+                argv(&[
+                    "ZADD".into(),
+                    "z".into(),
+                    (rng.next() % 1_000_000_000).to_string(),
+                    format!("member:{}", rng.next() as usize % n),
+                ])
+            })
             .collect();
         let range = time_ns(ops, |i| {
             e.execute(client, &queries[i]);
@@ -85,7 +111,8 @@ fn run(events: bool) {
                 _ => None,
             })
             .collect();
-        let avg_steps = if steps.is_empty() { f64::NAN } else { steps.iter().sum::<usize>() as f64 / steps.len() as f64 };
+        let avg_steps =
+            if steps.is_empty() { f64::NAN } else { steps.iter().sum::<usize>() as f64 / steps.len() as f64 };
         let add = time_ns(ops, |i| {
             e.execute(client, &adds[i]);
         });

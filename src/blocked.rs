@@ -56,7 +56,11 @@ pub fn parse_timeout(e: &Engine, arg: &[u8]) -> Result<i64, Reply> {
     let secs = crate::ds::long_double::parse_c_float(arg).map(|f| f.to_f64_lenient()).ok_or_else(not_float)?;
     let ms = secs * 1000.0;
     // A C cast of a value outside `long long` (infinities too) gives LLONG_MIN on x86-64.
-    let tval = if ms.is_finite() && ms > -9.223_372_036_854_775e18 && ms < 9.223_372_036_854_775e18 { ms as i64 } else { i64::MIN };
+    let tval = if ms.is_finite() && ms > -9.223_372_036_854_775e18 && ms < 9.223_372_036_854_775e18 {
+        ms as i64
+    } else {
+        i64::MIN
+    };
     if tval < 0 {
         return Err(Reply::err("ERR timeout is negative"));
     }
@@ -79,7 +83,15 @@ impl Engine {
 
     /// blocked.c `blockForKeys()`. Returns the placeholder the caller gives as its reply; the
     /// real reply comes later through the client's outbox.
-    pub(crate) fn block_for_keys(&mut self, client: ClientId, db: usize, keys: &[Vec<u8>], timeout_ms: i64, argv: &[Vec<u8>], serve: ServeFn) -> Reply {
+    pub(crate) fn block_for_keys(
+        &mut self,
+        client: ClientId,
+        db: usize,
+        keys: &[Vec<u8>],
+        timeout_ms: i64,
+        argv: &[Vec<u8>],
+        serve: ServeFn,
+    ) -> Reply {
         let mut unique: Vec<Vec<u8>> = Vec::new();
         for k in keys {
             if !unique.contains(k) {
@@ -130,7 +142,8 @@ impl Engine {
     /// Checks every key of a db for waiting clients (db.c `scanDatabaseForReadyKeys()`, after
     /// SWAPDB).
     pub(crate) fn scan_database_for_ready_keys(&mut self, db: usize) {
-        let waiting: Vec<Vec<u8>> = self.blocking.keys.keys().filter(|(d, _)| *d == db).map(|(_, k)| k.clone()).collect();
+        let waiting: Vec<Vec<u8>> =
+            self.blocking.keys.keys().filter(|(d, _)| *d == db).map(|(_, k)| k.clone()).collect();
         for k in waiting {
             if self.dbs[db].contains(&k) {
                 self.signal_key_as_ready(db, &k);
@@ -158,7 +171,9 @@ impl Engine {
                         break;
                     }
                     let Some(&id) = self.blocking.keys.get(&(db, key.clone())).and_then(|l| l.front()) else { break };
-                    let Some((serve, argv)) = self.clients.get(&id).and_then(|c| c.blocked.as_ref()).map(|b| (b.serve, b.argv.clone())) else {
+                    let Some((serve, argv)) =
+                        self.clients.get(&id).and_then(|c| c.blocked.as_ref()).map(|b| (b.serve, b.argv.clone()))
+                    else {
                         break;
                     };
                     let outer = self.current_command.take();
@@ -186,7 +201,13 @@ impl Engine {
 
     /// The earliest timeout among blocked clients (0 when none waits with a timeout).
     pub fn next_block_timeout(&self) -> i64 {
-        self.clients.values().filter_map(|c| c.blocked.as_ref()).map(|b| b.timeout_ms).filter(|&t| t > 0).min().unwrap_or(0)
+        self.clients
+            .values()
+            .filter_map(|c| c.blocked.as_ref())
+            .map(|b| b.timeout_ms)
+            .filter(|&t| t > 0)
+            .min()
+            .unwrap_or(0)
     }
 
     /// timeout.c `handleBlockedClientsTimeout()`: clients whose time is up get a null array.

@@ -52,7 +52,15 @@ struct Console {
 
 impl Console {
     fn new(client: ClientId) -> Console {
-        Console { client, dbnum: 0, in_multi: false, pre_multi_dbnum: 0, pubsub_mode: false, pending: vec![], pending_repeats: 0 }
+        Console {
+            client,
+            dbnum: 0,
+            in_multi: false,
+            pre_multi_dbnum: 0,
+            pubsub_mode: false,
+            pending: vec![],
+            pending_repeats: 0,
+        }
     }
 }
 
@@ -176,7 +184,8 @@ impl Session {
                 }
                 if n > MAX_REPEAT {
                     out.text.extend_from_slice(
-                        format!("(redisplay) a repeat count above {MAX_REPEAT} is refused in the playground.\n").as_bytes(),
+                        format!("(redisplay) a repeat count above {MAX_REPEAT} is refused in the playground.\n")
+                            .as_bytes(),
                     );
                     return out;
                 }
@@ -198,7 +207,9 @@ impl Session {
             return out;
         }
         if argv.len() == 3 && first == b"connect" {
-            out.text.extend_from_slice(b"(redisplay) the playground's engine runs in this page; there is no server to connect to.\n");
+            out.text.extend_from_slice(
+                b"(redisplay) the playground's engine runs in this page; there is no server to connect to.\n",
+            );
             return out;
         }
         if argv.len() == 1 && first == b"clear" {
@@ -491,7 +502,9 @@ fn help(args: &[Vec<u8>]) -> Vec<u8> {
         let words: Vec<&str> = cmd.name.split('|').collect();
         let matched = match &group {
             Some(g) => cmd.group.as_bytes() == g.as_slice(),
-            None => words.len() >= args.len() && args.iter().zip(&words).all(|(a, w)| a.eq_ignore_ascii_case(w.as_bytes())),
+            None => {
+                words.len() >= args.len() && args.iter().zip(&words).all(|(a, w)| a.eq_ignore_ascii_case(w.as_bytes()))
+            }
         };
         if !matched {
             continue;
@@ -609,7 +622,8 @@ mod tests {
     fn a_console_killed_while_subscribed_or_blocked_says_so_and_reconnects() {
         let mut s = Session::new(EngineOptions::default());
         let other = s.open_console();
-        let on = |s: &mut Session, c: usize, line: &str| String::from_utf8(s.run_line_on(c, line.as_bytes()).text).unwrap();
+        let on =
+            |s: &mut Session, c: usize, line: &str| String::from_utf8(s.run_line_on(c, line.as_bytes()).text).unwrap();
         on(&mut s, other, "SUBSCRIBE ch");
         assert!(s.is_subscribed(other));
         assert_eq!(on(&mut s, 0, "CLIENT KILL TYPE pubsub"), "(integer) 1\n");

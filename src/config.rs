@@ -22,7 +22,13 @@ pub enum Kind {
     /// A config.c numeric config. `unsigned`: size_t/unsigned/unsigned long long storage,
     /// whose bounds are compared (and printed) unsigned. `memory`: MEMORY_CONFIG (units
     /// accepted, printed unsigned). `percent`: PERCENT_CONFIG (`10%`, stored negative).
-    Num { min: i64, max: i64, unsigned: bool, memory: bool, percent: bool },
+    Num {
+        min: i64,
+        max: i64,
+        unsigned: bool,
+        memory: bool,
+        percent: bool,
+    },
     Enum(&'static [&'static str]),
     Str,
     /// `notify-keyspace-events` flags (notify.c).
@@ -264,10 +270,8 @@ fn find(name: &[u8]) -> Option<usize> {
 
 impl Default for Config {
     fn default() -> Self {
-        let values = PARAMS
-            .iter()
-            .map(|d| parse_value(d, d.default.as_bytes()).unwrap_or(Val::Str(d.default.into())))
-            .collect();
+        let values =
+            PARAMS.iter().map(|d| parse_value(d, d.default.as_bytes()).unwrap_or(Val::Str(d.default.into()))).collect();
         Config { values }
     }
 }
@@ -440,7 +444,8 @@ impl Config {
     /// An integer-like parameter; 0 if unknown. Unsigned memory values above LLONG_MAX (a
     /// `maxmemory` of 16 exabytes) read as LLONG_MAX.
     pub fn int(&self, name: &str) -> i64 {
-        let unsigned = matches!(PARAMS.iter().find(|d| d.name == name).map(|d| d.kind), Some(Kind::Num { unsigned: true, .. }));
+        let unsigned =
+            matches!(PARAMS.iter().find(|d| d.name == name).map(|d| d.kind), Some(Kind::Num { unsigned: true, .. }));
         match self.get_val(name) {
             Some(Val::Int(n)) if unsigned && *n < 0 => i64::MAX,
             Some(Val::Int(n)) => *n,
@@ -586,13 +591,16 @@ mod tests {
     #[test]
     fn numeric_bounds_follow_the_storage_type() {
         let mut c = Config::default();
-        let err = |c: &mut Config, k: &str, v: &str| String::from_utf8(c.set(&[(k.into(), v.into())]).unwrap_err()).unwrap();
+        let err =
+            |c: &mut Config, k: &str, v: &str| String::from_utf8(c.set(&[(k.into(), v.into())]).unwrap_err()).unwrap();
         // size_t: -1 is huge when compared unsigned.
-        assert!(err(&mut c, "set-max-intset-entries", "-1").ends_with("argument must be between 0 and 9223372036854775807 inclusive"));
+        assert!(err(&mut c, "set-max-intset-entries", "-1")
+            .ends_with("argument must be between 0 and 9223372036854775807 inclusive"));
         // A memory-typed size_t rejects the sign before any bound.
         assert!(err(&mut c, "hash-max-listpack-value", "-1").ends_with("argument must be a memory value"));
         // long long memory: a memtoull result above LLONG_MAX is negative.
-        assert!(err(&mut c, "proto-max-bulk-len", "9223372036854775808").ends_with("between 1048576 and 9223372036854775807 inclusive"));
+        assert!(err(&mut c, "proto-max-bulk-len", "9223372036854775808")
+            .ends_with("between 1048576 and 9223372036854775807 inclusive"));
         // Percentages are stored negative and printed back with `%`.
         c.set(&[(b"maxmemory-clients".to_vec(), b"10%".to_vec())]).unwrap();
         assert_eq!(c.get(&[b"maxmemory-clients".to_vec()])[0].1, "10%");
@@ -609,7 +617,11 @@ mod tests {
     #[test]
     fn an_alias_is_an_entry_of_its_own() {
         let mut c = Config::default();
-        c.set(&[(b"hash-max-ziplist-entries".to_vec(), b"10".to_vec()), (b"hash-max-listpack-entries".to_vec(), b"20".to_vec())]).unwrap();
+        c.set(&[
+            (b"hash-max-ziplist-entries".to_vec(), b"10".to_vec()),
+            (b"hash-max-listpack-entries".to_vec(), b"20".to_vec()),
+        ])
+        .unwrap();
         assert_eq!(c.int("hash-max-listpack-entries"), 20);
         assert!(c.set(&[(b"hz".to_vec(), b"1".to_vec()), (b"HZ".to_vec(), b"2".to_vec())]).is_err());
     }

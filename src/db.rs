@@ -210,7 +210,8 @@ mod tests {
         }
         db.dict_buckets.check(db.dict.keys().map(|k| k.as_slice())).unwrap();
         db.expires_buckets.check(db.expires.keys().map(|k| k.as_slice())).unwrap();
-        let mem: usize = db.dict.iter().map(|(k, o)| crate::memory::key_alloc(k) + crate::memory::value_alloc(&o.value)).sum();
+        let mem: usize =
+            db.dict.iter().map(|(k, o)| crate::memory::key_alloc(k) + crate::memory::value_alloc(&o.value)).sum();
         assert_eq!(db.mem, mem, "the running total follows every insert and delete");
         db.expires_buckets.shrink_if_needed();
         db.expires_buckets.check(db.expires.keys().map(|k| k.as_slice())).unwrap();

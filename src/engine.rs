@@ -102,7 +102,15 @@ pub struct Client {
 
 impl Client {
     fn new(id: ClientId, now: i64) -> Client {
-        Client { id, created_ms: now, last_interaction_ms: now, last_cmd: "NULL", resp: 2, authenticated: true, ..Default::default() }
+        Client {
+            id,
+            created_ms: now,
+            last_interaction_ms: now,
+            last_cmd: "NULL",
+            resp: 2,
+            authenticated: true,
+            ..Default::default()
+        }
     }
 
     /// Subscribed to any channel or pattern (RESP2 Pub/Sub mode).
@@ -224,7 +232,9 @@ impl Engine {
         let config = Config::default();
         let dbnum = config.int("databases").max(1) as usize;
         let mut e = Engine {
-            dbs: (0..dbnum).map(|i| Db::new(opts.seed.wrapping_add(i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))).collect(),
+            dbs: (0..dbnum)
+                .map(|i| Db::new(opts.seed.wrapping_add(i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+                .collect(),
             clients: BTreeMap::new(),
             // A fresh redis-server 7.0 hands its first connection id 3: ids 1 and 2 went to the
             // Lua clients of EVAL and FUNCTION created at startup (scriptingInit, functionsInit).
@@ -340,7 +350,14 @@ impl Engine {
         reply
     }
 
-    fn reject(&mut self, client: ClientId, db: usize, argv: &[Vec<u8>], base: Option<&'static Command>, err: Reply) -> Reply {
+    fn reject(
+        &mut self,
+        client: ClientId,
+        db: usize,
+        argv: &[Vec<u8>],
+        base: Option<&'static Command>,
+        err: Reply,
+    ) -> Reply {
         self.stats.total_error_replies += 1;
         if let Some(base) = base {
             self.stats.commands.entry(base.name.as_str()).or_default().rejected_calls += 1;
@@ -353,7 +370,9 @@ impl Engine {
         }
         let name = match base {
             Some(b) => Cow::Borrowed(b.name.as_str()),
-            None => Cow::Owned(argv.first().map(|n| String::from_utf8_lossy(n).to_ascii_lowercase()).unwrap_or_default()),
+            None => {
+                Cow::Owned(argv.first().map(|n| String::from_utf8_lossy(n).to_ascii_lowercase()).unwrap_or_default())
+            }
         };
         self.log_command(client, db, name, argv.len(), true);
         err
@@ -400,10 +419,29 @@ impl Engine {
             let denyoom = cmd.has_flag("denyoom") || (is_exec && queued_denyoom);
             let queueing = in_multi && !matches!(base, "exec" | "discard" | "quit" | "reset");
             if denyoom || queueing {
-                return self.reject(client, db, argv, Some(cmd), Reply::err("OOM command not allowed when used memory > 'maxmemory'."));
+                return self.reject(
+                    client,
+                    db,
+                    argv,
+                    Some(cmd),
+                    Reply::err("OOM command not allowed when used memory > 'maxmemory'."),
+                );
             }
         }
-        if in_pubsub && !matches!(base, "ping" | "subscribe" | "unsubscribe" | "psubscribe" | "punsubscribe" | "ssubscribe" | "sunsubscribe" | "quit" | "reset") {
+        if in_pubsub
+            && !matches!(
+                base,
+                "ping"
+                    | "subscribe"
+                    | "unsubscribe"
+                    | "psubscribe"
+                    | "punsubscribe"
+                    | "ssubscribe"
+                    | "sunsubscribe"
+                    | "quit"
+                    | "reset"
+            )
+        {
             let msg = format!(
                 "ERR Can't execute '{}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context",
                 cmd.name
@@ -524,7 +562,13 @@ impl Engine {
         let Some((obj, when)) = self.dbs[db].take(key) else { return 0 };
         let when = when.unwrap_or(self.now_ms);
         let lazy = self.hot.lazyfree_lazy_expire;
-        let free_ns = self.charge_free(db, key, &obj.value, lazy, if by == ExpiredBy::Lazy { "lazy expiry" } else { "active expiry" });
+        let free_ns = self.charge_free(
+            db,
+            key,
+            &obj.value,
+            lazy,
+            if by == ExpiredBy::Lazy { "lazy expiry" } else { "active expiry" },
+        );
         self.stats.expired_keys += 1;
         if self.events.enabled() {
             self.events.push(Event::Expired {
@@ -553,7 +597,14 @@ impl Engine {
     }
 
     /// `account_free` for a value already removed.
-    pub(crate) fn charge_free(&mut self, db: usize, key: &[u8], value: &crate::object::Value, lazy: bool, cause: &'static str) -> u64 {
+    pub(crate) fn charge_free(
+        &mut self,
+        db: usize,
+        key: &[u8],
+        value: &crate::object::Value,
+        lazy: bool,
+        cause: &'static str,
+    ) -> u64 {
         let (background, ns) = (crate::cost::frees_in_background(value), crate::cost::free_cost_ns(value));
         self.record_free(db, key, lazy && background, ns, cause)
     }
@@ -829,7 +880,15 @@ impl Engine {
     /// seeded RNG between `min_ms` and `max_ms` — uniformly, or (`exponential`) with most TTLs
     /// near `min_ms` and a long tail. A playground helper for the views, not a Redis command.
     /// Returns how many keys it created (existing names are skipped).
-    pub fn populate_volatile(&mut self, db: usize, count: usize, prefix: &[u8], min_ms: i64, max_ms: i64, exponential: bool) -> usize {
+    pub fn populate_volatile(
+        &mut self,
+        db: usize,
+        count: usize,
+        prefix: &[u8],
+        min_ms: i64,
+        max_ms: i64,
+        exponential: bool,
+    ) -> usize {
         if db >= self.dbs.len() {
             return 0;
         }
@@ -908,16 +967,25 @@ mod tests {
         info(&mut e);
         let before = info(&mut e);
         for _ in 0..5 {
-            assert_eq!(e.peek(c, &argv(&["CONFIG", "GET", "hz"])), Reply::Map(vec![(Reply::bulk("hz"), Reply::bulk("10"))]));
+            assert_eq!(
+                e.peek(c, &argv(&["CONFIG", "GET", "hz"])),
+                Reply::Map(vec![(Reply::bulk("hz"), Reply::bulk("10"))])
+            );
             assert!(matches!(e.peek(c, &argv(&["INFO", "memory"])), Reply::Verbatim(_)));
         }
         // Only the INFO we ran ourselves counts (1 more command), the peeks do not.
         let after = info(&mut e);
         let field = |r: &Reply, name: &str| -> String {
             let Reply::Verbatim(b) = r else { panic!() };
-            String::from_utf8_lossy(b).lines().find_map(|l| l.strip_prefix(&format!("{name}:")).map(str::to_string)).unwrap()
+            String::from_utf8_lossy(b)
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{name}:")).map(str::to_string))
+                .unwrap()
         };
-        assert_eq!(field(&after, "total_commands_processed").parse::<u64>().unwrap(), field(&before, "total_commands_processed").parse::<u64>().unwrap() + 1);
+        assert_eq!(
+            field(&after, "total_commands_processed").parse::<u64>().unwrap(),
+            field(&before, "total_commands_processed").parse::<u64>().unwrap() + 1
+        );
         assert_eq!(field(&after, "used_memory"), field(&before, "used_memory"));
         assert!(e.peek(c, &argv(&["SET", "k", "x"])).is_error());
         assert!(e.peek(c, &argv(&["CONFIG", "GET"])).is_error());

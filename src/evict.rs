@@ -141,7 +141,13 @@ impl Engine {
         let picked = buckets.some_entries(samples, |n| (uniform(rng) * n as f64) as usize % n.max(1));
         let keys: Vec<Vec<u8>> = picked
             .iter()
-            .filter_map(|&i| if allkeys { d.dict.get_index(i as usize).map(|(k, _)| k.clone()) } else { d.expires.get_index(i as usize).map(|(k, _)| k.clone()) })
+            .filter_map(|&i| {
+                if allkeys {
+                    d.dict.get_index(i as usize).map(|(k, _)| k.clone())
+                } else {
+                    d.expires.get_index(i as usize).map(|(k, _)| k.clone())
+                }
+            })
             .collect();
         if self.evict.pool.len() != POOL_SIZE {
             self.evict.pool = vec![None; POOL_SIZE];
@@ -150,7 +156,9 @@ impl Engine {
         for key in keys {
             let d = &self.dbs[db];
             let idle = match policy {
-                Policy::Lru => d.get(&key).map(|o| crate::command::object::estimate_idle_ms(lruclock, o.lru) as u64).unwrap_or(0),
+                Policy::Lru => {
+                    d.get(&key).map(|o| crate::command::object::estimate_idle_ms(lruclock, o.lru) as u64).unwrap_or(0)
+                }
                 Policy::Lfu => d.get(&key).map(|o| 255 - lfu_decr_and_return(o.lru, now, decay) as u64).unwrap_or(0),
                 _ => u64::MAX - d.expire_of(&key).unwrap_or(0) as u64,
             };
@@ -214,7 +222,8 @@ impl Engine {
                         let size = if allkeys { self.dbs[db].len() } else { self.dbs[db].expires.len() };
                         if size > 0 {
                             self.eviction_pool_populate(db, allkeys, policy, &mut samples);
-                            elapsed_ns += cost::scaled(cost::EXAMINE_KEY_NS, pct) * self.config.int("maxmemory-samples").max(1) as u64;
+                            elapsed_ns += cost::scaled(cost::EXAMINE_KEY_NS, pct)
+                                * self.config.int("maxmemory-samples").max(1) as u64;
                             total += size;
                         }
                     }
@@ -241,7 +250,11 @@ impl Engine {
                     let d = &dbs[j];
                     let buckets = if allkeys { &d.dict_buckets } else { &d.expires_buckets };
                     if let Some(i) = buckets.random_entry(|n| (uniform(rng) * n as f64) as usize % n.max(1)) {
-                        let key = if allkeys { d.dict.get_index(i as usize).map(|(k, _)| k.clone()) } else { d.expires.get_index(i as usize).map(|(k, _)| k.clone()) };
+                        let key = if allkeys {
+                            d.dict.get_index(i as usize).map(|(k, _)| k.clone())
+                        } else {
+                            d.expires.get_index(i as usize).map(|(k, _)| k.clone())
+                        };
                         if let Some(key) = key {
                             best = Some((j, key));
                             break;

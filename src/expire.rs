@@ -187,9 +187,16 @@ impl Engine {
                     // The table is under 1% full: wait for cron to shrink it.
                     break;
                 }
-                let (mut sampled, mut expired, mut ttl_sum, mut ttl_samples, mut buckets) = (0u64, 0u64, 0i64, 0i64, 0u64);
+                let (mut sampled, mut expired, mut ttl_sum, mut ttl_samples, mut buckets) =
+                    (0u64, 0u64, 0i64, 0i64, 0u64);
                 let mut keys: Vec<ExaminedKey> = Vec::new();
-                let mut examine = |e: &mut Engine, key: Vec<u8>, when: i64, bucket: usize, elapsed: &mut u64, keys: &mut Vec<ExaminedKey>| -> bool {
+                let mut examine = |e: &mut Engine,
+                                   key: Vec<u8>,
+                                   when: i64,
+                                   bucket: usize,
+                                   elapsed: &mut u64,
+                                   keys: &mut Vec<ExaminedKey>|
+                 -> bool {
                     let ttl = when.saturating_sub(now);
                     let dead = now > when;
                     *elapsed += e.cost_ns(cost::EXAMINE_KEY_NS);
@@ -211,7 +218,10 @@ impl Engine {
                     for _ in 0..n {
                         let Engine { dbs, rng, .. } = &mut *self;
                         let d = &dbs[db];
-                        let Some(i) = d.expires_buckets.random_entry(|m| (uniform(rng) * m as f64) as usize % m.max(1)) else { break };
+                        let Some(i) = d.expires_buckets.random_entry(|m| (uniform(rng) * m as f64) as usize % m.max(1))
+                        else {
+                            break;
+                        };
                         let Some((k, w)) = d.expires.get_index(i as usize).map(|(k, w)| (k.clone(), *w)) else { break };
                         let bucket = d.expires_buckets.bucket_of_index(i as usize);
                         buckets += 1;
@@ -263,7 +273,13 @@ impl Engine {
                     (false, format!("time limit: {} µs used of {} µs", elapsed_ns / 1000, timelimit))
                 } else if classic {
                     let more = expired > KEYS_PER_LOOP / 4;
-                    (more, format!("{expired} of {sampled} expired: {} than 5 (25%)", if more { "more" } else { "not more" }))
+                    (
+                        more,
+                        format!(
+                            "{expired} of {sampled} expired: {} than 5 (25%)",
+                            if more { "more" } else { "not more" }
+                        ),
+                    )
                 } else if sampled == 0 {
                     (true, "no key examined: look again".to_string())
                 } else {
@@ -303,7 +319,11 @@ impl Engine {
             .iter()
             .map(|&d| {
                 let db = &self.dbs[d];
-                let bucket = if db.expires_buckets.size() == 0 { 0 } else { db.expires_buckets.bucket_for_cursor(db.expires_cursor) };
+                let bucket = if db.expires_buckets.size() == 0 {
+                    0
+                } else {
+                    db.expires_buckets.bucket_for_cursor(db.expires_cursor)
+                };
                 (d, db.expires_cursor, bucket)
             })
             .collect();
@@ -345,8 +365,9 @@ impl Engine {
     /// decay: a db holds keys with a TTL, a table is due to shrink, or a blocked client waits
     /// with a timeout (beforeSleep answers it).
     pub(crate) fn cron_has_work(&self) -> bool {
-        self.dbs.iter().any(|d| {
-            !d.expires.is_empty() || d.dict_buckets.needs_shrink() || d.expires_buckets.needs_shrink()
-        }) || self.next_block_timeout() != 0
+        self.dbs
+            .iter()
+            .any(|d| !d.expires.is_empty() || d.dict_buckets.needs_shrink() || d.expires_buckets.needs_shrink())
+            || self.next_block_timeout() != 0
     }
 }

@@ -131,7 +131,8 @@ pub fn zset_window(e: &Engine, db: usize, key: &[u8], start: u64, count: usize) 
                 n = zsl.next(n);
             }
             let header = zsl.node(zsl.header());
-            let spans = header.levels[..zsl.level()].iter().map(|l| if l.forward == NIL { 0 } else { l.span }).collect();
+            let spans =
+                header.levels[..zsl.level()].iter().map(|l| if l.forward == NIL { 0 } else { l.span }).collect();
             (zsl.level(), spans)
         }
     };

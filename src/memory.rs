@@ -47,8 +47,8 @@ pub const SIZEOF_ZSL_HEADER: usize = 24 + 16 * 32;
 /// jemalloc's size class for an allocation of `n` bytes (Debian build, 16-byte quantum).
 pub fn size_class(n: usize) -> usize {
     const SMALL: &[usize] = &[
-        8, 16, 32, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536, 1792,
-        2048, 2560, 3072, 3584, 4096, 5120, 6144, 7168, 8192, 10240, 12288, 14336, 16384, 20480,
+        8, 16, 32, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536,
+        1792, 2048, 2560, 3072, 3584, 4096, 5120, 6144, 7168, 8192, 10240, 12288, 14336, 16384, 20480,
     ];
     if n == 0 {
         return 0;
@@ -288,24 +288,31 @@ pub fn value_alloc(v: &Value) -> usize {
         Value::Str(StrValue::Int { .. }) => SIZEOF_ROBJ,
         Value::Str(StrValue::Embstr(b)) => size_class(SIZEOF_ROBJ + 3 + b.len() + 1),
         Value::Str(StrValue::Raw(b, room)) => SIZEOF_ROBJ + raw_sds_alloc(b.len(), *room),
-        Value::List(l) => {
-            SIZEOF_ROBJ + size_class(SIZEOF_QUICKLIST) + quicklist_alloc(l)
+        Value::List(l) => SIZEOF_ROBJ + size_class(SIZEOF_QUICKLIST) + quicklist_alloc(l),
+        Value::Hash(Hash::Listpack(v)) => {
+            SIZEOF_ROBJ + size_class(lp_bytes(v.iter().map(|(f, x)| lp_entry_size(f) + lp_entry_size(x)).sum()))
         }
-        Value::Hash(Hash::Listpack(v)) => SIZEOF_ROBJ + size_class(lp_bytes(v.iter().map(|(f, x)| lp_entry_size(f) + lp_entry_size(x)).sum())),
         Value::Hash(Hash::Table(m)) => {
             SIZEOF_ROBJ
                 + size_class(SIZEOF_DICT)
                 + size_class(8 * dict_slots(m.len(), 2))
-                + estimate(m.len(), |i| m.get_index(i).map_or(0, |(f, x)| size_class(SIZEOF_DICT_ENTRY) + sds_alloc(f.len()) + sds_alloc(x.len())))
+                + estimate(m.len(), |i| {
+                    m.get_index(i)
+                        .map_or(0, |(f, x)| size_class(SIZEOF_DICT_ENTRY) + sds_alloc(f.len()) + sds_alloc(x.len()))
+                })
         }
         Value::Set(Set::Intset(i)) => SIZEOF_ROBJ + size_class(i.blob_len()),
         Value::Set(Set::Table(s)) => {
             SIZEOF_ROBJ
                 + size_class(SIZEOF_DICT)
                 + size_class(8 * dict_slots(s.len(), 1))
-                + estimate(s.len(), |i| s.get_index(i).map_or(0, |m| size_class(SIZEOF_DICT_ENTRY) + sds_alloc(m.len())))
+                + estimate(s.len(), |i| {
+                    s.get_index(i).map_or(0, |m| size_class(SIZEOF_DICT_ENTRY) + sds_alloc(m.len()))
+                })
         }
-        Value::Zset(Zset::Listpack(v)) => SIZEOF_ROBJ + size_class(lp_bytes(v.iter().map(|(m, s)| lp_entry_size(m) + lp_score_size(*s)).sum())),
+        Value::Zset(Zset::Listpack(v)) => {
+            SIZEOF_ROBJ + size_class(lp_bytes(v.iter().map(|(m, s)| lp_entry_size(m) + lp_score_size(*s)).sum()))
+        }
         Value::Zset(Zset::Skiplist { dict, zsl }) => {
             let node_size = |n: u32| {
                 let node = zsl.node(n);
@@ -321,7 +328,11 @@ pub fn value_alloc(v: &Value) -> usize {
                 seen += 1;
                 n = zsl.next(n);
             }
-            let members = if seen == 0 || seen == zsl.len() { sum } else { (sum as f64 / seen as f64 * zsl.len() as f64) as usize };
+            let members = if seen == 0 || seen == zsl.len() {
+                sum
+            } else {
+                (sum as f64 / seen as f64 * zsl.len() as f64) as usize
+            };
             SIZEOF_ROBJ
                 + size_class(SIZEOF_ZSET)
                 + size_class(SIZEOF_ZSKIPLIST)
@@ -371,7 +382,9 @@ pub fn object_compute_size(v: &Value, samples: usize) -> usize {
         Value::List(l) => {
             // The first `samples` nodes, averaged over all of them.
             let nodes = quicklist_nodes(l);
-            SIZEOF_ROBJ + SIZEOF_QUICKLIST + sampled(nodes.len(), &mut nodes.iter().map(|&b| SIZEOF_QUICKLIST_NODE + size_class(b)))
+            SIZEOF_ROBJ
+                + SIZEOF_QUICKLIST
+                + sampled(nodes.len(), &mut nodes.iter().map(|&b| SIZEOF_QUICKLIST_NODE + size_class(b)))
         }
         Value::Hash(Hash::Listpack(_)) | Value::Zset(Zset::Listpack(_)) | Value::Set(Set::Intset(_)) => value_alloc(v),
         // A dict's first entries in Redis's iteration are in hash order, effectively random: we take
@@ -381,11 +394,24 @@ pub fn object_compute_size(v: &Value, samples: usize) -> usize {
             SIZEOF_ROBJ
                 + SIZEOF_DICT
                 + 8 * dict_slots(m.len(), 2)
-                + sampled(m.len(), &mut (0..n).filter_map(|j| m.get_index(scatter(j, m.len()))).map(|(f, x)| sds_alloc(f.len()) + sds_alloc(x.len()) + SIZEOF_DICT_ENTRY))
+                + sampled(
+                    m.len(),
+                    &mut (0..n)
+                        .filter_map(|j| m.get_index(scatter(j, m.len())))
+                        .map(|(f, x)| sds_alloc(f.len()) + sds_alloc(x.len()) + SIZEOF_DICT_ENTRY),
+                )
         }
         Value::Set(Set::Table(s)) => {
             let n = samples.min(s.len()).max(1);
-            SIZEOF_ROBJ + SIZEOF_DICT + 8 * dict_slots(s.len(), 1) + sampled(s.len(), &mut (0..n).filter_map(|j| s.get_index(scatter(j, s.len()))).map(|m| SIZEOF_DICT_ENTRY + sds_alloc(m.len())))
+            SIZEOF_ROBJ
+                + SIZEOF_DICT
+                + 8 * dict_slots(s.len(), 1)
+                + sampled(
+                    s.len(),
+                    &mut (0..n)
+                        .filter_map(|j| s.get_index(scatter(j, s.len())))
+                        .map(|m| SIZEOF_DICT_ENTRY + sds_alloc(m.len())),
+                )
         }
         Value::Zset(Zset::Skiplist { dict, zsl }) => {
             let mut n = zsl.first();
@@ -418,7 +444,8 @@ fn db_tables(d: &Db) -> u64 {
 /// INFO `used_memory`.
 pub fn used_memory(e: &Engine) -> u64 {
     debug_assert_eq!(e.stats.histograms, e.stats.commands.values().filter(|s| s.calls > 0).count() as u64);
-    let mut total = USED_MEMORY_STARTUP + CLIENT_MEMORY * e.clients.len() as u64 + LATENCY_HISTOGRAM * e.stats.histograms;
+    let mut total =
+        USED_MEMORY_STARTUP + CLIENT_MEMORY * e.clients.len() as u64 + LATENCY_HISTOGRAM * e.stats.histograms;
     for d in &e.dbs {
         total += d.mem as u64 + db_tables(d);
     }

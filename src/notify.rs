@@ -22,7 +22,8 @@ pub fn event_class(event: &str) -> u32 {
         "evicted" => EVICTED,
         "keymiss" => KEY_MISS,
         "new" => NEW,
-        "del" | "expire" | "persist" | "rename_from" | "rename_to" | "copy_to" | "move_from" | "move_to" | "restore" => GENERIC,
+        "del" | "expire" | "persist" | "rename_from" | "rename_to" | "copy_to" | "move_from" | "move_to"
+        | "restore" => GENERIC,
         "set" | "setrange" | "incrby" | "incrbyfloat" | "append" => STRING,
         e if e.starts_with('l') || e.starts_with('r') || e.starts_with('b') => LIST,
         e if e.starts_with('h') => HASH,

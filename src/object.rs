@@ -25,7 +25,10 @@ pub const SHARED_INTEGERS: i64 = 10_000;
 #[derive(Debug, Clone, PartialEq)]
 pub enum StrValue {
     /// `int` encoding; `shared` when it is one of Redis's shared integers.
-    Int { value: i64, shared: bool },
+    Int {
+        value: i64,
+        shared: bool,
+    },
     Embstr(Vec<u8>),
     /// A raw sds; the second field is its spare capacity as sds.c `sdsMakeRoomFor()` reserved
     /// it when the string grew (0 when created whole), for the memory model.
@@ -62,7 +65,8 @@ pub enum Zset {
 
 impl PartialEq for Zset {
     fn eq(&self, other: &Zset) -> bool {
-        self.len() == other.len() && self.iter().zip(other.iter()).all(|(a, b)| a.0 == b.0 && a.1.to_bits() == b.1.to_bits())
+        self.len() == other.len()
+            && self.iter().zip(other.iter()).all(|(a, b)| a.0 == b.0 && a.1.to_bits() == b.1.to_bits())
     }
 }
 
@@ -229,7 +233,8 @@ fn lfu_time_elapsed(ldt: u32, now_min: u32) -> u32 {
 pub fn lfu_decr_and_return(lru: u32, now_ms: i64, decay_time: i64) -> u32 {
     let ldt = lru >> 8;
     let counter = lru & 255;
-    let periods = if decay_time > 0 { lfu_time_elapsed(ldt, lfu_time_in_minutes(now_ms)) as i64 / decay_time } else { 0 };
+    let periods =
+        if decay_time > 0 { lfu_time_elapsed(ldt, lfu_time_in_minutes(now_ms)) as i64 / decay_time } else { 0 };
     if periods > 0 {
         (counter as i64 - periods).max(0) as u32
     } else {

@@ -122,7 +122,11 @@ pub fn publish(e: &mut Engine, channel: &[u8], message: &[u8]) -> i64 {
     if let Some(subs) = e.pubsub.channels.get(channel) {
         for &id in subs {
             if let Some(c) = e.clients.get_mut(&id) {
-                c.outbox.push_back(Reply::Push(vec![Reply::bulk(b"message"), Reply::bulk(channel), Reply::bulk(message)]));
+                c.outbox.push_back(Reply::Push(vec![
+                    Reply::bulk(b"message"),
+                    Reply::bulk(channel),
+                    Reply::bulk(message),
+                ]));
                 receivers += 1;
             }
         }

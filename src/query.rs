@@ -267,7 +267,14 @@ mod tests {
     fn inline_and_multibulk_mix() {
         assert_eq!(
             all(b"PING\r\n*0\r\n*-5\r\nSET a \"b c\"\n\r\n*2\r\n$3\r\nGET\r\n$1\r\na\r\n"),
-            vec![cmd(&["PING"]), Parsed::Nothing, Parsed::Nothing, cmd(&["SET", "a", "b c"]), Parsed::Nothing, cmd(&["GET", "a"])]
+            vec![
+                cmd(&["PING"]),
+                Parsed::Nothing,
+                Parsed::Nothing,
+                cmd(&["SET", "a", "b c"]),
+                Parsed::Nothing,
+                cmd(&["GET", "a"])
+            ]
         );
     }
 
@@ -291,7 +298,14 @@ mod tests {
                     }
                 }
             }
-            assert_eq!(got, vec![Parsed::Command(vec![b"SET".to_vec(), b"k\x00y".to_vec(), b"v\r\nal".to_vec()]), cmd(&["ECHO", "hi"])], "cut {cut}");
+            assert_eq!(
+                got,
+                vec![
+                    Parsed::Command(vec![b"SET".to_vec(), b"k\x00y".to_vec(), b"v\r\nal".to_vec()]),
+                    cmd(&["ECHO", "hi"])
+                ],
+                "cut {cut}"
+            );
         }
     }
 

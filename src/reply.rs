@@ -136,7 +136,14 @@ impl Reply {
 
     fn has_resp3_shape(&self) -> bool {
         match self {
-            Reply::Map(_) | Reply::Set(_) | Reply::Push(_) | Reply::Verbatim(_) | Reply::Bool(_) | Reply::Pairs(_) | Reply::HumanDouble(_) | Reply::BigNumber(_) => true,
+            Reply::Map(_)
+            | Reply::Set(_)
+            | Reply::Push(_)
+            | Reply::Verbatim(_)
+            | Reply::Bool(_)
+            | Reply::Pairs(_)
+            | Reply::HumanDouble(_)
+            | Reply::BigNumber(_) => true,
             Reply::Array(items) => items.iter().any(Reply::has_resp3_shape),
             _ => false,
         }
@@ -185,12 +192,34 @@ fn format_tty(r: &Reply, prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
         // hiredis hands redis-cli the text after `txt:`, which it prints as is.
         Reply::Verbatim(b) => framed(out, b"", b, b"\n"),
         Reply::Nil | Reply::NilArray => out.extend_from_slice(b"(nil)\n"),
-        Reply::Array(items) => format_aggregate(items.iter().map(Entry::One), items.len(), b')', b"(empty array)\n", prefix, proto, out),
-        Reply::Set(items) => format_aggregate(items.iter().map(Entry::One), items.len(), b'~', b"(empty set)\n", prefix, proto, out),
-        Reply::Push(items) => format_aggregate(items.iter().map(Entry::One), items.len(), b')', b"(empty push)\n", prefix, proto, out),
-        Reply::Map(kv) => format_aggregate(kv.iter().map(|(k, v)| Entry::KeyValue(k, v)), kv.len(), b'#', b"(empty hash)\n", prefix, proto, out),
+        Reply::Array(items) => {
+            format_aggregate(items.iter().map(Entry::One), items.len(), b')', b"(empty array)\n", prefix, proto, out)
+        }
+        Reply::Set(items) => {
+            format_aggregate(items.iter().map(Entry::One), items.len(), b'~', b"(empty set)\n", prefix, proto, out)
+        }
+        Reply::Push(items) => {
+            format_aggregate(items.iter().map(Entry::One), items.len(), b')', b"(empty push)\n", prefix, proto, out)
+        }
+        Reply::Map(kv) => format_aggregate(
+            kv.iter().map(|(k, v)| Entry::KeyValue(k, v)),
+            kv.len(),
+            b'#',
+            b"(empty hash)\n",
+            prefix,
+            proto,
+            out,
+        ),
         // Over RESP3 (RESP2 flattened them first): an array of two-element arrays.
-        Reply::Pairs(kv) => format_aggregate(kv.iter().map(|(k, v)| Entry::Pair(k, v)), kv.len(), b')', b"(empty array)\n", prefix, proto, out),
+        Reply::Pairs(kv) => format_aggregate(
+            kv.iter().map(|(k, v)| Entry::Pair(k, v)),
+            kv.len(),
+            b')',
+            b"(empty array)\n",
+            prefix,
+            proto,
+            out,
+        ),
     }
 }
 
@@ -224,7 +253,15 @@ enum Entry<'a> {
 /// to the widest (a map counts its pairs), nested replies indented by that width plus two, a
 /// map's value after ` => ` on its key's line.
 #[allow(clippy::too_many_arguments)]
-fn format_aggregate<'a>(items: impl Iterator<Item = Entry<'a>>, n: usize, sep: u8, empty: &[u8], prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
+fn format_aggregate<'a>(
+    items: impl Iterator<Item = Entry<'a>>,
+    n: usize,
+    sep: u8,
+    empty: &[u8],
+    prefix: &[u8],
+    proto: u8,
+    out: &mut Vec<u8>,
+) {
     if n == 0 {
         out.extend_from_slice(empty);
         return;
@@ -239,7 +276,9 @@ fn format_aggregate<'a>(items: impl Iterator<Item = Entry<'a>>, n: usize, sep: u
         out.extend_from_slice(format!("{:>width$}{} ", i + 1, sep as char, width = idxlen).as_bytes());
         match entry {
             Entry::One(item) => format_tty(item, &child_prefix, proto, out),
-            Entry::Pair(k, v) => format_aggregate([k, v].into_iter().map(Entry::One), 2, b')', b"", &child_prefix, proto, out),
+            Entry::Pair(k, v) => {
+                format_aggregate([k, v].into_iter().map(Entry::One), 2, b')', b"", &child_prefix, proto, out)
+            }
             Entry::KeyValue(k, v) => {
                 format_tty(k, &child_prefix, proto, out);
                 out.pop();
@@ -386,11 +425,14 @@ pub fn parse_resp(buf: &[u8]) -> Option<(Reply, usize)> {
     let line = std::str::from_utf8(raw_line).ok()?;
     match *buf.first()? {
         b':' => Some((Reply::Integer(line.parse().ok()?), rest)),
-        b',' => Some((Reply::Double(crate::util::string2d(line.as_bytes()).or(match line {
-            "inf" => Some(f64::INFINITY),
-            "-inf" => Some(f64::NEG_INFINITY),
-            _ => None,
-        })?), rest)),
+        b',' => Some((
+            Reply::Double(crate::util::string2d(line.as_bytes()).or(match line {
+                "inf" => Some(f64::INFINITY),
+                "-inf" => Some(f64::NEG_INFINITY),
+                _ => None,
+            })?),
+            rest,
+        )),
         b'_' => Some((Reply::Nil, rest)),
         b'#' => Some((Reply::Bool(line == "t"), rest)),
         b'(' => Some((Reply::BigNumber(line.as_bytes().to_vec()), rest)),
@@ -452,10 +494,7 @@ mod tests {
         let r = Reply::Array(vec![
             Reply::Integer(1),
             Reply::bulk("two"),
-            Reply::Array(vec![
-                Reply::Integer(3),
-                Reply::Array(vec![Reply::bulk("four"), Reply::Array(vec![])]),
-            ]),
+            Reply::Array(vec![Reply::Integer(3), Reply::Array(vec![Reply::bulk("four"), Reply::Array(vec![])])]),
             Reply::err("My error"),
         ]);
         assert_eq!(
@@ -466,10 +505,8 @@ mod tests {
 
     #[test]
     fn ten_elements_right_align_the_index() {
-        let r = Reply::Array(vec![
-            Reply::bulk("a"),
-            Reply::Array((0..10).map(|i| Reply::bulk(format!("{i}"))).collect()),
-        ]);
+        let r =
+            Reply::Array(vec![Reply::bulk("a"), Reply::Array((0..10).map(|i| Reply::bulk(format!("{i}"))).collect())]);
         let s = cli(&r);
         assert!(s.starts_with("1) \"a\"\n2)  1) \"0\"\n    2) \"1\"\n"), "{s}");
         assert!(s.ends_with("   10) \"9\"\n"), "{s}");

@@ -110,7 +110,9 @@ pub fn extract_shebang(body: &[u8]) -> Result<(ScriptFlags, usize), Reply> {
                 b"allow-stale" => flags.allow_stale = true,
                 b"no-cluster" => flags.no_cluster = true,
                 b"allow-cross-slot-keys" => flags.allow_cross_slot_keys = true,
-                other => return Err(Reply::Error([b"ERR Unexpected flag in script shebang: ".as_slice(), other].concat())),
+                other => {
+                    return Err(Reply::Error([b"ERR Unexpected flag in script shebang: ".as_slice(), other].concat()))
+                }
             }
         }
     }
@@ -500,7 +502,9 @@ impl Vm {
                 }
                 let flags = lua_tonumber(&args[0]).unwrap_or(0.0) as i64 as i32;
                 if flags & !3 != 0 {
-                    return Err(raise(b"ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE."));
+                    return Err(raise(
+                        b"ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.",
+                    ));
                 }
                 Ok(())
             })?,
@@ -549,7 +553,14 @@ struct RunState {
 impl Engine {
     /// eval.c `evalGenericCommand()` after the script is found: runs `sha` (already cached) for
     /// `client` with `keys`/`args` and converts its result (script_lua.c `luaCallFunction()`).
-    pub(crate) fn run_script(&mut self, client: ClientId, sha: &str, keys: &[Vec<u8>], args: &[Vec<u8>], policy: RunPolicy) -> Reply {
+    pub(crate) fn run_script(
+        &mut self,
+        client: ClientId,
+        sha: &str,
+        keys: &[Vec<u8>],
+        args: &[Vec<u8>],
+        policy: RunPolicy,
+    ) -> Reply {
         let Some(func) = self.scripts.cache.get(sha).map(|s| s.func.clone()) else {
             return Reply::err("NOSCRIPT No matching script. Please use EVAL.");
         };
@@ -589,7 +600,13 @@ impl Engine {
                 Ok(engine.script_command(lua, &a, run)?.0)
             })?;
             let mut run_args = Variadic::new();
-            run_args.extend([Value::Function(func), Value::Table(keys), Value::Table(args), Value::Function(call), Value::Function(pcall)]);
+            run_args.extend([
+                Value::Function(func),
+                Value::Table(keys),
+                Value::Table(args),
+                Value::Function(call),
+                Value::Function(pcall),
+            ]);
             vm.run.call::<_, (bool, Value)>(run_args)
         });
         // SELECT inside a script changes the script's db, not the caller's.
@@ -668,7 +685,12 @@ impl Engine {
             self.reject_from_script(cmd);
             return Err("ERR Write commands are not allowed from read-only scripts.".into());
         }
-        if !run.policy.allow_oom && run.policy.oom_at_start && !run.wrote && self.hot.maxmemory != 0 && cmd.has_flag("denyoom") {
+        if !run.policy.allow_oom
+            && run.policy.oom_at_start
+            && !run.wrote
+            && self.hot.maxmemory != 0
+            && cmd.has_flag("denyoom")
+        {
             self.reject_from_script(cmd);
             return Err("OOM command not allowed when used memory > 'maxmemory'.".into());
         }
@@ -822,7 +844,9 @@ fn reply_to_lua(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
     Ok(match reply {
         Reply::Integer(n) => Value::Number(*n as f64),
         Reply::Bool(b) => Value::Number(*b as i64 as f64),
-        Reply::Bulk(b) | Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => Value::String(lua.create_string(b)?),
+        Reply::Bulk(b) | Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => {
+            Value::String(lua.create_string(b)?)
+        }
         Reply::Double(d) => Value::String(lua.create_string(fmt_17g(*d))?),
         Reply::Nil | Reply::NilArray => Value::Boolean(false),
         Reply::Status(s) => {
@@ -985,7 +1009,9 @@ fn lua_to_reply(v: &Value, depth: usize, script_resp: u8) -> Reply {
                 return Reply::BigNumber(s);
             }
             if let Ok(Value::Table(vs)) = t.raw_get::<_, Value>("verbatim_string") {
-                if let (Ok(Value::String(_)), Ok(s @ Value::String(_))) = (vs.raw_get::<_, Value>("format"), vs.raw_get::<_, Value>("string")) {
+                if let (Ok(Value::String(_)), Ok(s @ Value::String(_))) =
+                    (vs.raw_get::<_, Value>("format"), vs.raw_get::<_, Value>("string"))
+                {
                     return Reply::Verbatim(lua_string_bytes(&s).unwrap_or_default());
                 }
             }
@@ -1022,7 +1048,9 @@ fn lua_to_reply(v: &Value, depth: usize, script_resp: u8) -> Reply {
 /// message, plus ` script: <sha>, on <source>:<line>.` when the handler found the line.
 fn error_reply_from_lua(err: &Value, sha: &str) -> Reply {
     let Value::Table(t) = err else {
-        let msg = lua_string_bytes(err).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_else(|| "execution failure".into());
+        let msg = lua_string_bytes(err)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_else(|| "execution failure".into());
         return Reply::Error(format!("ERR Error running script f_{sha}, {msg:.100}").into_bytes());
     };
     let text = |key: &str| -> Option<Vec<u8>> {

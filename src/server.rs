@@ -283,7 +283,17 @@ impl EventLoop {
             let client = self.engine.connect();
             self.engine.set_client_addr(client, peer.to_string(), local);
             let query = QueryBuffer::new();
-            let conn = Conn { stream, client, query, out: Vec::new(), out_pos: 0, want_write: false, unread: false, runnable: false, closing: false };
+            let conn = Conn {
+                stream,
+                client,
+                query,
+                out: Vec::new(),
+                out_pos: 0,
+                want_write: false,
+                unread: false,
+                runnable: false,
+                closing: false,
+            };
             self.conns.insert(id, conn);
         }
     }
@@ -375,7 +385,8 @@ impl EventLoop {
     /// Runs every client that has input and may run, until none can make progress.
     fn run_clients(&mut self) {
         loop {
-            let ready: Vec<ConnId> = self.conns.iter().filter(|(_, c)| c.runnable && !c.closing).map(|(&id, _)| id).collect();
+            let ready: Vec<ConnId> =
+                self.conns.iter().filter(|(_, c)| c.runnable && !c.closing).map(|(&id, _)| id).collect();
             if ready.is_empty() {
                 return;
             }
@@ -484,7 +495,8 @@ impl EventLoop {
     /// handleClientsWithPendingWrites(): outboxes collected, then every pending output written.
     fn flush_all(&mut self) {
         self.collect_outboxes();
-        let ids: Vec<ConnId> = self.conns.iter().filter(|(_, c)| c.pending_out() > 0 || c.closing).map(|(&id, _)| id).collect();
+        let ids: Vec<ConnId> =
+            self.conns.iter().filter(|(_, c)| c.pending_out() > 0 || c.closing).map(|(&id, _)| id).collect();
         for id in ids {
             self.write(id);
         }
@@ -525,11 +537,17 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<ServeOptions, St
     while let Some(a) = args.next() {
         let mut value = |what: &str| args.next().ok_or_else(|| format!("{a} needs {what}"));
         match a.as_str() {
-            "--port" => opts.port = value("a port")?.parse().map_err(|_| "--port needs a number between 0 and 65535".to_string())?,
+            "--port" => {
+                opts.port =
+                    value("a port")?.parse().map_err(|_| "--port needs a number between 0 and 65535".to_string())?
+            }
             "--bind" => opts.bind = value("an address")?,
-            "--seed" => opts.seed = value("a number")?.parse().map_err(|_| "--seed needs an unsigned integer".to_string())?,
+            "--seed" => {
+                opts.seed = value("a number")?.parse().map_err(|_| "--seed needs an unsigned integer".to_string())?
+            }
             "--time" => {
-                let t: i64 = value("a time")?.parse().map_err(|_| "--time needs a Unix time in milliseconds".to_string())?;
+                let t: i64 =
+                    value("a time")?.parse().map_err(|_| "--time needs a Unix time in milliseconds".to_string())?;
                 if !(0..=crate::engine::MAX_CLOCK_MS).contains(&t) {
                     return Err("--time needs a Unix time in milliseconds".into());
                 }

@@ -332,7 +332,13 @@ impl Playground {
     /// A page of keys for the keyspace view: `{db, total, volatile, offset, keys: [{key, type,
     /// encoding, len, expire_at_ms, expired}]}`. `pattern` is a Redis glob (optional).
     pub fn keyspace(&self, db: u32, offset: u32, count: u32, pattern: Option<String>) -> JsValue {
-        let page = crate::introspect::keyspace_page(&self.session.engine, db as usize, offset as usize, count as usize, pattern.as_deref().map(str::as_bytes));
+        let page = crate::introspect::keyspace_page(
+            &self.session.engine,
+            db as usize,
+            offset as usize,
+            count as usize,
+            pattern.as_deref().map(str::as_bytes),
+        );
         to_js(&page)
     }
 
@@ -356,7 +362,14 @@ impl Playground {
     /// `distribution` "uniform" or "exponential". Not a Redis command. Returns the number made.
     pub fn populate(&mut self, db: u32, count: u32, prefix: &str, min_ms: f64, max_ms: f64, distribution: &str) -> u32 {
         let (lo, hi) = (clock_ms(min_ms), clock_ms(max_ms));
-        self.session.engine.populate_volatile(db as usize, count as usize, prefix.as_bytes(), lo, hi, distribution == "exponential") as u32
+        self.session.engine.populate_volatile(
+            db as usize,
+            count as usize,
+            prefix.as_bytes(),
+            lo,
+            hi,
+            distribution == "exponential",
+        ) as u32
     }
 
     /// The LRU-approximation experiment on a separate engine: `{keys, samples,
@@ -482,7 +495,8 @@ impl LabSims {
 
     pub fn cache_aside(config: JsValue) -> Result<JsValue, JsValue> {
         use crate::sim::cache_aside::{run, ConfigInput};
-        let cfg = sim_input::<ConfigInput>(config, "cache-aside")?.into_config().map_err(|m| sim_error("cache-aside", m))?;
+        let cfg =
+            sim_input::<ConfigInput>(config, "cache-aside")?.into_config().map_err(|m| sim_error("cache-aside", m))?;
         Ok(to_js(&run(&cfg)))
     }
 }

@@ -36,10 +36,16 @@ pub struct AddFlags {
 /// What zsetAdd did.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum AddOutcome {
-    Added { score: f64 },
-    Updated { score: f64 },
+    Added {
+        score: f64,
+    },
+    Updated {
+        score: f64,
+    },
     /// Present with the same score (or INCR by 0): processed, nothing changed.
-    Unchanged { score: f64 },
+    Unchanged {
+        score: f64,
+    },
     /// Blocked by NX/XX/GT/LT.
     Nop,
     /// The resulting score would be NaN.
@@ -286,7 +292,14 @@ pub fn range_by_rank(z: &Zset, start: u64, end: u64, rev: bool) -> Vec<(Vec<u8>,
 /// Members whose score is in `r`, ascending (or descending), skipping `offset` and returning at
 /// most `limit` (negative = all) — genericZrangebyscoreCommand's walk. Negative offsets
 /// return nothing, as Redis's `while (offset--)` skips everything.
-pub fn range_by_score(z: &Zset, r: &ScoreRange, rev: bool, offset: i64, limit: i64, path: Option<&mut Vec<PathStep>>) -> Vec<(Vec<u8>, f64)> {
+pub fn range_by_score(
+    z: &Zset,
+    r: &ScoreRange,
+    rev: bool,
+    offset: i64,
+    limit: i64,
+    path: Option<&mut Vec<PathStep>>,
+) -> Vec<(Vec<u8>, f64)> {
     let mut out = Vec::new();
     if offset < 0 || limit == 0 {
         return out;
@@ -295,7 +308,8 @@ pub fn range_by_score(z: &Zset, r: &ScoreRange, rev: bool, offset: i64, limit: i
     let mut remaining = if limit < 0 { u64::MAX } else { limit as u64 };
     match z {
         Zset::Listpack(v) => {
-            let iter: Box<dyn Iterator<Item = &(Vec<u8>, f64)>> = if rev { Box::new(v.iter().rev()) } else { Box::new(v.iter()) };
+            let iter: Box<dyn Iterator<Item = &(Vec<u8>, f64)>> =
+                if rev { Box::new(v.iter().rev()) } else { Box::new(v.iter()) };
             for (m, s) in iter {
                 let in_range = r.contains(*s);
                 if !in_range {
@@ -381,7 +395,8 @@ pub fn range_by_lex(z: &Zset, r: &LexRange, rev: bool, offset: i64, limit: i64) 
         Zset::Listpack(v) => {
             let start = if rev { lp_last_in_lex(v, r) } else { lp_first_in_lex(v, r) };
             let Some(start) = start else { return out };
-            let iter: Box<dyn Iterator<Item = &(Vec<u8>, f64)>> = if rev { Box::new(v[..=start].iter().rev()) } else { Box::new(v[start..].iter()) };
+            let iter: Box<dyn Iterator<Item = &(Vec<u8>, f64)>> =
+                if rev { Box::new(v[..=start].iter().rev()) } else { Box::new(v[start..].iter()) };
             for (m, s) in iter {
                 if (!rev && !r.lte_max(m)) || (rev && !r.gte_min(m)) {
                     break;
@@ -520,9 +535,17 @@ pub fn d2string(d: f64) -> String {
     if d.is_nan() {
         "nan".into()
     } else if d.is_infinite() {
-        if d > 0.0 { "inf".into() } else { "-inf".into() }
+        if d > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        }
     } else if d == 0.0 {
-        if d.is_sign_negative() { "-0".into() } else { "0".into() }
+        if d.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        }
     } else if d.fract() == 0.0 && d > -9.223_372_036_854_776e18 && d < 9.223_372_036_854_776e18 {
         (d as i64).to_string()
     } else {
@@ -542,7 +565,10 @@ mod tests {
         let mut ch = Vec::new();
         let mut lvl = || 1;
         for (s, m) in [(3.0, "c"), (1.0, "a"), (2.0, "b")] {
-            assert!(matches!(add(&mut z, s, m.as_bytes(), AddFlags::default(), LIMITS, &mut lvl, &mut ch), AddOutcome::Added { .. }));
+            assert!(matches!(
+                add(&mut z, s, m.as_bytes(), AddFlags::default(), LIMITS, &mut lvl, &mut ch),
+                AddOutcome::Added { .. }
+            ));
         }
         assert!(matches!(z, Zset::Listpack(_)));
         add(&mut z, 4.0, b"d", AddFlags::default(), LIMITS, &mut lvl, &mut ch);
@@ -562,7 +588,10 @@ mod tests {
         assert_eq!(add(&mut z, 4.0, b"a", gt, LIMITS, &mut lvl, &mut ch), AddOutcome::Nop);
         assert!(matches!(add(&mut z, 1.0, b"new", gt, LIMITS, &mut lvl, &mut ch), AddOutcome::Added { .. }));
         let incr = AddFlags { incr: true, ..Default::default() };
-        assert_eq!(add(&mut z, f64::INFINITY, b"a", incr, LIMITS, &mut lvl, &mut ch), AddOutcome::Updated { score: f64::INFINITY });
+        assert_eq!(
+            add(&mut z, f64::INFINITY, b"a", incr, LIMITS, &mut lvl, &mut ch),
+            AddOutcome::Updated { score: f64::INFINITY }
+        );
         assert_eq!(add(&mut z, f64::NEG_INFINITY, b"a", incr, LIMITS, &mut lvl, &mut ch), AddOutcome::Nan);
     }
 

@@ -181,7 +181,10 @@ fn assert_same(what: &str, ours_name: &str, live: &str, ours: &str) {
             .take(8)
             .map(|(i, (a, b))| format!("line {}: redis {a:?} | {ours_name} {b:?}", i + 1))
             .collect();
-        panic!("{what}: redis-server and {ours_name} differ\n{}\n--- redis ---\n{live}\n--- {ours_name} ---\n{ours}", diff.join("\n"));
+        panic!(
+            "{what}: redis-server and {ours_name} differ\n{}\n--- redis ---\n{live}\n--- {ours_name} ---\n{ours}",
+            diff.join("\n")
+        );
     }
 }
 

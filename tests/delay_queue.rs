@@ -15,7 +15,16 @@ fn run(cfg: Config) -> (Metrics, Vec<SimEvent>) {
 
 /// An hour of orders at 1/s, due after 5 minutes, half of them paid.
 fn base(strategy: Strategy) -> Config {
-    Config { strategy, consumers: 2, rtt_ms: 2, delay_ms: 300_000, pay_mean_ms: 120_000, duration_ms: 3_600_000, seed: 7, ..Default::default() }
+    Config {
+        strategy,
+        consumers: 2,
+        rtt_ms: 2,
+        delay_ms: 300_000,
+        pay_mean_ms: 120_000,
+        duration_ms: 3_600_000,
+        seed: 7,
+        ..Default::default()
+    }
 }
 
 fn fates(events: &[SimEvent]) -> Vec<(String, Fate)> {
@@ -90,7 +99,9 @@ fn each_process_in_the_events_is_a_claimed_task_and_the_engine_agrees() {
     let mut claimed = std::collections::HashMap::new();
     for e in &events {
         match e {
-            SimEvent::Command { consumer, cmd, reply, replied, .. } if cmd.starts_with("ZREM queue ") && reply == "(integer) 1" => {
+            SimEvent::Command { consumer, cmd, reply, replied, .. }
+                if cmd.starts_with("ZREM queue ") && reply == "(integer) 1" =>
+            {
                 claimed.insert(cmd["ZREM queue ".len()..].to_string(), (*consumer, *replied));
             }
             SimEvent::Process { consumer, task, start, .. } => {
@@ -129,7 +140,14 @@ fn keyspace_notifications_lose_what_expires_while_the_consumer_is_down_and_are_l
     assert_eq!(calm.lost, 0);
     assert_eq!(lost_in_window, m.lost);
     // Nearly every unpaid task due in the outage is lost (the rest were reclaimed after it).
-    assert!(m.lost as f64 >= 0.9 * (calm.on_time + calm.late) as f64 * (crash.for_ms as f64 / (cfg.duration_ms - cfg.delay_ms) as f64), "{} lost", m.lost);
+    assert!(
+        m.lost as f64
+            >= 0.9
+                * (calm.on_time + calm.late) as f64
+                * (crash.for_ms as f64 / (cfg.duration_ms - cfg.delay_ms) as f64),
+        "{} lost",
+        m.lost
+    );
 
     // Late by the expiry mechanics: the event fires when the active cycle reclaims the key,
     // which takes longer the more keys with a TTL it has to sweep.
@@ -137,8 +155,18 @@ fn keyspace_notifications_lose_what_expires_while_the_consumer_is_down_and_are_l
     let (crowded, _) = run(Config { volatile_keys: 50_000, ..calm_cfg(&cfg) });
     show("3 lua, 200 ms polls", &lua);
     show("4 keyspace, 50k other volatile keys", &crowded);
-    assert!(calm.lateness_p50.unwrap() > lua.lateness_p50.unwrap(), "{:?} vs {:?}", calm.lateness_p50, lua.lateness_p50);
-    assert!(crowded.lateness_p50.unwrap() > 5 * calm.lateness_p50.unwrap(), "{:?} vs {:?}", crowded.lateness_p50, calm.lateness_p50);
+    assert!(
+        calm.lateness_p50.unwrap() > lua.lateness_p50.unwrap(),
+        "{:?} vs {:?}",
+        calm.lateness_p50,
+        lua.lateness_p50
+    );
+    assert!(
+        crowded.lateness_p50.unwrap() > 5 * calm.lateness_p50.unwrap(),
+        "{:?} vs {:?}",
+        crowded.lateness_p50,
+        calm.lateness_p50
+    );
     // Two subscribers each get every event: everything is processed twice.
     let (two, _) = run(Config { consumers: 2, crashes: vec![], ..cfg });
     assert_eq!(two.on_time + two.late, 0);
@@ -159,8 +187,18 @@ fn a_wakeup_queue_sends_far_fewer_commands_than_200ms_polling_at_similar_latenes
     show("5 wake-up", &wake);
     assert_eq!(wake.duplicates, 0);
     assert_eq!(wake.lost, 0);
-    assert!(wake.commands_per_second * 10.0 < poll.commands_per_second, "{} vs {}", wake.commands_per_second, poll.commands_per_second);
-    assert!(wake.lateness_p99.unwrap() <= poll.lateness_p99.unwrap(), "{:?} vs {:?}", wake.lateness_p99, poll.lateness_p99);
+    assert!(
+        wake.commands_per_second * 10.0 < poll.commands_per_second,
+        "{} vs {}",
+        wake.commands_per_second,
+        poll.commands_per_second
+    );
+    assert!(
+        wake.lateness_p99.unwrap() <= poll.lateness_p99.unwrap(),
+        "{:?} vs {:?}",
+        wake.lateness_p99,
+        poll.lateness_p99
+    );
     assert!(events.iter().any(|e| matches!(e, SimEvent::Message { .. })));
     // And at the default rate too, still fewer than 1-second polling.
     let (poll1s, _) = run(base(Strategy::PollClaim));
@@ -190,7 +228,8 @@ fn a_crash_mid_processing_loses_a_popped_task_but_not_a_naively_polled_one() {
                 _ => None,
             })
             .expect("processed");
-        let crashed = Config { crashes: vec![Crash { consumer: taker, at_ms: start + 5_000, for_ms: 30_000 }], ..cfg(s) };
+        let crashed =
+            Config { crashes: vec![Crash { consumer: taker, at_ms: start + 5_000, for_ms: 30_000 }], ..cfg(s) };
         let (m, events) = run(crashed);
         let cut = events.iter().filter(|e| matches!(e, SimEvent::Process { completed: false, .. })).count();
         assert_eq!(cut, 1, "{s:?}");
@@ -239,7 +278,11 @@ fn the_walkthrough_one_order_at_noon_due_at_half_past_polled_every_second() {
 #[test]
 fn runs_are_deterministic_and_partial_runs_add_up_to_a_whole_one() {
     for strategy in [Strategy::PollNaive, Strategy::KeyspaceEvents, Strategy::ZsetWakeup] {
-        let cfg = Config { duration_ms: 1_200_000, crashes: vec![Crash { consumer: 1, at_ms: 400_000, for_ms: 60_000 }], ..base(strategy) };
+        let cfg = Config {
+            duration_ms: 1_200_000,
+            crashes: vec![Crash { consumer: 1, at_ms: 400_000, for_ms: 60_000 }],
+            ..base(strategy)
+        };
         let (m1, e1) = run(cfg.clone());
         let (m2, e2) = run(cfg.clone());
         assert_eq!(m1, m2);
@@ -274,13 +317,23 @@ fn bad_configs_are_refused_with_a_message() {
         Config { hz: 0, ..Default::default() },
         Config { crashes: vec![Crash { consumer: 2, at_ms: 0, for_ms: 1 }], ..Default::default() },
         Config { crashes: vec![Crash { consumer: 0, at_ms: -5, for_ms: 1 }], ..Default::default() },
-        Config { orders: Some(vec![OrderSpec { at_ms: i64::MAX, delay_ms: 1, pay_at_ms: None }]), ..Default::default() },
+        Config {
+            orders: Some(vec![OrderSpec { at_ms: i64::MAX, delay_ms: 1, pay_at_ms: None }]),
+            ..Default::default()
+        },
     ];
     for cfg in bad {
         let err = Sim::new(cfg.clone()).err().unwrap_or_else(|| panic!("accepted {cfg:?}"));
         assert!(!err.is_empty());
     }
-    for args in [&["--strategy", "6"][..], &["--crash", "1@x+5m"], &["--poll"], &["--duration", "-5s"], &["--nope"], &["--rate", "inf"]] {
+    for args in [
+        &["--strategy", "6"][..],
+        &["--crash", "1@x+5m"],
+        &["--poll"],
+        &["--duration", "-5s"],
+        &["--nope"],
+        &["--rate", "inf"],
+    ] {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         assert!(parse_cli(&args).is_err(), "{args:?}");
     }

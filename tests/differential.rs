@@ -81,7 +81,11 @@ fn transcripts_match_a_live_server() {
         // The recording must still be what a live server prints. Where order is unspecified
         // the two streams are compared per command, cut the way the engine's output was.
         let recorded = std::fs::read(script.with_extension("out")).unwrap_or_default();
-        let stale = if vs_engine.is_ok() { compare(&lines, &split_like(&lines, &engine, &live), &recorded).err() } else { None };
+        let stale = if vs_engine.is_ok() {
+            compare(&lines, &split_like(&lines, &engine, &live), &recorded).err()
+        } else {
+            None
+        };
         let differs = match stale {
             Some(m) => Some(m.to_string()),
             None if vs_engine.is_err() && live != recorded && !lines.iter().any(|l| l.check != Check::Exact) => {
@@ -90,13 +94,15 @@ fn transcripts_match_a_live_server() {
             None => None,
         };
         if let Some(why) = differs {
-            failures.push(format!("{name}: the recording is stale (re-run tools/record-golden.sh {})\n{why}", script.display()));
+            failures.push(format!(
+                "{name}: the recording is stale (re-run tools/record-golden.sh {})\n{why}",
+                script.display()
+            ));
         }
     }
     eprintln!("differential: {} transcripts, {commands} command lines against a live server", scripts.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // 2. The randomized differential
@@ -134,18 +140,79 @@ const KEYS: &[&str] = &["a", "b", "c", "k", "n", "f", "\"\"", "\"\\xff\\xfe\"", 
 
 /// Values, in redis-cli quoting: integers at their edges, floats, non-canonical numbers, binary.
 const VALUES: &[&str] = &[
-    "0", "1", "-1", "7", "9999", "10000", "-10000", "42", "123456789012", "9223372036854775807", "-9223372036854775808",
-    "9223372036854775808", "-9223372036854775809", "01", "+1", "-0", "\" 1\"", "\"1 \"", "1.5", "-2.25", "1e3", "0x10",
-    "inf", "-inf", "nan", "3.0", "\"\"", "abc", "hello", "\"hello world\"", "\"\\xff\\xfe\"", "\"a\\x00b\"", "\"\\n\\t\\\"\"",
-    "12345678901234567890", "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqr", "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrs",
-    "5.0e3", "0.1", "10.50", "17179869184", "-0.0", "1e308", "1e-310",
+    "0",
+    "1",
+    "-1",
+    "7",
+    "9999",
+    "10000",
+    "-10000",
+    "42",
+    "123456789012",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "01",
+    "+1",
+    "-0",
+    "\" 1\"",
+    "\"1 \"",
+    "1.5",
+    "-2.25",
+    "1e3",
+    "0x10",
+    "inf",
+    "-inf",
+    "nan",
+    "3.0",
+    "\"\"",
+    "abc",
+    "hello",
+    "\"hello world\"",
+    "\"\\xff\\xfe\"",
+    "\"a\\x00b\"",
+    "\"\\n\\t\\\"\"",
+    "12345678901234567890",
+    "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqr",
+    "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrs",
+    "5.0e3",
+    "0.1",
+    "10.50",
+    "17179869184",
+    "-0.0",
+    "1e308",
+    "1e-310",
 ];
 
 /// Integer-ish arguments (counts, offsets, increments, db indexes).
 const INTS: &[&str] = &[
-    "0", "1", "-1", "2", "3", "5", "10", "-5", "100", "15", "16", "-100", "2147483647", "2147483648", "-2147483648",
-    "-2147483649", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "01", "+1", "1.5", "abc", "\"\"",
-    "\" 2\"", "4294967296",
+    "0",
+    "1",
+    "-1",
+    "2",
+    "3",
+    "5",
+    "10",
+    "-5",
+    "100",
+    "15",
+    "16",
+    "-100",
+    "2147483647",
+    "2147483648",
+    "-2147483648",
+    "-2147483649",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "9223372036854775808",
+    "01",
+    "+1",
+    "1.5",
+    "abc",
+    "\"\"",
+    "\" 2\"",
+    "4294967296",
 ];
 
 /// Relative TTLs: far apart from each other and long enough not to tick during a run.
@@ -155,13 +222,26 @@ const REL_MS: &[&str] = &["150000", "600000"];
 const ABS_SECONDS: &[&str] = &["0", "1", "1000000000", "4102444800", "4102444900", "-1"];
 const ABS_MS: &[&str] = &["0", "1", "1000000000000", "4102444800000", "4102444800123", "-1"];
 /// Overflow and garbage for expire arguments.
-const BAD_TIMES: &[&str] = &["9223372036854775807", "9223372036854776", "-9223372036854775808", "9223372036854775", "abc", "1.5", "\"\"", "01"];
+const BAD_TIMES: &[&str] = &[
+    "9223372036854775807",
+    "9223372036854776",
+    "-9223372036854775808",
+    "9223372036854775",
+    "abc",
+    "1.5",
+    "\"\"",
+    "01",
+];
 
 fn cased(rng: &mut Rng, word: &str) -> String {
     match rng.below(3) {
         0 => word.to_ascii_uppercase(),
         1 => word.to_ascii_lowercase(),
-        _ => word.chars().enumerate().map(|(i, c)| if i % 2 == 0 { c.to_ascii_uppercase() } else { c.to_ascii_lowercase() }).collect(),
+        _ => word
+            .chars()
+            .enumerate()
+            .map(|(i, c)| if i % 2 == 0 { c.to_ascii_uppercase() } else { c.to_ascii_lowercase() })
+            .collect(),
     }
 }
 
@@ -194,7 +274,9 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
             }
             if rng.chance(10) {
                 // A conflicting or unknown extra option.
-                opts.push(vec![rng.pick(&["NX", "XX", "EX", "PX 600000", "KEEPTTL", "PERSIST", "FOO", "GET", "EX 0", "PX -1"]).into()]);
+                opts.push(vec![rng
+                    .pick(&["NX", "XX", "EX", "PX 600000", "KEEPTTL", "PERSIST", "FOO", "GET", "EX 0", "PX -1"])
+                    .into()]);
             }
             for i in (1..opts.len()).rev() {
                 let j = rng.below(i + 1);
@@ -215,7 +297,10 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
                 3 => a.extend([cased(rng, "exat"), rng.pick(ABS_SECONDS).into()]),
                 4 => a.extend([cased(rng, "pxat"), rng.pick(ABS_MS).into()]),
                 5 => a.push(cased(rng, "persist")),
-                _ => a.extend([rng.pick(&["EX", "PX", "EXAT", "PXAT", "PERSIST", "KEEPTTL", "NX", "GET"]).into(), rng.pick(BAD_TIMES).into()]),
+                _ => a.extend([
+                    rng.pick(&["EX", "PX", "EXAT", "PXAT", "PERSIST", "KEEPTTL", "NX", "GET"]).into(),
+                    rng.pick(BAD_TIMES).into(),
+                ]),
             }
             a
         }
@@ -224,7 +309,11 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
         9 => vec!["SETNX".into(), key(rng), val(rng)],
         10 => {
             let (cmd, times) = if rng.chance(50) { ("SETEX", REL_SECONDS) } else { ("PSETEX", REL_MS) };
-            let t = if rng.chance(25) { rng.pick(&["0", "-1", "abc", "9223372036854775807", "1.5"]) } else { rng.pick(times) };
+            let t = if rng.chance(25) {
+                rng.pick(&["0", "-1", "abc", "9223372036854775807", "1.5"])
+            } else {
+                rng.pick(times)
+            };
             vec![cmd.into(), key(rng), t.into(), val(rng)]
         }
         11 => {
@@ -244,7 +333,15 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
         }
         13 | 14 => vec![rng.pick(&["INCR", "DECR"]).into(), key(rng)],
         15 => vec![rng.pick(&["INCRBY", "DECRBY"]).into(), key(rng), int(rng)],
-        16 => vec!["INCRBYFLOAT".into(), key(rng), rng.pick(&["1.5", "-2.25", "0.1", "1e3", "inf", "-inf", "abc", "5.0e3", "3", "-1e308", "1e308", "0x10", "\" 1\"", "\"\""]).into()],
+        16 => vec![
+            "INCRBYFLOAT".into(),
+            key(rng),
+            rng.pick(&[
+                "1.5", "-2.25", "0.1", "1e3", "inf", "-inf", "abc", "5.0e3", "3", "-1e308", "1e308", "0x10", "\" 1\"",
+                "\"\"",
+            ])
+            .into(),
+        ],
         17 => vec!["APPEND".into(), key(rng), val(rng)],
         18 => vec!["STRLEN".into(), key(rng)],
         19 => vec![rng.pick(&["GETRANGE", "SUBSTR"]).into(), key(rng), int(rng), int(rng)],
@@ -269,11 +366,18 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
                 2 => ("EXPIREAT", ABS_SECONDS),
                 _ => ("PEXPIREAT", ABS_MS),
             };
-            let t = if rng.chance(15) { rng.pick(BAD_TIMES) } else if rng.chance(10) { rng.pick(&["0", "-1", "-100"]) } else { rng.pick(vals) };
+            let t = if rng.chance(15) {
+                rng.pick(BAD_TIMES)
+            } else if rng.chance(10) {
+                rng.pick(&["0", "-1", "-100"])
+            } else {
+                rng.pick(vals)
+            };
             let mut a = vec![cmd.to_string(), key(rng), t.into()];
             // GT/LT only with absolute times: two relative times set a few ms apart compare
             // differently on a server whose clock runs than on the engine's pinned one.
-            let opts: &[&str] = if cmd.ends_with("AT") { &["nx", "xx", "gt", "lt", "bogus"] } else { &["nx", "xx", "bogus"] };
+            let opts: &[&str] =
+                if cmd.ends_with("AT") { &["nx", "xx", "gt", "lt", "bogus"] } else { &["nx", "xx", "bogus"] };
             for _ in 0..rng.below(3) {
                 a.push(rng.opt(opts));
             }
@@ -295,7 +399,10 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
         28 => vec!["TYPE".into(), key(rng)],
         29 => {
             check = Check::Unordered;
-            vec!["KEYS".into(), rng.pick(&["*", "?", "[ab]", "*a*", "k*", "\\*", "[^a]", "\"\"", "*\\xff*", "[a-c]"]).into()]
+            vec![
+                "KEYS".into(),
+                rng.pick(&["*", "?", "[ab]", "*a*", "k*", "\\*", "[^a]", "\"\"", "*\\xff*", "[a-c]"]).into(),
+            ]
         }
         30 => {
             check = Check::Unordered;
@@ -305,7 +412,10 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
                 match rng.below(4) {
                     0 => a.extend([cased(rng, "match"), rng.pick(&["*", "?", "[ab]", "k*"]).into()]),
                     1 => a.extend([cased(rng, "count"), rng.pick(&["100", "1000"]).into()]),
-                    2 => a.extend([cased(rng, "type"), rng.pick(&["string", "STRING", "list", "hash", "none", "zset"]).into()]),
+                    2 => a.extend([
+                        cased(rng, "type"),
+                        rng.pick(&["string", "STRING", "list", "hash", "none", "zset"]).into(),
+                    ]),
                     _ => a.extend([cased(rng, "count"), rng.pick(&["0", "-1", "abc"]).into()]),
                 }
             }
@@ -325,7 +435,11 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
         }
         33 => vec!["MOVE".into(), key(rng), rng.pick(&["0", "1", "2", "16", "-1", "abc"]).into()],
         34 => vec!["SELECT".into(), rng.pick(&["0", "0", "0", "1", "2", "15", "16", "-1", "abc", "01"]).into()],
-        35 => vec!["SWAPDB".into(), rng.pick(&["0", "1", "2", "16", "abc"]).into(), rng.pick(&["0", "1", "2", "-1", "x"]).into()],
+        35 => vec![
+            "SWAPDB".into(),
+            rng.pick(&["0", "1", "2", "16", "abc"]).into(),
+            rng.pick(&["0", "1", "2", "-1", "x"]).into(),
+        ],
         36 => vec!["DBSIZE".into()],
         37 => {
             if rng.chance(80) {
@@ -355,19 +469,79 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
             // engine (no maxmemory: eviction; no timeout/maxclients/maxmemory-clients sizes:
             // they could drop redis-cli's own connection).
             let settable = [
-                "hz", "dynamic-hz", "maxmemory-policy", "maxmemory-samples", "maxmemory-eviction-tenacity", "active-expire-effort",
-                "lfu-log-factor", "lfu-decay-time", "lazyfree-lazy-expire", "lazyfree-lazy-user-del", "notify-keyspace-events",
-                "hash-max-listpack-entries", "hash-max-ziplist-value", "zset-max-listpack-value", "set-max-intset-entries",
-                "list-max-listpack-size", "list-compress-depth", "busy-reply-threshold", "lua-time-limit", "slave-ignore-maxmemory",
-                "databases", "nosuch", "HZ",
+                "hz",
+                "dynamic-hz",
+                "maxmemory-policy",
+                "maxmemory-samples",
+                "maxmemory-eviction-tenacity",
+                "active-expire-effort",
+                "lfu-log-factor",
+                "lfu-decay-time",
+                "lazyfree-lazy-expire",
+                "lazyfree-lazy-user-del",
+                "notify-keyspace-events",
+                "hash-max-listpack-entries",
+                "hash-max-ziplist-value",
+                "zset-max-listpack-value",
+                "set-max-intset-entries",
+                "list-max-listpack-size",
+                "list-compress-depth",
+                "busy-reply-threshold",
+                "lua-time-limit",
+                "slave-ignore-maxmemory",
+                "databases",
+                "nosuch",
+                "HZ",
             ];
             let values = [
-                "5", "10", "0", "-1", "501", "abc", "KEA", "Kx", "AKEmn", "\"\"", "11", "yes", "no", "YES", "1k", "2kb", "1mb",
-                "9223372036854775807", "9223372036854775808", "18446744073709551615", "allkeys-lru", "volatile-ttl", "noeviction",
-                "-3", "2147483648", "1.5", "0%", "10%",
+                "5",
+                "10",
+                "0",
+                "-1",
+                "501",
+                "abc",
+                "KEA",
+                "Kx",
+                "AKEmn",
+                "\"\"",
+                "11",
+                "yes",
+                "no",
+                "YES",
+                "1k",
+                "2kb",
+                "1mb",
+                "9223372036854775807",
+                "9223372036854775808",
+                "18446744073709551615",
+                "allkeys-lru",
+                "volatile-ttl",
+                "noeviction",
+                "-3",
+                "2147483648",
+                "1.5",
+                "0%",
+                "10%",
             ];
             // Patterns that match the same parameters here and in Redis 7.0.
-            let patterns = ["H[A-Z]", "*-DECAY-*", "lfu-[a-z]*", "active-expire-*", "*-user-*", "notify*", "*samples", "*tenacity", "set-max-*", "busy-*", "lua-*", "hash*", "zset*", "lazyfree*", "*listpack*", "*ziplist*"];
+            let patterns = [
+                "H[A-Z]",
+                "*-DECAY-*",
+                "lfu-[a-z]*",
+                "active-expire-*",
+                "*-user-*",
+                "notify*",
+                "*samples",
+                "*tenacity",
+                "set-max-*",
+                "busy-*",
+                "lua-*",
+                "hash*",
+                "zset*",
+                "lazyfree*",
+                "*listpack*",
+                "*ziplist*",
+            ];
             match rng.below(5) {
                 0 => vec!["CONFIG".into(), cased(rng, "get"), rng.pick(&settable).into()],
                 1 => {
@@ -395,7 +569,11 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
                 0 => vec!["COMMAND".into(), "INFO".into(), rng.pick(&cmds).into()],
                 1 => vec!["COMMAND".into(), "DOCS".into(), rng.pick(&cmds).into()],
                 _ => {
-                    let mut a = vec!["COMMAND".into(), rng.pick(&["GETKEYS", "GETKEYSANDFLAGS"]).into(), rng.pick(&["set", "get", "mset", "lcs", "copy", "nosuch", "ping"]).into()];
+                    let mut a = vec![
+                        "COMMAND".into(),
+                        rng.pick(&["GETKEYS", "GETKEYSANDFLAGS"]).into(),
+                        rng.pick(&["set", "get", "mset", "lcs", "copy", "nosuch", "ping"]).into(),
+                    ];
                     for _ in 0..rng.below(4) {
                         a.push(key(rng));
                     }
@@ -447,8 +625,25 @@ const ALL_KEYS: &[&str] = &["l1", "l2", "h1", "h2", "a", "b", "\"\\xff\\xfe\""];
 const LONG65: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 /// Indexes and counts for list commands: in and out of range, C long edges, garbage.
 const LIST_INTS: &[&str] = &[
-    "0", "1", "2", "3", "-1", "-2", "-3", "5", "-5", "100", "-100", "9223372036854775807", "-9223372036854775808",
-    "9223372036854775808", "abc", "1.5", "\"\"", "01", "+1",
+    "0",
+    "1",
+    "2",
+    "3",
+    "-1",
+    "-2",
+    "-3",
+    "5",
+    "-5",
+    "100",
+    "-100",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "9223372036854775808",
+    "abc",
+    "1.5",
+    "\"\"",
+    "01",
+    "+1",
 ];
 
 fn element(rng: &mut Rng) -> String {
@@ -480,7 +675,8 @@ fn hash_value(rng: &mut Rng) -> String {
 fn list_args(rng: &mut Rng, keys: &[&str]) -> Vec<String> {
     let key = |rng: &mut Rng| rng.pick(keys).to_string();
     let idx = |rng: &mut Rng| rng.pick(LIST_INTS).to_string();
-    let side = |rng: &mut Rng| if rng.chance(95) { rng.opt(&["left", "right"]) } else { rng.pick(&["up", "\"\""]).into() };
+    let side =
+        |rng: &mut Rng| if rng.chance(95) { rng.opt(&["left", "right"]) } else { rng.pick(&["up", "\"\""]).into() };
     match rng.below(17) {
         0..=2 => {
             let mut a = vec![rng.pick(&["LPUSH", "RPUSH", "LPUSH", "RPUSH", "LPUSHX", "RPUSHX"]).into(), key(rng)];
@@ -501,7 +697,13 @@ fn list_args(rng: &mut Rng, keys: &[&str]) -> Vec<String> {
         8 => vec!["LINDEX".into(), key(rng), idx(rng)],
         9 => vec!["LSET".into(), key(rng), idx(rng), element(rng)],
         10 => vec!["LREM".into(), key(rng), idx(rng), element(rng)],
-        11 => vec!["LINSERT".into(), key(rng), rng.opt(&["before", "after", "before", "after", "middle"]), element(rng), element(rng)],
+        11 => vec![
+            "LINSERT".into(),
+            key(rng),
+            rng.opt(&["before", "after", "before", "after", "middle"]),
+            element(rng),
+            element(rng),
+        ],
         12 => vec!["LTRIM".into(), key(rng), idx(rng), idx(rng)],
         13 => {
             let mut a = vec!["LPOS".into(), key(rng), element(rng)];
@@ -523,7 +725,8 @@ fn list_args(rng: &mut Rng, keys: &[&str]) -> Vec<String> {
         15 => vec!["RPOPLPUSH".into(), key(rng), key(rng)],
         _ => {
             let n = rng.below(4);
-            let mut a = vec!["LMPOP".into(), if rng.chance(90) { n.to_string() } else { rng.pick(&["-1", "abc", "5"]).into() }];
+            let mut a =
+                vec!["LMPOP".into(), if rng.chance(90) { n.to_string() } else { rng.pick(&["-1", "abc", "5"]).into() }];
             for _ in 0..n {
                 a.push(key(rng));
             }
@@ -564,7 +767,10 @@ fn hash_args(rng: &mut Rng, keys: &[&str], check: &mut Check) -> Vec<String> {
             }
             a
         }
-        7 => vec![rng.pick(&["HLEN", "HEXISTS", "HSTRLEN"]).into(), key(rng), field(rng)].into_iter().take(if rng.chance(30) { 2 } else { 3 }).collect(),
+        7 => vec![rng.pick(&["HLEN", "HEXISTS", "HSTRLEN"]).into(), key(rng), field(rng)]
+            .into_iter()
+            .take(if rng.chance(30) { 2 } else { 3 })
+            .collect(),
         8 => {
             *check = Check::Unordered;
             vec![rng.pick(&["HKEYS", "HVALS", "HGETALL"]).into(), key(rng)]
@@ -574,7 +780,11 @@ fn hash_args(rng: &mut Rng, keys: &[&str], check: &mut Check) -> Vec<String> {
             "HINCRBYFLOAT".into(),
             key(rng),
             field(rng),
-            rng.pick(&["1.5", "-2.25", "0.1", "1e3", "inf", "-inf", "nan", "abc", "5.0e3", "3", "-1e308", "0x10", "\" 1\"", "\"\"", "10.5"]).into(),
+            rng.pick(&[
+                "1.5", "-2.25", "0.1", "1e3", "inf", "-inf", "nan", "abc", "5.0e3", "3", "-1e308", "0x10", "\" 1\"",
+                "\"\"", "10.5",
+            ])
+            .into(),
         ],
         13 => {
             // Never a huge negative count without WITHVALUES: Redis would build that reply until
@@ -615,7 +825,15 @@ fn random_collection_line(rng: &mut Rng) -> (String, Check) {
         8..=15 => hash_args(rng, if own { HASH_KEYS } else { ALL_KEYS }, &mut check),
         16 => vec![rng.pick(&["DEL", "DEL", "EXISTS", "TYPE"]).into(), rng.pick(ALL_KEYS).into()],
         17 => {
-            let keys = if own { if rng.chance(50) { LIST_KEYS } else { HASH_KEYS } } else { ALL_KEYS };
+            let keys = if own {
+                if rng.chance(50) {
+                    LIST_KEYS
+                } else {
+                    HASH_KEYS
+                }
+            } else {
+                ALL_KEYS
+            };
             vec![rng.pick(&["RENAME", "COPY", "RPOPLPUSH"]).into(), rng.pick(keys).into(), rng.pick(keys).into()]
         }
         18 => vec!["SET".into(), rng.pick(KEYS).into(), rng.pick(VALUES).into()],
@@ -719,8 +937,26 @@ fn random_list_and_hash_commands_match_a_live_server() {
 // A hashtable's order is Redis's hash order, so whole-set replies are compared as multisets.
 
 const MEMBERS: &[&str] = &[
-    "1", "2", "3", "-1", "0", "40000", "-40000", "5000000000", "9223372036854775807", "a", "b", "c", "\"\"", "\"\\xff\"",
-    "01", "+1", "-0", "\"1 \"", "1.5", "\"x y\"",
+    "1",
+    "2",
+    "3",
+    "-1",
+    "0",
+    "40000",
+    "-40000",
+    "5000000000",
+    "9223372036854775807",
+    "a",
+    "b",
+    "c",
+    "\"\"",
+    "\"\\xff\"",
+    "01",
+    "+1",
+    "-0",
+    "\"1 \"",
+    "1.5",
+    "\"x y\"",
 ];
 const SET_KEYS: &[&str] = &["s", "t", "u", "s", "t", "u", "\"\\xff\"", "str"];
 
@@ -866,10 +1102,31 @@ fn random_set_commands_match_a_live_server() {
 const Z_KEYS: &[&str] = &["z1", "z2", "z3", "z1", "z2", "\"z\\xff\"", "zs", "str"];
 const Z_LEX_KEYS: &[&str] = &["zl1", "zl2", "zl1", "zl2", "zl3"];
 const Z_MEMBERS: &[&str] = &["a", "b", "c", "d", "e", "1", "10", "\"\"", "\"\\xff\"", "\"m n\"", LONG65];
-const Z_SCORES: &[&str] = &["1", "2", "3", "-1", "0", "-0", "1.5", "0.1", "2.5e3", "1e17", "inf", "-inf", "+inf", "0x10", "abc", "nan", "\"\"", "9007199254740993"];
-const Z_BOUNDS: &[&str] = &["-inf", "+inf", "0", "1", "(1", "2", "(2.5", "3", "10", "(inf", "abc", "\"\"", "\" 1\"", "(", "1e400"];
+const Z_SCORES: &[&str] = &[
+    "1",
+    "2",
+    "3",
+    "-1",
+    "0",
+    "-0",
+    "1.5",
+    "0.1",
+    "2.5e3",
+    "1e17",
+    "inf",
+    "-inf",
+    "+inf",
+    "0x10",
+    "abc",
+    "nan",
+    "\"\"",
+    "9007199254740993",
+];
+const Z_BOUNDS: &[&str] =
+    &["-inf", "+inf", "0", "1", "(1", "2", "(2.5", "3", "10", "(inf", "abc", "\"\"", "\" 1\"", "(", "1e400"];
 const Z_LEX: &[&str] = &["-", "+", "[a", "(a", "[c", "(c", "[e", "[", "a", "+x", "[\\xff"];
-const Z_RANKS: &[&str] = &["0", "1", "2", "-1", "-2", "-100", "100", "9223372036854775807", "-9223372036854775808", "x"];
+const Z_RANKS: &[&str] =
+    &["0", "1", "2", "-1", "-2", "-100", "100", "9223372036854775807", "-9223372036854775808", "x"];
 
 fn zset_args(rng: &mut Rng) -> Vec<String> {
     let key = |rng: &mut Rng| rng.pick(Z_KEYS).to_string();
@@ -935,7 +1192,11 @@ fn zset_args(rng: &mut Rng) -> Vec<String> {
                     0 => a.push(if kind == 2 { rng.opt(&["BYSCORE", "BYLEX"]) } else { rng.opt(&["BYSCORE"]) }),
                     1 => a.push(rng.opt(&["REV"])),
                     2 => a.push(rng.opt(&["WITHSCORES"])),
-                    _ => a.extend([rng.opt(&["LIMIT"]), rng.pick(&["0", "1", "2", "-1", "x"]).into(), rng.pick(&["1", "2", "-1", "0", "100"]).into()]),
+                    _ => a.extend([
+                        rng.opt(&["LIMIT"]),
+                        rng.pick(&["0", "1", "2", "-1", "x"]).into(),
+                        rng.pick(&["1", "2", "-1", "0", "100"]).into(),
+                    ]),
                 }
             }
         }
@@ -943,7 +1204,13 @@ fn zset_args(rng: &mut Rng) -> Vec<String> {
             let cmd = rng.opt(&["ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX", "ZREVRANGE"]);
             let lexy = cmd.to_ascii_uppercase().contains("LEX");
             let rankish = cmd.eq_ignore_ascii_case("ZREVRANGE");
-            let (lo, hi) = if lexy { (lex(rng), lex(rng)) } else if rankish { (rank(rng), rank(rng)) } else { (bound(rng), bound(rng)) };
+            let (lo, hi) = if lexy {
+                (lex(rng), lex(rng))
+            } else if rankish {
+                (rank(rng), rank(rng))
+            } else {
+                (bound(rng), bound(rng))
+            };
             let k = if lexy { lex_key(rng) } else { key(rng) };
             a.extend([cmd, k, lo, hi]);
             if rng.chance(40) {
@@ -1037,7 +1304,8 @@ fn zset_args(rng: &mut Rng) -> Vec<String> {
                 a.extend([
                     "CONFIG".into(),
                     "SET".into(),
-                    rng.pick(&["zset-max-listpack-entries", "zset-max-listpack-value", "zset-max-ziplist-entries"]).into(),
+                    rng.pick(&["zset-max-listpack-entries", "zset-max-listpack-value", "zset-max-ziplist-entries"])
+                        .into(),
                     rng.pick(&["0", "1", "2", "3", "128", "128", "64", "4"]).into(),
                 ]);
             }
@@ -1104,11 +1372,20 @@ fn command_list_is_redis_list_restricted_to_ours() {
     let mut session = Session::new(EngineOptions { seed: 1, start_ms: wall_ms() });
     let ours = listed_names(&session.run_line(b"COMMAND LIST").text);
     let playground_only = |n: &String| n == "clock" || n.starts_with("clock|");
-    for filter in ["", " FILTERBY ACLCAT string", " FILTERBY ACLCAT keyspace", " FILTERBY ACLCAT fast", " FILTERBY PATTERN *set*", " FILTERBY PATTERN config|*", " FILTERBY MODULE nosuch"] {
+    for filter in [
+        "",
+        " FILTERBY ACLCAT string",
+        " FILTERBY ACLCAT keyspace",
+        " FILTERBY ACLCAT fast",
+        " FILTERBY PATTERN *set*",
+        " FILTERBY PATTERN config|*",
+        " FILTERBY MODULE nosuch",
+    ] {
         let line = format!("COMMAND LIST{filter}");
         let real = listed_names(&server.cli(format!("{line}\n").as_bytes()));
         let want: Vec<String> = real.into_iter().filter(|n| ours.contains(n)).collect();
-        let got: Vec<String> = listed_names(&session.run_line(line.as_bytes()).text).into_iter().filter(|n| !playground_only(n)).collect();
+        let got: Vec<String> =
+            listed_names(&session.run_line(line.as_bytes()).text).into_iter().filter(|n| !playground_only(n)).collect();
         assert_eq!(got, want, "{line}");
     }
     // Everything we list, Redis lists too (except the playground's own CLOCK).
@@ -1128,11 +1405,16 @@ fn command_list_is_redis_list_restricted_to_ours() {
 // compared byte for byte.
 
 const GEO_KEYS: &[&str] = &["g1", "g2", "g1", "g2", "gx", "gs"];
-const GEO_MEMBERS: &[&str] = &["m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11", "\"\"", "\"\\xff\"", "\"a b\""];
+const GEO_MEMBERS: &[&str] =
+    &["m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11", "\"\"", "\"\\xff\"", "\"a b\""];
 const GEO_UNITS: &[&str] = &["m", "km", "ft", "mi", "KM", "Mi"];
 
 fn geo_unit(rng: &mut Rng) -> String {
-    if rng.chance(3) { "parsec".into() } else { rng.pick(GEO_UNITS).into() }
+    if rng.chance(3) {
+        "parsec".into()
+    } else {
+        rng.pick(GEO_UNITS).into()
+    }
 }
 
 /// A decimal in [lo, hi] with up to 6 decimals (or, now and then, a limit or junk).
@@ -1189,7 +1471,15 @@ fn geo_args(rng: &mut Rng) -> Vec<String> {
             }
         }
         6..=12 => {
-            let cmd = rng.pick(&["GEOSEARCH", "GEOSEARCH", "GEOSEARCHSTORE", "GEORADIUS", "GEORADIUSBYMEMBER", "GEORADIUS_RO", "GEORADIUSBYMEMBER_RO"]);
+            let cmd = rng.pick(&[
+                "GEOSEARCH",
+                "GEOSEARCH",
+                "GEOSEARCHSTORE",
+                "GEORADIUS",
+                "GEORADIUSBYMEMBER",
+                "GEORADIUS_RO",
+                "GEORADIUSBYMEMBER_RO",
+            ]);
             let search = cmd.starts_with("GEOSEARCH");
             let store = cmd == "GEOSEARCHSTORE";
             a.push(cased(rng, cmd));
@@ -1231,7 +1521,8 @@ fn geo_args(rng: &mut Rng) -> Vec<String> {
                 parts.push(vec![rng.opt(&["ASC", "DESC"])]);
             }
             if rng.chance(40) {
-                let mut count = vec![rng.opt(&["COUNT"]), rng.pick(&["1", "2", "3", "5", "8", "50", "0", "-1", "x"]).into()];
+                let mut count =
+                    vec![rng.opt(&["COUNT"]), rng.pick(&["1", "2", "3", "5", "8", "50", "0", "-1", "x"]).into()];
                 if rng.chance(30) {
                     count.push(rng.opt(&["ANY"]));
                 }
@@ -1276,10 +1567,20 @@ fn geo_args(rng: &mut Rng) -> Vec<String> {
             }
         }
         17 => a.extend([rng.opt(&["ZREM"]), key(rng), member(rng)]),
-        18 => a.extend(["ZADD".into(), key(rng), rng.pick(&["-1", "0", "1.5", "4503599627370495", "4503599627370496", "inf", "1e300"]).into(), member(rng)]),
+        18 => a.extend([
+            "ZADD".into(),
+            key(rng),
+            rng.pick(&["-1", "0", "1.5", "4503599627370495", "4503599627370496", "inf", "1e300"]).into(),
+            member(rng),
+        ]),
         _ => match rng.below(3) {
             0 => a.extend(["SET".into(), "gs".into(), "x".into()]),
-            1 => a.extend(["CONFIG".into(), "SET".into(), "zset-max-listpack-entries".into(), rng.pick(&["0", "2", "128"]).into()]),
+            1 => a.extend([
+                "CONFIG".into(),
+                "SET".into(),
+                "zset-max-listpack-entries".into(),
+                rng.pick(&["0", "2", "128"]).into(),
+            ]),
             _ => a.extend(["OBJECT".into(), "ENCODING".into(), key(rng)]),
         },
     }

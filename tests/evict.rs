@@ -88,7 +88,8 @@ fn a_full_pool_drops_its_worst_entry_and_ghosts_are_skipped() {
     assert!(ev.len() > 50);
     assert!(ev.iter().any(|e| e.pool_before.iter().all(|p| p.is_some())), "the pool filled up");
     // Deleting pooled keys behind the pool's back makes ghosts the next eviction skips.
-    let pooled: Vec<String> = ev.last().unwrap().pool_after.iter().flatten().map(|p| String::from_utf8_lossy(&p.key).into_owned()).collect();
+    let pooled: Vec<String> =
+        ev.last().unwrap().pool_after.iter().flatten().map(|p| String::from_utf8_lossy(&p.key).into_owned()).collect();
     for k in &pooled {
         run(&mut s, &format!("DEL {k}"));
     }
@@ -104,7 +105,11 @@ fn volatile_policies_without_volatile_keys_refuse_like_noeviction() {
         run(&mut s, "SET a 1");
         run(&mut s, &format!("CONFIG SET maxmemory-policy {policy}"));
         run(&mut s, "CONFIG SET maxmemory 1");
-        assert_eq!(run(&mut s, "SET b 2"), "(error) OOM command not allowed when used memory > 'maxmemory'.\n", "{policy}");
+        assert_eq!(
+            run(&mut s, "SET b 2"),
+            "(error) OOM command not allowed when used memory > 'maxmemory'.\n",
+            "{policy}"
+        );
         assert_eq!(run(&mut s, "GET a"), "\"1\"\n", "{policy}: reads still run");
         assert_eq!(run(&mut s, "DBSIZE"), "(integer) 1\n", "{policy}: nothing was evicted");
     }

@@ -57,7 +57,9 @@ fn evicted_keys_and_dbsize_within_five_percent_of_redis_server() {
     let Reply::Bulk(info) = run(&mut e, &["INFO".into(), "all".into()]).into_resp2() else { panic!("INFO") };
     let evicted = field(&String::from_utf8_lossy(&info), "evicted_keys");
     let Reply::Integer(dbsize) = run(&mut e, &["DBSIZE".into()]) else { panic!("DBSIZE") };
-    let report = format!("redis-server: evicted {real_evicted}, dbsize {real_dbsize}; engine: evicted {evicted}, dbsize {dbsize}");
+    let report = format!(
+        "redis-server: evicted {real_evicted}, dbsize {real_dbsize}; engine: evicted {evicted}, dbsize {dbsize}"
+    );
     eprintln!("{report}");
     let close = |a: u64, b: u64| (a as f64 - b as f64).abs() <= 0.05 * b as f64;
     assert!(real_evicted > 1000, "the server must have evicted: {report}");

@@ -60,7 +60,10 @@ fn a_round_repeats_while_more_than_ten_percent_were_dead() {
     assert_eq!((slow.keys_per_loop, slow.acceptable_stale), (20, 10));
     assert!(!slow.rounds.is_empty());
     for r in &slow.rounds {
-        assert!(r.sampled >= 20 || r.buckets >= 400 || r.sampled == 0, "a round examines ≥20 keys or 400 buckets: {r:?}");
+        assert!(
+            r.sampled >= 20 || r.buckets >= 400 || r.sampled == 0,
+            "a round examines ≥20 keys or 400 buckets: {r:?}"
+        );
         let stale = r.expired * 100 / r.sampled.max(1);
         if r.reason.starts_with("time limit") {
             continue;

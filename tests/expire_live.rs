@@ -30,8 +30,10 @@ struct Outcome {
 }
 
 fn commands() -> (Vec<Vec<String>>, Vec<Vec<String>>) {
-    let live = (0..LIVE).map(|i| vec!["SET".into(), format!("live:{i}"), "v".into(), "EX".into(), "3600".into()]).collect();
-    let short = (0..SHORT).map(|i| vec!["SET".into(), format!("short:{i}"), "v".into(), "PX".into(), "300".into()]).collect();
+    let live =
+        (0..LIVE).map(|i| vec!["SET".into(), format!("live:{i}"), "v".into(), "EX".into(), "3600".into()]).collect();
+    let short =
+        (0..SHORT).map(|i| vec!["SET".into(), format!("short:{i}"), "v".into(), "PX".into(), "300".into()]).collect();
     (live, short)
 }
 
@@ -98,7 +100,8 @@ fn active_expiry_lands_in_the_same_band_as_redis_server() {
     // the machine, not about Redis, so it is reported and another one runs: at least two of at
     // most six trials must show the quiet-server band (six trials were all in it when this test
     // was written; one trial in CI left 3618 at +50 ms and 453 at +250 ms while cargo was busy).
-    let in_band = |o: &Outcome| bimodal(o.left_at_50) && o.left_at_250 <= SHORT / 20 && o.stale_perc > 0.0 && o.stale_perc < 20.0;
+    let in_band =
+        |o: &Outcome| bimodal(o.left_at_50) && o.left_at_250 <= SHORT / 20 && o.stale_perc > 0.0 && o.stale_perc < 20.0;
     let mut good = 0;
     for trial in 0..6 {
         let o = server_trial(&server);
@@ -119,7 +122,10 @@ fn active_expiry_lands_in_the_same_band_as_redis_server() {
     let mut reclaimed_early = 0;
     for phase in (0..100).step_by(10) {
         let o = engine_trial(phase);
-        report.push(format!("engine, cron phase {phase:>2} ms: +50 ms {} left, +250 ms {} left, stale {:.2}%", o.left_at_50, o.left_at_250, o.stale_perc));
+        report.push(format!(
+            "engine, cron phase {phase:>2} ms: +50 ms {} left, +250 ms {} left, stale {:.2}%",
+            o.left_at_50, o.left_at_250, o.stale_perc
+        ));
         assert!(bimodal(o.left_at_50), "{}", report.join("\n"));
         assert_eq!(o.left_at_250, 0, "{}", report.join("\n"));
         assert!(o.stale_perc > 0.0 && o.stale_perc < 20.0, "{}", report.join("\n"));

@@ -38,7 +38,11 @@ fn every_transcript_matches_its_recording() {
         let text = std::fs::read(script).unwrap();
         let out_path = script.with_extension("out");
         let Ok(expected) = std::fs::read(&out_path) else {
-            failures.push(format!("{name}: no {} (run tools/record-golden.sh {})", out_path.display(), script.display()));
+            failures.push(format!(
+                "{name}: no {} (run tools/record-golden.sh {})",
+                out_path.display(),
+                script.display()
+            ));
             continue;
         };
         let lines = parse_script(&text);
@@ -50,7 +54,13 @@ fn every_transcript_matches_its_recording() {
         }
     }
     eprintln!("golden: {} transcripts, {commands} command lines", scripts.len());
-    assert!(failures.is_empty(), "{} of {} transcripts differ:\n\n{}", failures.len(), scripts.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} transcripts differ:\n\n{}",
+        failures.len(),
+        scripts.len(),
+        failures.join("\n\n")
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -116,7 +126,11 @@ fn command_count_list_and_info_describe_the_same_table() {
     }
     // Filters narrow the same list.
     let strings = names(&reply(&mut s, "COMMAND LIST FILTERBY ACLCAT string"));
-    assert!(strings.iter().all(|n| all.contains(n)) && strings.contains(&"append".to_string()) && !strings.contains(&"del".to_string()));
+    assert!(
+        strings.iter().all(|n| all.contains(n))
+            && strings.contains(&"append".to_string())
+            && !strings.contains(&"del".to_string())
+    );
     let pattern = names(&reply(&mut s, "COMMAND LIST FILTERBY PATTERN get*"));
     let mut want: Vec<String> = all.iter().filter(|n| n.starts_with("get")).cloned().collect();
     let mut got = pattern.clone();

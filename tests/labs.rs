@@ -40,11 +40,13 @@ fn simulate(kind: &str, config: &Value) -> Result<Value, String> {
             Ok(serde_json::to_value(sim.run()).unwrap())
         }
         "pipeline" => {
-            let input: redisplay::sim::pipeline::ConfigInput = serde_json::from_value(config.clone()).map_err(|e| e.to_string())?;
+            let input: redisplay::sim::pipeline::ConfigInput =
+                serde_json::from_value(config.clone()).map_err(|e| e.to_string())?;
             Ok(serde_json::to_value(redisplay::sim::pipeline::run(&input.into_config()?)).unwrap())
         }
         "cache-aside" => {
-            let input: redisplay::sim::cache_aside::ConfigInput = serde_json::from_value(config.clone()).map_err(|e| e.to_string())?;
+            let input: redisplay::sim::cache_aside::ConfigInput =
+                serde_json::from_value(config.clone()).map_err(|e| e.to_string())?;
             Ok(serde_json::to_value(redisplay::sim::cache_aside::run(&input.into_config()?)).unwrap())
         }
         other => Err(format!("unknown sim {other}")),
@@ -86,9 +88,9 @@ fn play(lab: &mut Value, record: bool) -> Vec<String> {
                         let want = item.get("expect").cloned().unwrap_or(json!({}));
                         // (Recording keeps the lab's choice of fields, if it made one.)
                         let picked = match (&want, &m) {
-                            (Value::Object(w), Value::Object(mm)) if !w.is_empty() => {
-                                Value::Object(w.keys().filter_map(|k| mm.get(k).map(|v| (k.clone(), v.clone()))).collect())
-                            }
+                            (Value::Object(w), Value::Object(mm)) if !w.is_empty() => Value::Object(
+                                w.keys().filter_map(|k| mm.get(k).map(|v| (k.clone(), v.clone()))).collect(),
+                            ),
                             _ => m.clone(),
                         };
                         (format!("sim {kind}"), picked)
@@ -124,7 +126,12 @@ fn every_lab_says_what_the_engine_does() {
         let raw = std::fs::read_to_string(path).unwrap();
         let mut lab: Value = serde_json::from_str(&raw).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let id = lab["id"].as_str().unwrap_or("").to_string();
-        assert_eq!(Some(id.as_str()), path.file_stem().and_then(|s| s.to_str()), "{}: id must be the file name", path.display());
+        assert_eq!(
+            Some(id.as_str()),
+            path.file_stem().and_then(|s| s.to_str()),
+            "{}: id must be the file name",
+            path.display()
+        );
         assert!(lab["title"].as_str().is_some_and(|t| !t.is_empty()), "{id}: no title");
         assert!(lab["summary"].as_str().is_some_and(|t| !t.is_empty()), "{id}: no summary");
         for v in lab["views"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
@@ -146,8 +153,12 @@ fn every_lab_says_what_the_engine_does() {
 /// The lab index the page reads lists every lab file, in the order the page shows them.
 #[test]
 fn the_index_lists_every_lab() {
-    let index: Value = serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/www/labs/data/index.json")).unwrap_or_default()).unwrap_or(Value::Null);
-    let listed: Vec<&str> = index["labs"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    let index: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/www/labs/data/index.json")).unwrap_or_default(),
+    )
+    .unwrap_or(Value::Null);
+    let listed: Vec<&str> =
+        index["labs"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
     let mut files: Vec<String> = labs().iter().filter_map(|p| p.file_stem()?.to_str().map(String::from)).collect();
     let mut sorted: Vec<String> = listed.iter().map(|s| s.to_string()).collect();
     sorted.sort();

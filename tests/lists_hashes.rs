@@ -175,7 +175,9 @@ fn hscan_keeps_its_guarantee_across_deletes_and_inserts() {
     })
     .into_iter()
     .collect();
-    for f in fields.keys().filter(|f| f.strip_prefix('f').and_then(|n| n.parse::<usize>().ok()).is_some_and(|n| n >= 100)) {
+    for f in
+        fields.keys().filter(|f| f.strip_prefix('f').and_then(|n| n.parse::<usize>().ok()).is_some_and(|n| n >= 100))
+    {
         assert!(seen.contains(f), "{f} was present for the whole scan but not returned");
     }
 }
@@ -204,9 +206,32 @@ fn list_and_hash_commands_fire_redis_keyspace_events_in_order() {
         run(&mut e, c, line);
     }
     let want = [
-        "new src", "rpush src", "new dst", "rpush dst", "lpop src", "del src", "new l2", "rpush l2", "lpop l2", "del l2", "new h",
-        "hset h", "hdel h", "del h", "new hx", "hincrbyfloat hx", "ltrim dst", "del dst", "new q", "rpush q", "lrem q", "del q",
-        "new m", "rpush m", "lpop m", "del m",
+        "new src",
+        "rpush src",
+        "new dst",
+        "rpush dst",
+        "lpop src",
+        "del src",
+        "new l2",
+        "rpush l2",
+        "lpop l2",
+        "del l2",
+        "new h",
+        "hset h",
+        "hdel h",
+        "del h",
+        "new hx",
+        "hincrbyfloat hx",
+        "ltrim dst",
+        "del dst",
+        "new q",
+        "rpush q",
+        "lrem q",
+        "del q",
+        "new m",
+        "rpush m",
+        "lpop m",
+        "del m",
     ];
     assert_eq!(keyspace_events(&mut e), want);
 }
@@ -246,15 +271,83 @@ fn failed_and_empty_writes_fire_nothing() {
 #[test]
 fn hostile_arguments_never_panic() {
     const COMMANDS: &[&str] = &[
-        "LPUSH", "RPUSH", "LPUSHX", "RPUSHX", "LPOP", "RPOP", "LLEN", "LRANGE", "LINDEX", "LSET", "LREM", "LINSERT", "LTRIM",
-        "LPOS", "LMOVE", "LMPOP", "RPOPLPUSH", "HSET", "HMSET", "HSETNX", "HGET", "HMGET", "HDEL", "HLEN", "HEXISTS", "HKEYS",
-        "HVALS", "HGETALL", "HINCRBY", "HINCRBYFLOAT", "HSTRLEN", "HRANDFIELD", "HSCAN", "DEL", "CONFIG",
+        "LPUSH",
+        "RPUSH",
+        "LPUSHX",
+        "RPUSHX",
+        "LPOP",
+        "RPOP",
+        "LLEN",
+        "LRANGE",
+        "LINDEX",
+        "LSET",
+        "LREM",
+        "LINSERT",
+        "LTRIM",
+        "LPOS",
+        "LMOVE",
+        "LMPOP",
+        "RPOPLPUSH",
+        "HSET",
+        "HMSET",
+        "HSETNX",
+        "HGET",
+        "HMGET",
+        "HDEL",
+        "HLEN",
+        "HEXISTS",
+        "HKEYS",
+        "HVALS",
+        "HGETALL",
+        "HINCRBY",
+        "HINCRBYFLOAT",
+        "HSTRLEN",
+        "HRANDFIELD",
+        "HSCAN",
+        "DEL",
+        "CONFIG",
     ];
     const WORDS: &[&str] = &[
-        "l", "h", "x", "0", "1", "-1", "2", "-2", "3", "100", "-100", "9223372036854775807", "-9223372036854775808",
-        "9223372036854775808", "4611686018427387903", "-4611686018427387903", "18446744073709551615", "", "abc", "1.5",
-        "inf", "-inf", "nan", "1e4932", "LEFT", "RIGHT", "BEFORE", "AFTER", "RANK", "COUNT", "MAXLEN", "MATCH", "TYPE",
-        "WITHVALUES", "*", "[", "\\", "SET", "hash-max-listpack-entries", "hash-max-listpack-value",
+        "l",
+        "h",
+        "x",
+        "0",
+        "1",
+        "-1",
+        "2",
+        "-2",
+        "3",
+        "100",
+        "-100",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "9223372036854775808",
+        "4611686018427387903",
+        "-4611686018427387903",
+        "18446744073709551615",
+        "",
+        "abc",
+        "1.5",
+        "inf",
+        "-inf",
+        "nan",
+        "1e4932",
+        "LEFT",
+        "RIGHT",
+        "BEFORE",
+        "AFTER",
+        "RANK",
+        "COUNT",
+        "MAXLEN",
+        "MATCH",
+        "TYPE",
+        "WITHVALUES",
+        "*",
+        "[",
+        "\\",
+        "SET",
+        "hash-max-listpack-entries",
+        "hash-max-listpack-value",
     ];
     let mut state: u64 = 0x1234_5678;
     let mut next = |n: usize| {
@@ -270,8 +363,13 @@ fn hostile_arguments_never_panic() {
         if argv[0] == b"CONFIG" && argv.len() > 1 {
             argv[1] = b"SET".to_vec();
         }
-        let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| e.execute(c, &argv)))
-            .unwrap_or_else(|_| panic!("call {i} panicked: {:?}", argv.iter().map(|a| String::from_utf8_lossy(a).into_owned()).collect::<Vec<_>>()));
+        let reply =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| e.execute(c, &argv))).unwrap_or_else(|_| {
+                panic!(
+                    "call {i} panicked: {:?}",
+                    argv.iter().map(|a| String::from_utf8_lossy(a).into_owned()).collect::<Vec<_>>()
+                )
+            });
         let _ = reply.to_cli();
     }
     assert_eq!(run(&mut e, c, "PING"), Reply::Status("PONG".into()));

@@ -23,11 +23,23 @@ fn workload() -> Vec<Vec<String>> {
             })
             .collect()
     };
-    cmds.extend(batch("ZADD", &["zbig"], (0..20_000).flat_map(|i| vec![(i * 7 % 1000).to_string(), format!("member:{i}")]).collect()));
-    cmds.extend(batch("HSET", &["hbig"], (0..20_000).flat_map(|i| vec![format!("field:{i}"), "x".repeat(i % 40)]).collect()));
+    cmds.extend(batch(
+        "ZADD",
+        &["zbig"],
+        (0..20_000).flat_map(|i| vec![(i * 7 % 1000).to_string(), format!("member:{i}")]).collect(),
+    ));
+    cmds.extend(batch(
+        "HSET",
+        &["hbig"],
+        (0..20_000).flat_map(|i| vec![format!("field:{i}"), "x".repeat(i % 40)]).collect(),
+    ));
     cmds.extend(batch("SADD", &["sbig"], (0..20_000).map(|i| format!("m{}", i * 13)).collect()));
     cmds.extend(batch("RPUSH", &["lbig"], (0..100_000).map(|i| format!("item-{i}")).collect()));
-    cmds.extend(batch("ZADD", &["zlong"], (0..2_000).flat_map(|i| vec![i.to_string(), "y".repeat(80 + i % 50)]).collect()));
+    cmds.extend(batch(
+        "ZADD",
+        &["zlong"],
+        (0..2_000).flat_map(|i| vec![i.to_string(), "y".repeat(80 + i % 50)]).collect(),
+    ));
     cmds
 }
 
@@ -54,7 +66,8 @@ fn large_values_within_ten_percent_of_redis_server() {
     for key in KEYS {
         for samples in ["5", "0"] {
             let real: f64 = r.call(&["MEMORY", "USAGE", key, "SAMPLES", samples]).parse().unwrap();
-            let argv: Vec<Vec<u8>> = ["MEMORY", "USAGE", key, "SAMPLES", samples].iter().map(|a| a.as_bytes().to_vec()).collect();
+            let argv: Vec<Vec<u8>> =
+                ["MEMORY", "USAGE", key, "SAMPLES", samples].iter().map(|a| a.as_bytes().to_vec()).collect();
             let Reply::Integer(ours) = e.execute(client, &argv) else { panic!("MEMORY USAGE {key}") };
             let off = (ours as f64 - real).abs() / real;
             // SAMPLES 5 extrapolates from five elements Redis picks by hash order or from random
@@ -63,7 +76,10 @@ fn large_values_within_ten_percent_of_redis_server() {
             if samples == "0" {
                 worst = worst.max(off);
             }
-            report.push(format!("{key} samples {samples}: redis-server {real}, engine {ours} ({:+.1}%)", (ours as f64 - real) / real * 100.0));
+            report.push(format!(
+                "{key} samples {samples}: redis-server {real}, engine {ours} ({:+.1}%)",
+                (ours as f64 - real) / real * 100.0
+            ));
         }
     }
     eprintln!("{}", report.join("\n"));

@@ -52,6 +52,9 @@ fn huge_numbers_and_clock_abuse_are_errors_not_hangs() {
     }
     // The clock survives a far jump that is allowed, and keys expire across it.
     s.run_line(b"SET k v EX 10");
-    assert_eq!(s.run_line(b"CLOCK ADVANCE 86400000").text, format!("(integer) {}\n", 1_735_689_600_000i64 + 86_400_000).into_bytes());
+    assert_eq!(
+        s.run_line(b"CLOCK ADVANCE 86400000").text,
+        format!("(integer) {}\n", 1_735_689_600_000i64 + 86_400_000).into_bytes()
+    );
     assert_eq!(s.run_line(b"GET k").text, b"(nil)\n");
 }

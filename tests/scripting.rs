@@ -34,7 +34,17 @@ fn an_empty_infinite_loop_is_stopped_and_the_engine_answers_afterwards() {
 fn a_loop_of_writes_is_stopped_with_every_write_it_made_in_place() {
     let mut e = Engine::new(EngineOptions::default());
     let c = e.connect();
-    let r = run(&mut e, c, &["EVAL", "while true do redis.call('INCR', KEYS[1]) redis.call('RPUSH', KEYS[2], 'x') end", "2", "counter", "list"]);
+    let r = run(
+        &mut e,
+        c,
+        &[
+            "EVAL",
+            "while true do redis.call('INCR', KEYS[1]) redis.call('RPUSH', KEYS[2], 'x') end",
+            "2",
+            "counter",
+            "list",
+        ],
+    );
     assert!(error_text(&r).starts_with("ERR Script "), "{r:?}");
     // Consistent: each INCR was followed by its RPUSH, or the script stopped between the two.
     let Reply::Bulk(n) = run(&mut e, c, &["GET", "counter"]) else { panic!("counter missing") };

@@ -113,12 +113,15 @@ fn cli_outputs(port: u16) -> Vec<(String, Vec<u8>)> {
     let p = port.to_string();
     let script = CLI_SCRIPT.iter().map(|l| format!("{l}\n")).collect::<String>();
     let mut outs = Vec::new();
-    for (label, extra) in [("piped", &[][..]), ("piped --no-raw", &["--no-raw"][..]), ("piped -3 --no-raw", &["-3", "--no-raw"][..])] {
+    for (label, extra) in
+        [("piped", &[][..]), ("piped --no-raw", &["--no-raw"][..]), ("piped -3 --no-raw", &["-3", "--no-raw"][..])]
+    {
         let (stdout, stderr, code) = run(Command::new("redis-cli").args(["-p", &p]).args(extra), script.as_bytes());
         outs.push((format!("redis-cli {label} (stdout)"), stdout));
         outs.push((format!("redis-cli {label} (stderr, exit {code})"), stderr));
     }
-    for (label, extra) in [("--no-raw", &["--no-raw"][..]), ("-3 --no-raw", &["-3", "--no-raw"][..]), ("raw", &[][..])] {
+    for (label, extra) in [("--no-raw", &["--no-raw"][..]), ("-3 --no-raw", &["-3", "--no-raw"][..]), ("raw", &[][..])]
+    {
         for line in CLI_SCRIPT {
             let words = redisplay::tokenize::split_args(line.as_bytes()).expect("a well-quoted line");
             let words: Vec<String> = words.iter().map(|w| String::from_utf8_lossy(w).into_owned()).collect();
@@ -152,12 +155,23 @@ fn redis_cli_prints_the_same_as_against_redis_server() {
 // ---------------------------------------------------------------------------------------------
 
 const BENCH_TESTS: &str = "set,get,incr,lpush,rpop,sadd,hset,zadd,lrange_100";
-const BENCH_NAMES: &[&str] = &["SET", "GET", "INCR", "LPUSH", "RPOP", "SADD", "HSET", "ZADD", "LRANGE_100 (first 100 elements)"];
+const BENCH_NAMES: &[&str] =
+    &["SET", "GET", "INCR", "LPUSH", "RPOP", "SADD", "HSET", "ZADD", "LRANGE_100 (first 100 elements)"];
 
 /// Runs redis-benchmark; returns each test's requests per second.
 fn benchmark(port: u16, pipeline: u32) -> Vec<(String, f64)> {
     let (stdout, stderr, code) = run(
-        Command::new("redis-benchmark").args(["-p", &port.to_string(), "-t", BENCH_TESTS, "-n", "2000", "-q", "-P", &pipeline.to_string()]),
+        Command::new("redis-benchmark").args([
+            "-p",
+            &port.to_string(),
+            "-t",
+            BENCH_TESTS,
+            "-n",
+            "2000",
+            "-q",
+            "-P",
+            &pipeline.to_string(),
+        ]),
         b"",
     );
     let text = String::from_utf8_lossy(&stdout);
@@ -172,7 +186,10 @@ fn benchmark(port: u16, pipeline: u32) -> Vec<(String, f64)> {
         })
         .collect();
     for name in BENCH_NAMES {
-        assert!(rates.iter().any(|(n, r)| n == name && *r > 0.0), "redis-benchmark -P {pipeline}: no rate for {name}:\n{text}");
+        assert!(
+            rates.iter().any(|(n, r)| n == name && *r > 0.0),
+            "redis-benchmark -P {pipeline}: no rate for {name}:\n{text}"
+        );
     }
     rates
 }
@@ -187,7 +204,9 @@ fn redis_benchmark_runs_with_and_without_pipelining() {
         let theirs = benchmark(redis.port(), pipeline);
         for (name, rps) in &mine {
             let other = theirs.iter().find(|(n, _)| n == name).map_or(0.0, |(_, r)| *r);
-            table.push_str(&format!("-P {pipeline:<2} {name:<36} redisplay {rps:>10.0}/s   redis-server {other:>10.0}/s\n"));
+            table.push_str(&format!(
+                "-P {pipeline:<2} {name:<36} redisplay {rps:>10.0}/s   redis-server {other:>10.0}/s\n"
+            ));
         }
     }
     eprintln!("redis-benchmark -n 2000 (redisplay in this test binary, debug build unless --release):\n{table}");
@@ -226,8 +245,14 @@ fn venv_python() -> PathBuf {
 
 fn workload(python: &Path, port: u16, protocol: u32) -> (Vec<u8>, Vec<u8>) {
     let script = root().join("tests/clients/workload.py");
-    let (stdout, stderr, code) = run(Command::new(python).arg(&script).args([port.to_string(), protocol.to_string()]), b"");
-    assert_eq!(code, 0, "workload.py against port {port}, RESP{protocol} exited {code}:\n{}", String::from_utf8_lossy(&stderr));
+    let (stdout, stderr, code) =
+        run(Command::new(python).arg(&script).args([port.to_string(), protocol.to_string()]), b"");
+    assert_eq!(
+        code,
+        0,
+        "workload.py against port {port}, RESP{protocol} exited {code}:\n{}",
+        String::from_utf8_lossy(&stderr)
+    );
     (stdout, stderr)
 }
 
@@ -287,7 +312,9 @@ fn clock_advance_expires_keys_without_sleeping() {
 #[test]
 fn a_pinned_clock_only_moves_with_clock_commands() {
     const T: i64 = 1_700_000_000_000;
-    let server = Server::start(ServeOptions { bind: "127.0.0.1".into(), port: 0, seed: 1, time: Some(T), requirepass: None }).unwrap();
+    let server =
+        Server::start(ServeOptions { bind: "127.0.0.1".into(), port: 0, seed: 1, time: Some(T), requirepass: None })
+            .unwrap();
     let mut c = Conn::open(server.addr.port());
     assert_eq!(c.call_text(&["CLOCK", "GET"]), T.to_string());
     assert_eq!(c.call(&["SET", "t", "v", "EX", "100"]), b"+OK\r\n");
@@ -299,7 +326,11 @@ fn a_pinned_clock_only_moves_with_clock_commands() {
     assert_eq!(c.call_text(&["GET", "short"]), "v");
     assert_eq!(c.call_text(&["CLOCK", "GET"]), T.to_string());
     let time = c.call(&["TIME"]);
-    assert!(time.starts_with(format!("*2\r\n$10\r\n{}\r\n", T / 1000).as_bytes()), "{}", String::from_utf8_lossy(&time));
+    assert!(
+        time.starts_with(format!("*2\r\n$10\r\n{}\r\n", T / 1000).as_bytes()),
+        "{}",
+        String::from_utf8_lossy(&time)
+    );
     // CLOCK moves it.
     assert_eq!(c.call_text(&["CLOCK", "ADVANCE", "500"]), (T + 500).to_string());
     assert_eq!(c.call_text(&["CLOCK", "GET"]), (T + 500).to_string());
@@ -323,7 +354,11 @@ fn the_serve_command_pins_the_clock_and_refuses_a_public_bind_without_a_password
         .expect("start redisplay serve");
     let mut banner = String::new();
     BufReader::new(child.stderr.take().unwrap()).read_line(&mut banner).unwrap();
-    let addr = banner.split(" on ").nth(1).and_then(|s| s.split(';').next()).unwrap_or_else(|| panic!("no address in {banner:?}"));
+    let addr = banner
+        .split(" on ")
+        .nth(1)
+        .and_then(|s| s.split(';').next())
+        .unwrap_or_else(|| panic!("no address in {banner:?}"));
     let port: u16 = addr.rsplit(':').next().unwrap().parse().unwrap();
     let result = std::panic::catch_unwind(|| {
         let mut c = Conn::open(port);
@@ -349,7 +384,10 @@ fn requirepass_is_enforced_and_public_binds_need_it() {
     let mut c = Conn::open(server.addr.port());
     assert_eq!(c.call(&["GET", "k"]), b"-NOAUTH Authentication required.\r\n");
     assert_eq!(c.call(&["AUTH", "nope"]), b"-WRONGPASS invalid username-password pair or user is disabled.\r\n");
-    assert_eq!(c.call(&["AUTH", "default", "nope"]), b"-WRONGPASS invalid username-password pair or user is disabled.\r\n");
+    assert_eq!(
+        c.call(&["AUTH", "default", "nope"]),
+        b"-WRONGPASS invalid username-password pair or user is disabled.\r\n"
+    );
     assert_eq!(c.call(&["SET", "k", "v"]), b"-NOAUTH Authentication required.\r\n");
     assert_eq!(c.call(&["AUTH", "s3cret"]), b"+OK\r\n");
     assert_eq!(c.call(&["SET", "k", "v"]), b"+OK\r\n");
@@ -361,22 +399,47 @@ fn requirepass_is_enforced_and_public_binds_need_it() {
     assert!(hello.starts_with(b"%7\r\n"), "{}", String::from_utf8_lossy(&hello));
     assert_eq!(d.call(&["GET", "k"]), b"$1\r\nv\r\n");
     // redis-cli -a works.
-    let (stdout, _, code) = run(Command::new("redis-cli").args(["-p", &server.addr.port().to_string(), "--no-auth-warning", "-a", "s3cret", "GET", "k"]), b"");
+    let (stdout, _, code) = run(
+        Command::new("redis-cli").args([
+            "-p",
+            &server.addr.port().to_string(),
+            "--no-auth-warning",
+            "-a",
+            "s3cret",
+            "GET",
+            "k",
+        ]),
+        b"",
+    );
     assert_eq!((stdout, code), (b"v\n".to_vec(), 0));
 
     // Binding beyond loopback without a password is refused; loopback names are fine.
     for bind in ["0.0.0.0", "::"] {
         for pass in [None, Some(String::new())] {
-            let r = Server::start(ServeOptions { bind: bind.into(), port: 0, seed: 0, time: None, requirepass: pass.clone() });
+            let r = Server::start(ServeOptions {
+                bind: bind.into(),
+                port: 0,
+                seed: 0,
+                time: None,
+                requirepass: pass.clone(),
+            });
             assert!(r.is_err(), "bind {bind} with password {pass:?} started");
             assert_eq!(r.err().unwrap().kind(), std::io::ErrorKind::InvalidInput);
         }
     }
     for bind in ["127.0.0.1", "localhost"] {
-        let s = Server::start(ServeOptions { bind: bind.into(), port: 0, seed: 0, time: None, requirepass: None }).unwrap();
+        let s =
+            Server::start(ServeOptions { bind: bind.into(), port: 0, seed: 0, time: None, requirepass: None }).unwrap();
         assert!(s.addr.ip().is_loopback(), "{bind} → {}", s.addr);
         assert_eq!(Conn::open_addr(s.addr).call(&["PING"]), b"+PONG\r\n");
     }
-    let public = Server::start(ServeOptions { bind: "0.0.0.0".into(), port: 0, seed: 0, time: None, requirepass: Some("pw".into()) }).unwrap();
+    let public = Server::start(ServeOptions {
+        bind: "0.0.0.0".into(),
+        port: 0,
+        seed: 0,
+        time: None,
+        requirepass: Some("pw".into()),
+    })
+    .unwrap();
     assert_eq!(Conn::open(public.addr.port()).call(&["PING"]), b"-NOAUTH Authentication required.\r\n");
 }

@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use common::{compare, parse_script, split_like, Check};
-use redisplay::server::{ServeOptions, Server as Ours};
 use redisplay::reply::parse_resp;
+use redisplay::server::{ServeOptions, Server as Ours};
 use redisplay::tokenize::split_args;
 use redisplay::{EngineOptions, Reply, Session};
 
@@ -53,7 +53,6 @@ fn ours() -> Ours {
     Ours::start(ServeOptions { port: 0, seed: 0x5eed, ..Default::default() }).expect("redisplay serve starts")
 }
 
-
 #[test]
 fn redis_cli_through_the_server_prints_the_recordings() {
     check_tools();
@@ -76,7 +75,11 @@ fn redis_cli_through_the_server_prints_the_recordings() {
             if through_server == recorded {
                 Ok(())
             } else {
-                Err(format!("output differs\n--- recorded\n{}\n--- through the server\n{}", common::show(&recorded), common::show(&through_server)))
+                Err(format!(
+                    "output differs\n--- recorded\n{}\n--- through the server\n{}",
+                    common::show(&recorded),
+                    common::show(&through_server)
+                ))
             }
         } else {
             compare(&lines, &pieces, &recorded).map_err(|m| m.to_string())
@@ -108,8 +111,12 @@ fn canonical(r: &Reply) -> String {
         v.join(",")
     };
     match r {
-        Reply::Map(kv) => format!("%[{}]", sorted(kv.iter().map(|(k, v)| format!("{}=>{}", canonical(k), canonical(v))).collect())),
-        Reply::Pairs(kv) => format!("P[{}]", sorted(kv.iter().map(|(k, v)| format!("[{},{}]", canonical(k), canonical(v))).collect())),
+        Reply::Map(kv) => {
+            format!("%[{}]", sorted(kv.iter().map(|(k, v)| format!("{}=>{}", canonical(k), canonical(v))).collect()))
+        }
+        Reply::Pairs(kv) => {
+            format!("P[{}]", sorted(kv.iter().map(|(k, v)| format!("[{},{}]", canonical(k), canonical(v))).collect()))
+        }
         Reply::Array(items) => format!("*[{}]", sorted(items.iter().map(canonical).collect())),
         Reply::Set(items) => format!("~[{}]", sorted(items.iter().map(canonical).collect())),
         Reply::Push(items) => format!(">[{}]", sorted(items.iter().map(canonical).collect())),
@@ -167,7 +174,9 @@ impl Raw {
 fn argv_of(line: &[u8]) -> Option<Vec<Vec<u8>>> {
     let argv = split_args(line)?;
     let first = argv.first()?.to_ascii_lowercase();
-    if matches!(first.as_slice(), b"help" | b"?" | b"quit" | b"exit" | b"clear" | b"connect" | b"restart") || first.starts_with(b":") {
+    if matches!(first.as_slice(), b"help" | b"?" | b"quit" | b"exit" | b"clear" | b"connect" | b"restart")
+        || first.starts_with(b":")
+    {
         return None;
     }
     if argv.len() > 1 && first.iter().all(u8::is_ascii_digit) {

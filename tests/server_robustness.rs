@@ -103,14 +103,27 @@ fn open_cases() -> Vec<Case> {
         case("an empty argument", vec![send("*2\r\n$4\r\nECHO\r\n$0\r\n\r\n")]),
         case("a bulk holding CR LF", vec![send("*2\r\n$4\r\nECHO\r\n$3\r\na\r\n\r\n")]),
         case("two bytes after a bulk are skipped unchecked", vec![send("*1\r\n$4\r\nPINGxx*1\r\n$4\r\nPING\r\n")]),
-        case("a bulk without its CR LF eats the next request's start", vec![send("*1\r\n$4\r\nPING*1\r\n$4\r\nPING\r\n")]),
+        case(
+            "a bulk without its CR LF eats the next request's start",
+            vec![send("*1\r\n$4\r\nPING*1\r\n$4\r\nPING\r\n")],
+        ),
         case("trailing garbage after a bulk starts an inline request", vec![send("*2\r\n$4\r\nECHO\r\n$3\r\nabcXYZ")]),
         case("too few arguments wait", vec![send("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n")]),
-        case("a 200 KB argument", vec![send(cat(&[b"*3\r\n$3\r\nSET\r\n$3\r\nbig\r\n$200000\r\n", &big(200_000, b'v'), b"\r\nSTRLEN big\r\n"]))]),
+        case(
+            "a 200 KB argument",
+            vec![send(cat(&[
+                b"*3\r\n$3\r\nSET\r\n$3\r\nbig\r\n$200000\r\n",
+                &big(200_000, b'v'),
+                b"\r\nSTRLEN big\r\n",
+            ]))],
+        ),
         // Inline requests.
         case("unknown inline command", vec![send("FOOBAR a b\r\n")]),
         case("unknown multibulk command", vec![send("*2\r\n$3\r\nfoo\r\n$1\r\nx\r\n")]),
-        case("unknown command with many long arguments", vec![send(cat(&[b"NOPE ", &big(300, b'a'), b" b c d e f\r\n"]))]),
+        case(
+            "unknown command with many long arguments",
+            vec![send(cat(&[b"NOPE ", &big(300, b'a'), b" b c d e f\r\n"]))],
+        ),
         case("wrong arity", vec![send("*3\r\n$4\r\nPING\r\n$1\r\na\r\n$1\r\nb\r\n")]),
         case("unbalanced double quote", vec![send("GET \"a\r\n")]),
         case("unbalanced single quote", vec![send("SET 'a b\r\n")]),
@@ -128,9 +141,15 @@ fn open_cases() -> Vec<Case> {
         case("inline of 200 KB with a newline", vec![send(cat(&[b"ECHO ", &big(200_000, b'a'), b"\r\n"]))]),
         case("inline of 1 MB with a newline", vec![send(cat(&[b"SET k ", &big(1 << 20, b'a'), b"\r\n"]))]),
         case("count line over 64 KB", vec![send(cat(&[b"*", &big(70_000, b'1')]))]),
-        case("count line of 200 KB with its line end", vec![send(cat(&[b"*", &big(200_000, b'0'), b"1\r\n$4\r\nPING\r\n"]))]),
+        case(
+            "count line of 200 KB with its line end",
+            vec![send(cat(&[b"*", &big(200_000, b'0'), b"1\r\n$4\r\nPING\r\n"]))],
+        ),
         case("bulk count line over 64 KB", vec![send(cat(&[b"*1\r\n$", &big(70_000, b'1')]))]),
-        case("bulk count line of 300 KB with its line end", vec![send(cat(&[b"*1\r\n$", &big(300_000, b'1'), b"\r\n"]))]),
+        case(
+            "bulk count line of 300 KB with its line end",
+            vec![send(cat(&[b"*1\r\n$", &big(300_000, b'1'), b"\r\n"]))],
+        ),
         // NUL bytes: Redis looks for line ends with strchr(), which stops at a NUL.
         case("NUL in an inline request waits", vec![send(b"PI\x00NG\r\n")]),
         case("NUL inside a bulk is data", vec![send(b"*2\r\n$4\r\nECHO\r\n$3\r\na\x00b\r\n")]),
@@ -138,9 +157,22 @@ fn open_cases() -> Vec<Case> {
         case("NUL after a command stalls what follows", vec![send(b"*1\r\n$4\r\nPING\r\n\x00\x01PING\r\n")]),
         case("NUL-stalled inline request over 64 KB", vec![send(cat(&[b"PING\x00", &big(70_000, b'x'), b"\r\n"]))]),
         // Split writes.
-        case("commands byte by byte", vec![Step::Bytewise(b"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n*2\r\n$3\r\nGET\r\n$1\r\nk\r\nECHO \"s p\"\r\n".to_vec())]),
+        case(
+            "commands byte by byte",
+            vec![Step::Bytewise(
+                b"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n*2\r\n$3\r\nGET\r\n$1\r\nk\r\nECHO \"s p\"\r\n".to_vec(),
+            )],
+        ),
         case("a protocol error byte by byte", vec![Step::Bytewise(b"PING\r\n*1\r\n$x\r\n".to_vec())]),
-        case("pipelined in one write", vec![send(cat(&[&resp(&[b"SET", b"p", b"1"]), &resp(&[b"INCR", b"p"]), b"GET p\r\n", &resp(&[b"DEL", b"p"])]))]),
+        case(
+            "pipelined in one write",
+            vec![send(cat(&[
+                &resp(&[b"SET", b"p", b"1"]),
+                &resp(&[b"INCR", b"p"]),
+                b"GET p\r\n",
+                &resp(&[b"DEL", b"p"]),
+            ]))],
+        ),
         // Half frames, half-closes.
         case("half a frame then EOF", vec![send("*3\r\n$3\r\nSET\r\n$4\r\nhalf\r\n$5\r\nval"), Step::ShutWrite]),
         case("the half frame stored nothing", vec![send("GET half\r\n")]),
@@ -151,7 +183,10 @@ fn open_cases() -> Vec<Case> {
         case("a protocol error then EOF", vec![send("*1\r\n$-5\r\n"), Step::ShutWrite]),
         // Protocol state.
         case("HELLO 3 then errors", vec![send("HELLO 3\r\n"), send("GET\r\nGET nokey\r\nFOO\r\n*1\r\nx\r\nPING\r\n")]),
-        case("HELLO 3 then a protocol error byte by byte", vec![send("HELLO 3\r\n"), Step::Bytewise(b"PING\r\n*2\r\n$4\r\nECHO\r\n$-2\r\n".to_vec())]),
+        case(
+            "HELLO 3 then a protocol error byte by byte",
+            vec![send("HELLO 3\r\n"), Step::Bytewise(b"PING\r\n*2\r\n$4\r\nECHO\r\n$-2\r\n".to_vec())],
+        ),
         case("HELLO 2 then an unbalanced quote", vec![send("HELLO 2\r\nECHO \"x\r\n")]),
         case("HELLO 4", vec![send("HELLO 4\r\nPING\r\n")]),
         case("HELLO with a bad version", vec![send("HELLO abc\r\nHELLO 3 AUTH\r\nPING\r\n")]),
@@ -160,8 +195,14 @@ fn open_cases() -> Vec<Case> {
         case("the broken MULTI stored nothing", vec![send("GET m\r\n")]),
         case("MULTI then EOF: nothing runs", vec![send("MULTI\r\nSET m2 1\r\n"), Step::ShutWrite]),
         case("the closed MULTI stored nothing", vec![send("GET m2\r\n")]),
-        case("subscribed, then commands and a protocol error", vec![send("SUBSCRIBE ch\r\nGET k\r\nPING\r\nPING x\r\n*1\r\n$-3\r\n")]),
-        case("RESP3 subscribed, then commands", vec![send("HELLO 3\r\nSUBSCRIBE ch\r\nGET k\r\nPING\r\nUNSUBSCRIBE\r\nGET k\r\n")]),
+        case(
+            "subscribed, then commands and a protocol error",
+            vec![send("SUBSCRIBE ch\r\nGET k\r\nPING\r\nPING x\r\n*1\r\n$-3\r\n")],
+        ),
+        case(
+            "RESP3 subscribed, then commands",
+            vec![send("HELLO 3\r\nSUBSCRIBE ch\r\nGET k\r\nPING\r\nUNSUBSCRIBE\r\nGET k\r\n")],
+        ),
         case("a blocked client's next command waits for it", vec![send("BLPOP nolist 0.05\r\nPING\r\n")]),
         case("a blocked client then a protocol error", vec![send("BLPOP nolist 0.05\r\n*x\r\n")]),
         case("CLIENT SETNAME with a space", vec![send("CLIENT SETNAME \"a b\"\r\n")]),
@@ -183,7 +224,16 @@ fn auth_cases() -> Vec<Case> {
         case("bad password", vec![send("AUTH nope\r\nGET k\r\n")]),
         case("bad user and password", vec![send("AUTH default nope\r\nAUTH someone pw\r\n")]),
         case("AUTH with too many arguments", vec![send("AUTH a b c\r\n")]),
-        case("AUTH then the limits are gone", vec![send(cat(&[b"AUTH pw\r\n", &resp(&[b"MSET", b"a", b"1", b"b", b"2", b"c", b"3", b"d", b"4", b"e", b"5"]), b"*2\r\n$4\r\nECHO\r\n$16385\r\n", &vec![b'e'; 16385], b"\r\n"]))]),
+        case(
+            "AUTH then the limits are gone",
+            vec![send(cat(&[
+                b"AUTH pw\r\n",
+                &resp(&[b"MSET", b"a", b"1", b"b", b"2", b"c", b"3", b"d", b"4", b"e", b"5"]),
+                b"*2\r\n$4\r\nECHO\r\n$16385\r\n",
+                &vec![b'e'; 16385],
+                b"\r\n",
+            ]))],
+        ),
         case("HELLO 3 AUTH", vec![send("HELLO 3 AUTH default pw\r\nPING\r\n*11\r\n")]),
         case("HELLO 3 AUTH with a bad password", vec![send("HELLO 3 AUTH default nope\r\nPING\r\n")]),
         case("QUIT before AUTH", vec![send("QUIT\r\n")]),
@@ -232,7 +282,12 @@ fn hostile_inputs_get_the_same_bytes_as_from_redis_server() {
     for port in [redis.port(), server.addr.port()] {
         assert_eq!(Conn::open(port).call(&["PING"]), b"+PONG\r\n");
     }
-    assert!(failures.is_empty(), "{} of the hostile inputs differ from redis-server:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of the hostile inputs differ from redis-server:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// Kept apart from the table: the text of HELLO's NOAUTH error (Redis 7.0 says "HELLO AUTH
@@ -306,7 +361,13 @@ impl Rng {
     fn protocolish(&mut self, n: usize) -> Vec<u8> {
         const ALPHABET: &[u8] = b"*$\r\n0123456789-+: \"'\\xabcGETSPINQUIT\x00";
         (0..n)
-            .map(|_| if self.below(8) == 0 { self.next() as u8 } else { ALPHABET[self.below(ALPHABET.len() as u64) as usize] })
+            .map(|_| {
+                if self.below(8) == 0 {
+                    self.next() as u8
+                } else {
+                    ALPHABET[self.below(ALPHABET.len() as u64) as usize]
+                }
+            })
             .collect()
     }
 }
@@ -327,7 +388,9 @@ fn connection_threads() -> usize {
 /// One hostile connection: does something nasty, then vanishes. Returns a complaint when the
 /// server answered a deliberate protocol error with something other than Redis's error.
 fn storm_connection(port: u16, rng: &mut Rng, who: usize) -> Option<String> {
-    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else { return Some(format!("storm client {who} could not connect")) };
+    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return Some(format!("storm client {who} could not connect"));
+    };
     let _ = s.set_nodelay(true);
     use std::io::Write;
     let kind = rng.below(10);
@@ -352,7 +415,10 @@ fn storm_connection(port: u16, rng: &mut Rng, who: usize) -> Option<String> {
         4 => out.push(format!("BLPOP {key}:q 0\r\nINCR {key}:n\r\n").into_bytes()),
         5 => out.push(format!("SUBSCRIBE storm {key}\r\nPSUBSCRIBE st*\r\n").into_bytes()),
         6 => out.push(format!("MULTI\r\nSET {key} 1\r\nINCR {key}:n\r\n").into_bytes()),
-        7 => out.push(format!("SET {key} v\r\nLPUSH {key}:l a b c\r\nPUBLISH storm hello\r\nHELLO 3\r\nGET {key}\r\n").into_bytes()),
+        7 => out.push(
+            format!("SET {key} v\r\nLPUSH {key}:l a b c\r\nPUBLISH storm hello\r\nHELLO 3\r\nGET {key}\r\n")
+                .into_bytes(),
+        ),
         _ => {
             // A deliberate protocol error: Redis's error, then the server closes.
             let (bytes, expected): (&[u8], &str) = match rng.below(4) {
@@ -434,7 +500,11 @@ fn a_storm_of_hostile_clients_leaves_the_others_served_and_nothing_behind() {
     let complaints: Vec<String> = storm.into_iter().flat_map(|h| h.join().expect("a storm thread panicked")).collect();
     stop.store(true, Ordering::SeqCst);
     let rounds = control.join().expect("the control client got a wrong answer (see above)");
-    eprintln!("storm: {} connections in {:?}; the control client made {rounds} round trips meanwhile", STORM_THREADS * ROUNDS_PER_THREAD, started.elapsed());
+    eprintln!(
+        "storm: {} connections in {:?}; the control client made {rounds} round trips meanwhile",
+        STORM_THREADS * ROUNDS_PER_THREAD,
+        started.elapsed()
+    );
     assert!(complaints.is_empty(), "{}", complaints.join("\n"));
 
     // Everything the storm left is cleaned up: one client (the new control), no blocked or

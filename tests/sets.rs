@@ -25,7 +25,9 @@ fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
 fn members(r: &Reply) -> Vec<Vec<u8>> {
     // As a RESP2 client sees it (sets as arrays).
     match &r.clone().into_resp2() {
-        Reply::Array(items) => items.iter().filter_map(|i| if let Reply::Bulk(b) = i { Some(b.clone()) } else { None }).collect(),
+        Reply::Array(items) => {
+            items.iter().filter_map(|i| if let Reply::Bulk(b) = i { Some(b.clone()) } else { None }).collect()
+        }
         other => panic!("not an array: {other:?}"),
     }
 }
@@ -40,7 +42,9 @@ fn keyspace_events(e: &mut Engine) -> Vec<String> {
         .0
         .into_iter()
         .filter_map(|ev| match ev {
-            Event::Keyspace { event, key, .. } if event != "keymiss" && event != "new" => Some(format!("{event} {key}")),
+            Event::Keyspace { event, key, .. } if event != "keymiss" && event != "new" => {
+                Some(format!("{event} {key}"))
+            }
             _ => None,
         })
         .collect()

@@ -45,7 +45,8 @@ fn every_transcript_matches_redis_through_the_bindings() {
         let mut pg = Playground::new(Some(0x5eed as f64), Some(1_735_689_600_000.0));
         // The bindings take JS strings, as the page sends them; scripts with bytes that are not
         // UTF-8 go through `\xNN` escapes, which redis-cli's splitting decodes.
-        let outputs: Vec<Vec<u8>> = lines.iter().map(|l| output_bytes(&pg.execute(&String::from_utf8_lossy(&l.line)))).collect();
+        let outputs: Vec<Vec<u8>> =
+            lines.iter().map(|l| output_bytes(&pg.execute(&String::from_utf8_lossy(&l.line)))).collect();
         if let Err(m) = common::compare(&lines, &outputs, expected) {
             failures.push(format!("{name}: {m}"));
         }
@@ -110,7 +111,9 @@ fn a_frame_budget_reports_lag_instead_of_dropping_ticks() {
 fn an_endless_script_is_stopped_and_the_engine_keeps_its_data() {
     let mut pg = Playground::new(Some(1.0), Some(1_735_689_600_000.0));
     assert_eq!(text(&pg.execute("SET k v")), "OK\n");
-    assert!(text(&pg.execute("EVAL \"while true do end\" 0")).starts_with("(error) ERR Script killed by the playground"));
+    assert!(
+        text(&pg.execute("EVAL \"while true do end\" 0")).starts_with("(error) ERR Script killed by the playground")
+    );
     let out = text(&pg.execute("EVAL \"while true do redis.call('INCR', KEYS[1]) end\" 1 n"));
     assert!(out.starts_with("(error) ERR Script "), "{out}");
     assert_eq!(text(&pg.execute("GET k")), "\"v\"\n");
@@ -122,7 +125,9 @@ fn an_endless_script_is_stopped_and_the_engine_keeps_its_data() {
 #[wasm_bindgen_test]
 fn the_delay_queue_lab_runs_in_slices_and_refuses_bad_configs_with_an_error() {
     use redisplay::wasm::DelayQueueLab;
-    let cfg = js_sys::JSON::parse(r#"{"strategy": 2, "consumers": 2, "delayMs": 60000, "durationMs": 600000, "seed": 7}"#).unwrap();
+    let cfg =
+        js_sys::JSON::parse(r#"{"strategy": 2, "consumers": 2, "delayMs": 60000, "durationMs": 600000, "seed": 7}"#)
+            .unwrap();
     let mut lab = DelayQueueLab::new(cfg).unwrap_or_else(|_| panic!("valid config"));
     let mut events = 0u32;
     let mut t = 0.0;
@@ -137,8 +142,16 @@ fn the_delay_queue_lab_runs_in_slices_and_refuses_bad_configs_with_an_error() {
     assert!(field(&m, "tasks").as_f64().unwrap() > 400.0);
     assert!(field(&m, "duplicates").as_f64().unwrap() > 0.0, "naive polling with two consumers");
     assert_eq!(lab.next_event_ms(), -1.0);
-    for bad in [r#"{"strategy": 9}"#, r#"{"consumers": 0.5}"#, r#"{"ratePerS": "x"}"#, r#"{"crashes": [{"consumer": 4}]}"#, r#"{"seed": -1}"#, r#"{"durationMs": 1e300}"#] {
-        let err = DelayQueueLab::new(js_sys::JSON::parse(bad).unwrap()).err().unwrap_or_else(|| panic!("accepted {bad}"));
+    for bad in [
+        r#"{"strategy": 9}"#,
+        r#"{"consumers": 0.5}"#,
+        r#"{"ratePerS": "x"}"#,
+        r#"{"crashes": [{"consumer": 4}]}"#,
+        r#"{"seed": -1}"#,
+        r#"{"durationMs": 1e300}"#,
+    ] {
+        let err =
+            DelayQueueLab::new(js_sys::JSON::parse(bad).unwrap()).err().unwrap_or_else(|| panic!("accepted {bad}"));
         let msg = field(&err, "message").as_string().unwrap();
         assert!(msg.starts_with("delay-queue: "), "{msg}");
     }

@@ -106,10 +106,20 @@ fn docs(summary: &str, args: &[(&str, &str)], subcommands: Option<Reply>) -> Rep
 }
 
 const SUBS: &[(&str, i64, &str, &[(&str, &str)])] = &[
-    ("clock|advance", 3, "Let virtual time pass, running serverCron for every tick crossed (not Redis)", &[("milliseconds", "integer")]),
+    (
+        "clock|advance",
+        3,
+        "Let virtual time pass, running serverCron for every tick crossed (not Redis)",
+        &[("milliseconds", "integer")],
+    ),
     ("clock|get", 2, "The virtual clock in Unix milliseconds (not Redis)", &[]),
     ("clock|help", 2, "Show helpful text about the different subcommands", &[]),
-    ("clock|set", 3, "Set the virtual clock without running cron; it may go backwards (not Redis)", &[("unix-time-milliseconds", "integer")]),
+    (
+        "clock|set",
+        3,
+        "Set the virtual clock without running cron; it may go backwards (not Redis)",
+        &[("unix-time-milliseconds", "integer")],
+    ),
 ];
 
 const HELP: &[&str] = &[
@@ -133,7 +143,11 @@ pub fn spec(handlers: &HashMap<&str, Handler>) -> Command {
         sub_docs.push(docs(summary, args, None));
     }
     let info = info("clock", -2, &[], sub_infos);
-    let docs = docs("A playground command: read, set or advance the virtual clock (not Redis)", &[], Some(Reply::Array(sub_docs)));
+    let docs = docs(
+        "A playground command: read, set or advance the virtual clock (not Redis)",
+        &[],
+        Some(Reply::Array(sub_docs)),
+    );
     let help = Reply::Array(HELP.iter().map(|l| Reply::Status(l.to_string())).collect());
     let mut cmd = command_from_spec("clock", &info, &docs, Some(help), handlers);
     cmd.playground = true;

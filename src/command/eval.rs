@@ -89,7 +89,9 @@ fn eval_generic(e: &mut Engine, c: &Call, evalsha: bool, ro: bool) -> Reply {
         return Reply::err("ERR Can not execute a script with write flag using *_ro command.");
     }
     if flags.shebang && oom && !flags.allow_oom && !flags.no_writes {
-        return Reply::err("OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'");
+        return Reply::err(
+            "OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'",
+        );
     }
     let policy = RunPolicy {
         read_only: ro || (flags.shebang && flags.no_writes),
@@ -121,7 +123,9 @@ pub fn script_exists(e: &mut Engine, c: &Call) -> Reply {
     Reply::Array(
         c.argv[2..]
             .iter()
-            .map(|sha| Reply::Integer(e.scripts.get(&String::from_utf8_lossy(sha).to_ascii_lowercase()).is_some() as i64))
+            .map(|sha| {
+                Reply::Integer(e.scripts.get(&String::from_utf8_lossy(sha).to_ascii_lowercase()).is_some() as i64)
+            })
             .collect(),
     )
 }

@@ -22,7 +22,7 @@
 //! the last bit (src/ds/geohash.rs).
 
 use crate::command::table::{table, Call};
-use crate::command::zset::{check_zset_read, limits, zset_ref, zadd};
+use crate::command::zset::{check_zset_read, limits, zadd, zset_ref};
 use crate::command::{c_str, is_opt, parse_i64, syntax_error, NOT_FLOAT};
 use crate::ds::geohash::{self, Shape, ShapeKind, GEO_LAT_MAX, GEO_LAT_MIN, GEO_LONG_MAX, GEO_LONG_MIN};
 use crate::ds::long_double::LongDouble;
@@ -339,7 +339,16 @@ fn georadius_generic(e: &mut Engine, c: &Call, src_index: usize, variant: Varian
         Err(r) => return r,
     };
     let geosearch = matches!(variant, Variant::Search | Variant::SearchStore);
-    let mut opts = Options { withdist: false, withhash: false, withcoords: false, sort: Sort::None, any: false, count: 0, storekey: None, storedist: false };
+    let mut opts = Options {
+        withdist: false,
+        withhash: false,
+        withcoords: false,
+        sort: Sort::None,
+        any: false,
+        count: 0,
+        storekey: None,
+        storedist: false,
+    };
     let mut xy = (0.0, 0.0);
     let mut conversion = 0.0;
     let mut kind = ShapeKind::Radius(0.0);

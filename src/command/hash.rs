@@ -360,7 +360,12 @@ pub fn hmget(e: &mut Engine, c: &Call) -> Reply {
         Ok(h) => h,
     };
     let fields = &c.argv[2..];
-    Reply::Array(fields.iter().map(|f| h.as_deref().and_then(|h| hash_get(h, f)).map(Reply::bulk).unwrap_or(Reply::Nil)).collect())
+    Reply::Array(
+        fields
+            .iter()
+            .map(|f| h.as_deref().and_then(|h| hash_get(h, f)).map(Reply::bulk).unwrap_or(Reply::Nil))
+            .collect(),
+    )
 }
 
 pub fn hlen(e: &mut Engine, c: &Call) -> Reply {
@@ -483,7 +488,9 @@ pub fn hrandfield(e: &mut Engine, c: &Call) -> Reply {
         let l = match string2ll(c.arg(2)) {
             None => return Reply::err(NOT_INTEGER),
             Some(i64::MIN) => {
-                return Reply::err("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807")
+                return Reply::err(
+                    "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807",
+                )
             }
             Some(l) => l,
         };
@@ -538,7 +545,13 @@ fn hrandfield_with_count(e: &mut Engine, c: &Call, l: i64, withvalues: bool) -> 
     let emit = |e: &mut Engine, picks: &[usize]| -> Reply {
         // WITHVALUES: pairs, nested over RESP3 (`if (withvalues && c->resp > 2)`).
         if withvalues {
-            return Reply::Pairs(picks.iter().filter_map(|&i| read_pair(e, c, i)).map(|(f, v)| (Reply::Bulk(f), Reply::Bulk(v))).collect());
+            return Reply::Pairs(
+                picks
+                    .iter()
+                    .filter_map(|&i| read_pair(e, c, i))
+                    .map(|(f, v)| (Reply::Bulk(f), Reply::Bulk(v)))
+                    .collect(),
+            );
         }
         Reply::Array(picks.iter().filter_map(|&i| read_pair(e, c, i)).map(|(f, _)| Reply::Bulk(f)).collect())
     };

@@ -710,7 +710,13 @@ pub fn brpoplpush(e: &mut Engine, c: &Call) -> Reply {
 
 /// blocked.c `serveClientsBlockedOnListKey()` for one client: its command, applied to the
 /// list that became ready. `None` if the key does not hold a list.
-fn serve_blocked(e: &mut Engine, _client: crate::engine::ClientId, db: usize, key: &[u8], argv: &[Vec<u8>]) -> Option<Reply> {
+fn serve_blocked(
+    e: &mut Engine,
+    _client: crate::engine::ClientId,
+    db: usize,
+    key: &[u8],
+    argv: &[Vec<u8>],
+) -> Option<Reply> {
     if !matches!(e.dbs[db].get(key).map(|o| &o.value), Some(Value::List(l)) if !l.is_empty()) {
         return None;
     }
@@ -734,7 +740,6 @@ fn serve_blocked(e: &mut Engine, _client: crate::engine::ClientId, db: usize, ke
     };
     Some(reply)
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -43,8 +43,12 @@ impl Engine {
     /// Called before the db is emptied (or, for SWAPDB, with the contents still unswapped:
     /// `emptied` is the db whose current contents go away from its index).
     pub(crate) fn touch_all_watched_keys_in_db(&mut self, emptied: usize, replaced_with: Option<usize>) {
-        let keys: Vec<(Vec<u8>, Vec<ClientId>)> =
-            self.watched_keys.iter().filter(|((d, _), _)| *d == emptied).map(|((_, k), v)| (k.clone(), v.clone())).collect();
+        let keys: Vec<(Vec<u8>, Vec<ClientId>)> = self
+            .watched_keys
+            .iter()
+            .filter(|((d, _), _)| *d == emptied)
+            .map(|((_, k), v)| (k.clone(), v.clone()))
+            .collect();
         let now = self.now_ms;
         for (key, watchers) in keys {
             let exists_in_emptied = self.dbs[emptied].contains(&key);

@@ -42,9 +42,15 @@ fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
     // An idle connection's query buffer was freed; a blocked one still holds its command.
     let argv_mem = if caller || c.blocked.is_some() { c.argv_mem } else { 0 };
     let buffers = if caller {
-        format!("qbuf=26 qbuf-free=20448 argv-mem={argv_mem} multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem={}", 37648 + argv_mem)
+        format!(
+            "qbuf=26 qbuf-free=20448 argv-mem={argv_mem} multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem={}",
+            37648 + argv_mem
+        )
     } else {
-        format!("qbuf=0 qbuf-free=20474 argv-mem={argv_mem} multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem={}", 22296 + argv_mem)
+        format!(
+            "qbuf=0 qbuf-free=20474 argv-mem={argv_mem} multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem={}",
+            22296 + argv_mem
+        )
     };
     format!(
         "id={} addr={} laddr={} fd={} name={} age={} idle={} flags={} db={} sub={} psub={} ssub=0 multi={} \

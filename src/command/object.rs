@@ -72,7 +72,9 @@ pub fn memory_usage(e: &mut Engine, c: &Call) -> Reply {
     match e.dbs[c.db].get(key) {
         None => Reply::Nil,
         Some(o) => {
-            let usage = crate::memory::object_compute_size(&o.value, samples) + crate::memory::sds_alloc(key.len()) + crate::memory::SIZEOF_DICT_ENTRY;
+            let usage = crate::memory::object_compute_size(&o.value, samples)
+                + crate::memory::sds_alloc(key.len())
+                + crate::memory::SIZEOF_DICT_ENTRY;
             Reply::Integer(usage as i64)
         }
     }
@@ -142,7 +144,10 @@ pub fn memory_doctor(e: &mut Engine, _c: &Call) -> Reply {
     if crate::memory::used_memory(e) < 5 * 1024 * 1024 {
         return Reply::Verbatim(b"Hi Sam, this instance is empty or is using very little memory, my issues detector can't be used in these conditions. Please, leave for your mission on Earth and fill it with some data. The new Sam and I will be back to our programming as soon as I finished rebooting.".to_vec());
     }
-    Reply::Verbatim(b"Hi Sam, I can't find any memory issue in your instance. I can only account for what occurs on this base.".to_vec())
+    Reply::Verbatim(
+        b"Hi Sam, I can't find any memory issue in your instance. I can only account for what occurs on this base."
+            .to_vec(),
+    )
 }
 
 pub fn memory_purge(_e: &mut Engine, _c: &Call) -> Reply {

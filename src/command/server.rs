@@ -47,8 +47,20 @@ pub fn container_help(_e: &mut Engine, c: &Call) -> Reply {
 // INFO
 // ---------------------------------------------------------------------------------------------
 
-const SECTIONS: &[&str] = &["server", "clients", "memory", "persistence", "stats", "replication", "cpu", "commandstats", "keyspace", "playground"];
-const DEFAULT_SECTIONS: &[&str] = &["server", "clients", "memory", "persistence", "stats", "replication", "cpu", "keyspace", "playground"];
+const SECTIONS: &[&str] = &[
+    "server",
+    "clients",
+    "memory",
+    "persistence",
+    "stats",
+    "replication",
+    "cpu",
+    "commandstats",
+    "keyspace",
+    "playground",
+];
+const DEFAULT_SECTIONS: &[&str] =
+    &["server", "clients", "memory", "persistence", "stats", "replication", "cpu", "keyspace", "playground"];
 
 /// server.c `infoCommand()` / `genRedisInfoString()`: the sections asked for (default: all but
 /// commandstats), each `# Title` then `field:value` lines, CRLF-separated, blank line between.
@@ -104,7 +116,10 @@ fn info_section(e: &Engine, name: &str) -> String {
             kv("maxclients", e.config.int("maxclients").to_string());
             kv("blocked_clients", e.blocked_clients().to_string());
             kv("tracking_clients", "0".into());
-            kv("clients_in_timeout_table", e.clients.values().filter(|c| c.blocked.as_ref().is_some_and(|b| b.timeout_ms > 0)).count().to_string());
+            kv(
+                "clients_in_timeout_table",
+                e.clients.values().filter(|c| c.blocked.as_ref().is_some_and(|b| b.timeout_ms > 0)).count().to_string(),
+            );
             "Clients"
         }
         "memory" => {
@@ -199,7 +214,10 @@ fn info_section(e: &Engine, name: &str) -> String {
         _ => {
             for (i, db) in e.dbs.iter().enumerate() {
                 if db.len() > 0 {
-                    kv(&format!("db{i}"), format!("keys={},expires={},avg_ttl={}", db.len(), db.expires.len(), db.avg_ttl));
+                    kv(
+                        &format!("db{i}"),
+                        format!("keys={},expires={},avg_ttl={}", db.len(), db.expires.len(), db.avg_ttl),
+                    );
                 }
             }
             "Keyspace"
@@ -261,7 +279,9 @@ pub fn command_list(_e: &mut Engine, c: &Call) -> Reply {
             let keep = match filter {
                 Filter::None => true,
                 Filter::Module => false,
-                Filter::AclCat(cat) => c.acl_categories.iter().any(|a| a.trim_start_matches('@').as_bytes().eq_ignore_ascii_case(cat)),
+                Filter::AclCat(cat) => {
+                    c.acl_categories.iter().any(|a| a.trim_start_matches('@').as_bytes().eq_ignore_ascii_case(cat))
+                }
                 Filter::Pattern(p) => glob_match(p, c.name.as_bytes(), true),
             };
             if keep {
@@ -285,7 +305,9 @@ pub fn command_info(_e: &mut Engine, c: &Call) -> Reply {
     if c.argc() == 2 {
         return Reply::Array(table().commands.iter().map(|c| c.info.clone()).collect());
     }
-    Reply::Array(c.argv[2..].iter().map(|n| find_by_fullname(n).map(|c| c.info.clone()).unwrap_or(Reply::Nil)).collect())
+    Reply::Array(
+        c.argv[2..].iter().map(|n| find_by_fullname(n).map(|c| c.info.clone()).unwrap_or(Reply::Nil)).collect(),
+    )
 }
 
 pub fn command_docs(_e: &mut Engine, c: &Call) -> Reply {

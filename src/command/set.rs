@@ -387,7 +387,10 @@ pub fn smismember(e: &mut Engine, c: &Call) -> Reply {
     }
     let s = set_ref(e, c.db, c.arg(1));
     Reply::Array(
-        c.argv[2..].iter().map(|m| Reply::Integer(s.is_some_and(|s| set_type_is_member(s, Elem::Str(m))) as i64)).collect(),
+        c.argv[2..]
+            .iter()
+            .map(|m| Reply::Integer(s.is_some_and(|s| set_type_is_member(s, Elem::Str(m))) as i64))
+            .collect(),
     )
 }
 
@@ -521,7 +524,9 @@ fn srandmember_with_count(e: &mut Engine, c: &Call) -> Reply {
     let l = match string2ll(c.arg(2)) {
         None => return Reply::err(NOT_INTEGER),
         Some(i64::MIN) => {
-            return Reply::err("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807")
+            return Reply::err(
+                "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807",
+            )
         }
         Some(l) => l,
     };
@@ -711,7 +716,8 @@ fn sunion_diff_generic(e: &mut Engine, db: usize, keys: &[&[u8]], dst: Option<&[
         Err(r) => return r,
     };
     let max = max_intset_entries(e);
-    let mut sets: Vec<Option<&Set>> = keys.iter().zip(&found).map(|(k, f)| if *f { set_ref(e, db, k) } else { None }).collect();
+    let mut sets: Vec<Option<&Set>> =
+        keys.iter().zip(&found).map(|(k, f)| if *f { set_ref(e, db, k) } else { None }).collect();
     // A later key naming the first set again: the difference is empty.
     let sameset = sets.first().is_some_and(|s| s.is_some()) && keys[1..].iter().any(|k| *k == keys[0]);
 
@@ -844,11 +850,8 @@ pub fn sscan(e: &mut Engine, c: &Call) -> Reply {
             (pos, batch)
         }
     };
-    let members = batch
-        .into_iter()
-        .filter(|m| opts.pattern.is_none_or(|p| glob_match(p, m, false)))
-        .map(Reply::Bulk)
-        .collect();
+    let members =
+        batch.into_iter().filter(|m| opts.pattern.is_none_or(|p| glob_match(p, m, false))).map(Reply::Bulk).collect();
     Reply::Array(vec![Reply::bulk(next.to_string()), Reply::Array(members)])
 }
 

@@ -10,9 +10,7 @@
 //! half a gigabyte; Redis's own proto-max-bulk-len check comes first and is unchanged.
 
 use crate::command::table::Call;
-use crate::command::{
-    c_str, invalid_expire_time, is_opt, parse_i64, syntax_error, wrongtype, NOT_FLOAT, NOT_INTEGER,
-};
+use crate::command::{c_str, invalid_expire_time, is_opt, parse_i64, syntax_error, wrongtype, NOT_FLOAT, NOT_INTEGER};
 use crate::ds::long_double::LongDouble;
 use crate::engine::Engine;
 use crate::object::{StrValue, Value};
@@ -393,7 +391,8 @@ fn incr_decr(e: &mut Engine, c: &Call, incr: i64) -> Reply {
     };
     // An unshared int object is updated in place; anything else gets a fresh object, which
     // is a shared integer when small (createStringObjectFromLongLongForValue).
-    let in_place = matches!(old, Some(StrValue::Int { shared: false, .. })) && !(0..crate::object::SHARED_INTEGERS).contains(&new);
+    let in_place =
+        matches!(old, Some(StrValue::Int { shared: false, .. })) && !(0..crate::object::SHARED_INTEGERS).contains(&new);
     let v = if in_place { StrValue::Int { value: new, shared: false } } else { StrValue::from_i64(new, shared_ok(e)) };
     if in_place {
         if let Some(o) = e.dbs[c.db].get_mut(key) {
@@ -646,7 +645,11 @@ pub fn lcs(e: &mut Engine, c: &Call) -> Reply {
     let mut t = vec![0u32; cells as usize];
     for i in 1..=alen {
         for jj in 1..=blen {
-            t[i * w + jj] = if a[i - 1] == b[jj - 1] { t[(i - 1) * w + jj - 1] + 1 } else { t[(i - 1) * w + jj].max(t[i * w + jj - 1]) };
+            t[i * w + jj] = if a[i - 1] == b[jj - 1] {
+                t[(i - 1) * w + jj - 1] + 1
+            } else {
+                t[(i - 1) * w + jj].max(t[i * w + jj - 1])
+            };
         }
     }
     let total = t[alen * w + blen];

@@ -65,7 +65,12 @@ pub(crate) fn zset_ref<'a>(e: &'a Engine, db: usize, key: &[u8]) -> Option<&'a Z
 }
 
 /// Runs `f` on the stored zset with a level generator drawing from the engine's RNG.
-fn with_zset<R>(e: &mut Engine, db: usize, key: &[u8], f: impl FnOnce(&mut Zset, &mut dyn FnMut() -> usize) -> R) -> Option<R> {
+fn with_zset<R>(
+    e: &mut Engine,
+    db: usize,
+    key: &[u8],
+    f: impl FnOnce(&mut Zset, &mut dyn FnMut() -> usize) -> R,
+) -> Option<R> {
     let Engine { dbs, rng, .. } = e;
     let obj = dbs[db].get_mut(key)?;
     let Value::Zset(z) = &mut obj.value else { return None };
@@ -93,8 +98,12 @@ fn emit_changes(e: &mut Engine, db: usize, key: &[u8], changes: Vec<Change>) {
     let at_ms = e.now_ms();
     for ch in changes {
         let ev = match ch {
-            Change::Converted { from, to, len } => Event::ZsetConvert { at_ms, db, key: text(key), from: from.into(), to: to.into(), len },
-            Change::Inserted { member, score, rank, level } => Event::ZsetInsert { at_ms, db, key: text(key), member: text(&member), score, rank, level },
+            Change::Converted { from, to, len } => {
+                Event::ZsetConvert { at_ms, db, key: text(key), from: from.into(), to: to.into(), len }
+            }
+            Change::Inserted { member, score, rank, level } => {
+                Event::ZsetInsert { at_ms, db, key: text(key), member: text(&member), score, rank, level }
+            }
         };
         e.events.push(ev);
     }
@@ -103,7 +112,12 @@ fn emit_changes(e: &mut Engine, db: usize, key: &[u8], changes: Vec<Change>) {
 fn emit_removed(e: &mut Engine, db: usize, key: &[u8], removed: &[(Vec<u8>, f64)]) {
     if !removed.is_empty() && e.events.enabled() {
         let at_ms = e.now_ms();
-        e.events.push(Event::ZsetRemove { at_ms, db, key: text(key), members: removed.iter().map(|(m, _)| text(m)).collect() });
+        e.events.push(Event::ZsetRemove {
+            at_ms,
+            db,
+            key: text(key),
+            members: removed.iter().map(|(m, _)| text(m)).collect(),
+        });
     }
 }
 
@@ -116,7 +130,13 @@ fn emit_search(e: &mut Engine, db: usize, key: &[u8], command: &str, path: Vec<P
         .iter()
         .map(|p| {
             let n = zsl.node(p.node);
-            SearchStep { level: p.level, rank: p.rank.saturating_sub(1), moved: p.moved, member: text(&n.ele), score: n.score }
+            SearchStep {
+                level: p.level,
+                rank: p.rank.saturating_sub(1),
+                moved: p.moved,
+                member: text(&n.ele),
+                score: n.score,
+            }
         })
         .collect();
     let at_ms = e.now_ms();
@@ -316,7 +336,9 @@ pub fn zscore(e: &mut Engine, c: &Call) -> Reply {
     match check_zset_read(e, c.db, c.arg(1)) {
         Err(r) => r,
         Ok(false) => Reply::Nil,
-        Ok(true) => zset_ref(e, c.db, c.arg(1)).and_then(|z| zset::score(z, c.arg(2))).map(score_reply).unwrap_or(Reply::Nil),
+        Ok(true) => {
+            zset_ref(e, c.db, c.arg(1)).and_then(|z| zset::score(z, c.arg(2))).map(score_reply).unwrap_or(Reply::Nil)
+        }
     }
 }
 
@@ -326,7 +348,12 @@ pub fn zmscore(e: &mut Engine, c: &Call) -> Reply {
         Ok(false) => Reply::Array(vec![Reply::Nil; c.argc() - 2]),
         Ok(true) => {
             let z = zset_ref(e, c.db, c.arg(1));
-            Reply::Array(c.argv[2..].iter().map(|m| z.and_then(|z| zset::score(z, m)).map(score_reply).unwrap_or(Reply::Nil)).collect())
+            Reply::Array(
+                c.argv[2..]
+                    .iter()
+                    .map(|m| z.and_then(|z| zset::score(z, m)).map(score_reply).unwrap_or(Reply::Nil))
+                    .collect(),
+            )
         }
     }
 }
@@ -407,7 +434,14 @@ enum Direction {
 
 /// t_zset.c `zrangeGenericCommand()`: `argc_start` is the source key's index; `store` is
 /// ZRANGESTORE (destination at argv[1]).
-fn zrange_generic(e: &mut Engine, c: &Call, argc_start: usize, store: bool, mut rtype: RangeType, mut dir: Direction) -> Reply {
+fn zrange_generic(
+    e: &mut Engine,
+    c: &Call,
+    argc_start: usize,
+    store: bool,
+    mut rtype: RangeType,
+    mut dir: Direction,
+) -> Reply {
     let key = c.arg(argc_start);
     let (mut minidx, mut maxidx) = (argc_start + 1, argc_start + 2);
     let mut withscores = false;
@@ -522,7 +556,11 @@ fn zrange_generic(e: &mut Engine, c: &Call, argc_start: usize, store: bool, mut 
     }
     let lim = limits(e);
     let begin_len = rank_len.map(|n| n as i64).unwrap_or(-1);
-    let mut z = if begin_len > lim.max_entries as i64 { zset::create(Limits { max_entries: 0, ..lim }, 0) } else { Zset::Listpack(Vec::new()) };
+    let mut z = if begin_len > lim.max_entries as i64 {
+        zset::create(Limits { max_entries: 0, ..lim }, 0)
+    } else {
+        Zset::Listpack(Vec::new())
+    };
     let mut changes = Vec::new();
     {
         let Engine { rng, .. } = e;
@@ -810,7 +848,15 @@ pub fn zmpop(e: &mut Engine, c: &Call) -> Reply {
 /// t_zset.c `blockingGenericZpopCommand()`: the timeout is read first; the first non-empty
 /// sorted set is popped at once; otherwise the client blocks (or gets a null array inside
 /// MULTI or a script).
-fn blocking_zpop(e: &mut Engine, c: &Call, keys: &[Vec<u8>], max: bool, timeout_idx: usize, count: i64, shape: PopShape) -> Reply {
+fn blocking_zpop(
+    e: &mut Engine,
+    c: &Call,
+    keys: &[Vec<u8>],
+    max: bool,
+    timeout_idx: usize,
+    count: i64,
+    shape: PopShape,
+) -> Reply {
     let timeout = match crate::blocked::parse_timeout(e, c.arg(timeout_idx)) {
         Ok(t) => t,
         Err(r) => return r,
@@ -848,7 +894,13 @@ pub fn bzmpop(e: &mut Engine, c: &Call) -> Reply {
 
 /// blocked.c `serveClientsBlockedOnSortedSetKey()` for one client. `None` if the key does not
 /// hold a sorted set.
-fn serve_blocked(e: &mut Engine, _client: crate::engine::ClientId, db: usize, key: &[u8], argv: &[Vec<u8>]) -> Option<Reply> {
+fn serve_blocked(
+    e: &mut Engine,
+    _client: crate::engine::ClientId,
+    db: usize,
+    key: &[u8],
+    argv: &[Vec<u8>],
+) -> Option<Reply> {
     if !matches!(e.dbs[db].get(key).map(|o| &o.value), Some(Value::Zset(_))) {
         return None;
     }
@@ -874,7 +926,11 @@ pub fn zrandmember(e: &mut Engine, c: &Call) -> Reply {
     if c.argc() >= 3 {
         let l = match crate::util::string2ll(c.arg(2)) {
             Some(n) if n >= -i64::MAX => n,
-            Some(_) => return Reply::err("ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807"),
+            Some(_) => {
+                return Reply::err(
+                    "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807",
+                )
+            }
             None => return Reply::err(NOT_INTEGER),
         };
         let withscores = if c.argc() > 4 || (c.argc() == 4 && !is_opt(c.arg(3), "withscores")) {
@@ -895,7 +951,10 @@ pub fn zrandmember(e: &mut Engine, c: &Call) -> Reply {
         Ok(true) => {
             let len = zset_ref(e, c.db, key).map_or(0, |z| z.len());
             let i = e.random_index(len);
-            zset_ref(e, c.db, key).and_then(|z| zset::at_rank(z, i as u64)).map(|(m, _)| Reply::bulk(m)).unwrap_or(Reply::Nil)
+            zset_ref(e, c.db, key)
+                .and_then(|z| zset::at_rank(z, i as u64))
+                .map(|(m, _)| Reply::bulk(m))
+                .unwrap_or(Reply::Nil)
         }
     }
 }
@@ -915,7 +974,10 @@ fn zrandmember_with_count(e: &mut Engine, c: &Call, l: i64, withscores: bool) ->
         return Reply::Array(vec![]);
     }
     let pick = |e: &mut Engine, i: usize| -> (Vec<u8>, f64) {
-        zset_ref(e, c.db, key).and_then(|z| zset::at_rank(z, i as u64)).map(|(m, s)| (m.to_vec(), s)).unwrap_or_default()
+        zset_ref(e, c.db, key)
+            .and_then(|z| zset::at_rank(z, i as u64))
+            .map(|(m, s)| (m.to_vec(), s))
+            .unwrap_or_default()
     };
     if !uniq || count == 1 {
         if count > MAX_RANDOM_REPLY {
@@ -930,7 +992,8 @@ fn zrandmember_with_count(e: &mut Engine, c: &Call, l: i64, withscores: bool) ->
     }
     if count >= size {
         // CASE 2: the whole set — redis-server 7.0 sends it highest rank first.
-        let mut all: Vec<(Vec<u8>, f64)> = zset_ref(e, c.db, key).map(|z| z.iter().map(|(m, s)| (m.to_vec(), s)).collect()).unwrap_or_default();
+        let mut all: Vec<(Vec<u8>, f64)> =
+            zset_ref(e, c.db, key).map(|z| z.iter().map(|(m, s)| (m.to_vec(), s)).collect()).unwrap_or_default();
         all.reverse();
         return members_reply(&all, withscores);
     }
@@ -1006,7 +1069,14 @@ fn set_members(s: &Set) -> Vec<Vec<u8>> {
 }
 
 /// t_zset.c `zunionInterDiffGenericCommand()`.
-fn zsetop_generic(e: &mut Engine, c: &Call, dst: Option<&[u8]>, numkeys_index: usize, op: SetOp, cardinality_only: bool) -> Reply {
+fn zsetop_generic(
+    e: &mut Engine,
+    c: &Call,
+    dst: Option<&[u8]>,
+    numkeys_index: usize,
+    op: SetOp,
+    cardinality_only: bool,
+) -> Reply {
     let setnum = match parse_i64(c.arg(numkeys_index)) {
         Ok(n) => n,
         Err(r) => return r,
@@ -1022,8 +1092,12 @@ fn zsetop_generic(e: &mut Engine, c: &Call, dst: Option<&[u8]>, numkeys_index: u
     for key in &c.argv[numkeys_index + 1..numkeys_index + 1 + setnum] {
         let src = match e.lookup_read(c.db, key).map(|o| &o.value) {
             None => Source { items: vec![], weight: 1.0, present: false },
-            Some(Value::Zset(z)) => Source { items: z.iter().map(|(m, s)| (m.to_vec(), s)).collect(), weight: 1.0, present: true },
-            Some(Value::Set(s)) => Source { items: set_members(s).into_iter().map(|m| (m, 1.0)).collect(), weight: 1.0, present: true },
+            Some(Value::Zset(z)) => {
+                Source { items: z.iter().map(|(m, s)| (m.to_vec(), s)).collect(), weight: 1.0, present: true }
+            }
+            Some(Value::Set(s)) => {
+                Source { items: set_members(s).into_iter().map(|m| (m, 1.0)).collect(), weight: 1.0, present: true }
+            }
             Some(_) => return wrongtype(),
         };
         sources.push(src);

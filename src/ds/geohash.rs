@@ -141,7 +141,8 @@ pub fn encode(long_range: Range, lat_range: Range, longitude: f64, latitude: f64
     if longitude > GEO_LONG_MAX || longitude < GEO_LONG_MIN || latitude > GEO_LAT_MAX || latitude < GEO_LAT_MIN {
         return None;
     }
-    if latitude < lat_range.min || latitude > lat_range.max || longitude < long_range.min || longitude > long_range.max {
+    if latitude < lat_range.min || latitude > lat_range.max || longitude < long_range.min || longitude > long_range.max
+    {
         return None;
     }
     let mut lat_offset = (latitude - lat_range.min) / (lat_range.max - lat_range.min);
@@ -424,7 +425,8 @@ pub fn areas_by_shape(shape: &Shape) -> SearchArea {
 
     let mut steps = estimate_steps_by_radius(radius_meters, latitude);
     let around = |steps: u8| {
-        let hash = encode(LONG_RANGE, LAT_RANGE, longitude, latitude, steps).unwrap_or(HashBits { bits: 0, step: steps });
+        let hash =
+            encode(LONG_RANGE, LAT_RANGE, longitude, latitude, steps).unwrap_or(HashBits { bits: 0, step: steps });
         let neighbors = neighbors(hash);
         let area = decode(LONG_RANGE, LAT_RANGE, hash).unwrap_or_default();
         (hash, neighbors, area)
@@ -432,7 +434,8 @@ pub fn areas_by_shape(shape: &Shape) -> SearchArea {
     let (mut hash, mut neighbors, mut area) = around(steps);
 
     let cell = |h: HashBits| decode(LONG_RANGE, LAT_RANGE, h).unwrap_or_default();
-    let (north, south, east, west) = (cell(neighbors.north), cell(neighbors.south), cell(neighbors.east), cell(neighbors.west));
+    let (north, south, east, west) =
+        (cell(neighbors.north), cell(neighbors.south), cell(neighbors.east), cell(neighbors.west));
     let decrease_step = north.latitude.max < max_lat
         || south.latitude.min > min_lat
         || east.longitude.max < max_lon

@@ -13,9 +13,17 @@ use num_bigint::BigUint;
 #[derive(Debug, Clone, PartialEq)]
 pub enum CFloat {
     Nan,
-    Inf { neg: bool },
+    Inf {
+        neg: bool,
+    },
     /// `digits × 10^exp` (decimal input) or `digits × 2^exp` (hex input).
-    Finite { neg: bool, digits: BigUint, exp: i64, radix2: bool, text: String },
+    Finite {
+        neg: bool,
+        digits: BigUint,
+        exp: i64,
+        radix2: bool,
+        text: String,
+    },
 }
 
 /// Parses `s` with the grammar of C `strtod` and requires it to use the whole string, with no
@@ -38,7 +46,11 @@ pub fn parse_c_float(s: &[u8]) -> Option<CFloat> {
     if lower == b"inf" || lower == b"infinity" {
         return Some(CFloat::Inf { neg });
     }
-    if lower == b"nan" || (lower.starts_with(b"nan(") && lower.ends_with(b")") && lower[4..lower.len() - 1].iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')) {
+    if lower == b"nan"
+        || (lower.starts_with(b"nan(")
+            && lower.ends_with(b")")
+            && lower[4..lower.len() - 1].iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_'))
+    {
         return Some(CFloat::Nan);
     }
     if lower.len() > 2 && lower.starts_with(b"0x") {
@@ -82,7 +94,12 @@ fn parse_decimal(neg: bool, s: &[u8]) -> Option<CFloat> {
     }
     let text = {
         let trimmed = digits.trim_start_matches('0');
-        format!("{}{}e{}", if neg { "-" } else { "" }, if trimmed.is_empty() { "0" } else { trimmed }, exp.clamp(-9_999_999, 9_999_999))
+        format!(
+            "{}{}e{}",
+            if neg { "-" } else { "" },
+            if trimmed.is_empty() { "0" } else { trimmed },
+            exp.clamp(-9_999_999, 9_999_999)
+        )
     };
     let digits = BigUint::parse_bytes(digits.as_bytes(), 10)?;
     Some(CFloat::Finite { neg, digits, exp, radix2: false, text })
@@ -172,10 +189,18 @@ pub enum LongDouble {
 
 /// The outcome of rounding an exact value to a format.
 enum Rounded {
-    Value { neg: bool, mant: u64, exp: i64 },
-    Overflow { neg: bool },
+    Value {
+        neg: bool,
+        mant: u64,
+        exp: i64,
+    },
+    Overflow {
+        neg: bool,
+    },
     /// A non-zero value that rounded to zero (C sets ERANGE; Redis rejects it).
-    Underflow { neg: bool },
+    Underflow {
+        neg: bool,
+    },
 }
 
 /// Rounds `num / den × 2^exp2` (num > 0 or zero) to `fmt`, half to even.

@@ -171,7 +171,12 @@ impl Default for Skiplist {
 impl Skiplist {
     /// t_zset.c `zslCreate()`: a header with MAX_LEVEL empty levels.
     pub fn new() -> Skiplist {
-        let header = Node { ele: Vec::new(), score: 0.0, backward: NIL, levels: vec![Level { forward: NIL, span: 0 }; MAX_LEVEL] };
+        let header = Node {
+            ele: Vec::new(),
+            score: 0.0,
+            backward: NIL,
+            levels: vec![Level { forward: NIL, span: 0 }; MAX_LEVEL],
+        };
         Skiplist { s: Box::new(Core { nodes: vec![header], free: Vec::new(), tail: NIL, length: 0, level: 1 }) }
     }
 
@@ -335,7 +340,9 @@ impl Skiplist {
         }
         let back = self.s.nodes[x as usize].backward;
         let next = self.fwd(x, 0);
-        if (back == NIL || self.s.nodes[back as usize].score < new) && (next == NIL || self.s.nodes[next as usize].score > new) {
+        if (back == NIL || self.s.nodes[back as usize].score < new)
+            && (next == NIL || self.s.nodes[next as usize].score > new)
+        {
             self.s.nodes[x as usize].score = new;
             return Some(x);
         }
@@ -742,6 +749,8 @@ mod tests {
         let r = LexRange { min: LexBound::Inclusive(b"b".to_vec()), max: LexBound::Exclusive(b"d".to_vec()) };
         assert!(r.contains(b"b") && r.contains(b"c") && !r.contains(b"d"));
         assert!(LexRange { min: LexBound::PlusInf, max: LexBound::MinusInf }.is_empty());
-        assert!(LexRange { min: LexBound::Exclusive(b"a".to_vec()), max: LexBound::Inclusive(b"a".to_vec()) }.is_empty());
+        assert!(
+            LexRange { min: LexBound::Exclusive(b"a".to_vec()), max: LexBound::Inclusive(b"a".to_vec()) }.is_empty()
+        );
     }
 }

@@ -82,7 +82,16 @@ fn num(name: &str, v: Option<f64>, default: f64, lo: f64, hi: f64, whole: bool) 
     Ok(v)
 }
 
-const POLICIES: &[&str] = &["noeviction", "allkeys-lru", "allkeys-lfu", "allkeys-random", "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl"];
+const POLICIES: &[&str] = &[
+    "noeviction",
+    "allkeys-lru",
+    "allkeys-lfu",
+    "allkeys-random",
+    "volatile-lru",
+    "volatile-lfu",
+    "volatile-random",
+    "volatile-ttl",
+];
 
 impl ConfigInput {
     pub fn into_config(self) -> Result<Config, String> {

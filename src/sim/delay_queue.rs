@@ -141,7 +141,10 @@ impl Config {
         }
         for c in &self.crashes {
             if c.consumer >= self.consumers {
-                return Err(format!("a crash names consumer {} but there are {} (0-based)", c.consumer, self.consumers));
+                return Err(format!(
+                    "a crash names consumer {} but there are {} (0-based)",
+                    c.consumer, self.consumers
+                ));
             }
             range("crash atMs", c.at_ms, 0, 7 * DAY_MS)?;
             range("crash forMs", c.for_ms, 1, 7 * DAY_MS)?;
@@ -246,11 +249,31 @@ enum Conn {
 enum Ev {
     Order(usize),
     Pay(usize),
-    Arrive { conn: Conn, gen: u32, argv: Vec<Vec<u8>>, sent: i64, purpose: Purpose },
-    Reply { conn: Conn, gen: u32, reply: Reply, purpose: Purpose },
-    Deliver { consumer: usize, gen: u32, payload: Vec<u8>, published: i64 },
+    Arrive {
+        conn: Conn,
+        gen: u32,
+        argv: Vec<Vec<u8>>,
+        sent: i64,
+        purpose: Purpose,
+    },
+    Reply {
+        conn: Conn,
+        gen: u32,
+        reply: Reply,
+        purpose: Purpose,
+    },
+    Deliver {
+        consumer: usize,
+        gen: u32,
+        payload: Vec<u8>,
+        published: i64,
+    },
     /// A sleep ends or a processing completes (`token` guards against a cancelled one).
-    Wake { consumer: usize, gen: u32, token: u64 },
+    Wake {
+        consumer: usize,
+        gen: u32,
+        token: u64,
+    },
     Start(usize),
     Crash(usize, i64),
     Restart(usize),
@@ -262,8 +285,15 @@ enum Doing {
     Down,
     /// Waiting for a reply.
     Waiting,
-    Sleeping { from: i64, until: i64 },
-    Processing { task: String, start: i64, then_ack: bool },
+    Sleeping {
+        from: i64,
+        until: i64,
+    },
+    Processing {
+        task: String,
+        start: i64,
+        then_ack: bool,
+    },
     /// Strategy 4: nothing to do until a message.
     Listening,
 }
@@ -287,7 +317,17 @@ struct Consumer {
 
 impl Consumer {
     fn new() -> Consumer {
-        Consumer { gen: 0, cmd: None, sub: None, doing: Doing::Down, batch: VecDeque::new(), last_batch: 0, token: 0, announced: None, crashed: false }
+        Consumer {
+            gen: 0,
+            cmd: None,
+            sub: None,
+            doing: Doing::Down,
+            batch: VecDeque::new(),
+            last_batch: 0,
+            token: 0,
+            announced: None,
+            crashed: false,
+        }
     }
 }
 
@@ -438,7 +478,8 @@ impl Sim {
         // Consumers start at staggered moments within one poll interval (subscribers at once).
         for c in 0..sim.cfg.consumers {
             let u = (sim.phase_rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-            let offset = if sim.cfg.strategy == Strategy::KeyspaceEvents { 0 } else { (u * sim.cfg.poll_ms as f64) as i64 };
+            let offset =
+                if sim.cfg.strategy == Strategy::KeyspaceEvents { 0 } else { (u * sim.cfg.poll_ms as f64) as i64 };
             sim.schedule(offset, Ev::Start(c));
         }
         for cr in sim.cfg.crashes.clone() {
@@ -557,7 +598,10 @@ impl Sim {
                     if let (Some(Reply::Bulk(kind)), Some(Reply::Bulk(payload))) = (parts.first(), parts.get(2)) {
                         if kind.as_slice() == b"message" {
                             let at = self.now + self.half_rtt();
-                            self.schedule(at, Ev::Deliver { consumer: c, gen, payload: payload.clone(), published: self.now });
+                            self.schedule(
+                                at,
+                                Ev::Deliver { consumer: c, gen, payload: payload.clone(), published: self.now },
+                            );
                         }
                     }
                 }
@@ -669,7 +713,9 @@ impl Sim {
                 self.collect_messages();
                 let executed = self.now;
                 let back = self.now + (self.cfg.rtt_ms - self.half_rtt());
-                let empty = matches!(conn, Conn::Cmd(_)) && matches!(purpose, Purpose::Poll) && matches!(&reply, Reply::Array(v) if v.is_empty());
+                let empty = matches!(conn, Conn::Cmd(_))
+                    && matches!(purpose, Purpose::Poll)
+                    && matches!(&reply, Reply::Array(v) if v.is_empty());
                 if empty {
                     self.m.empty_polls += 1;
                 }
@@ -679,7 +725,15 @@ impl Sim {
                     // (The subscription confirmations were taken from the outbox above.)
                     Conn::Sub(c) => (c as i64, "subscribed".to_string()),
                 };
-                let e = SimEvent::Command { consumer, sent, executed, replied: back, cmd: command_text(&argv), reply: shown, empty };
+                let e = SimEvent::Command {
+                    consumer,
+                    sent,
+                    executed,
+                    replied: back,
+                    cmd: command_text(&argv),
+                    reply: shown,
+                    empty,
+                };
                 self.emit(e);
                 self.schedule(back, Ev::Reply { conn, gen, reply, purpose });
             }
@@ -705,7 +759,12 @@ impl Sim {
                 }
                 self.m.messages += 1;
                 let task = String::from_utf8_lossy(&payload).into_owned();
-                self.emit(SimEvent::Message { consumer: consumer as i64, task: task.clone(), published, delivered: self.now });
+                self.emit(SimEvent::Message {
+                    consumer: consumer as i64,
+                    task: task.clone(),
+                    published,
+                    delivered: self.now,
+                });
                 self.on_message(consumer, task);
             }
             Ev::Wake { consumer, gen, token } => {
@@ -824,7 +883,9 @@ impl Sim {
         let now = self.abs(self.now).to_string();
         let limit = self.cfg.limit.to_string();
         let cmd = match self.cfg.strategy {
-            Strategy::PollClaim | Strategy::PollNaive => argv(&["ZRANGEBYSCORE", "queue", "-inf", &now, "LIMIT", "0", &limit]),
+            Strategy::PollClaim | Strategy::PollNaive => {
+                argv(&["ZRANGEBYSCORE", "queue", "-inf", &now, "LIMIT", "0", &limit])
+            }
             _ => argv(&["EVAL", POP_DUE, "1", "queue", &now, &limit]),
         };
         self.send(Conn::Cmd(c), cmd, Purpose::Poll);
@@ -921,7 +982,13 @@ impl Sim {
                 self.poll(c);
             }
             Doing::Processing { task, start, then_ack } => {
-                self.emit(SimEvent::Process { consumer: c as i64, task: task.clone(), start, end: self.now, completed: true });
+                self.emit(SimEvent::Process {
+                    consumer: c as i64,
+                    task: task.clone(),
+                    start,
+                    end: self.now,
+                    completed: true,
+                });
                 if let Some(&i) = self.by_name.get(&task) {
                     self.tasks[i].completions.push((c, start));
                 }
@@ -1195,10 +1262,14 @@ pub fn parse_cli(args: &[String]) -> Result<CliRequest, String> {
             "--rtt" => cfg.rtt_ms = dur(value()?)?,
             "--rate" => cfg.rate_per_s = value()?.parse().map_err(|_| "--rate needs orders per second".to_string())?,
             "--delay" => cfg.delay_ms = dur(value()?)?,
-            "--pay-prob" => cfg.pay_prob = value()?.parse().map_err(|_| "--pay-prob needs a probability".to_string())?,
+            "--pay-prob" => {
+                cfg.pay_prob = value()?.parse().map_err(|_| "--pay-prob needs a probability".to_string())?
+            }
             "--pay-mean" => cfg.pay_mean_ms = dur(value()?)?,
             "--duration" => cfg.duration_ms = dur(value()?)?,
-            "--volatile-keys" => cfg.volatile_keys = value()?.parse().map_err(|_| "--volatile-keys needs a number".to_string())?,
+            "--volatile-keys" => {
+                cfg.volatile_keys = value()?.parse().map_err(|_| "--volatile-keys needs a number".to_string())?
+            }
             "--hz" => cfg.hz = value()?.parse().map_err(|_| "--hz needs a number".to_string())?,
             "--seed" => cfg.seed = value()?.parse().map_err(|_| "--seed needs an unsigned integer".to_string())?,
             "--crash" => {
@@ -1238,7 +1309,8 @@ pub fn run_cli(req: &CliRequest) -> String {
         rows.push((format!("{}. {}", cfg.strategy.number(), cfg.strategy.name()), m));
     }
     if let Some(c) = req.runs.first() {
-        let crashes: Vec<String> = c.crashes.iter().map(|k| format!("{}@{}ms+{}ms", k.consumer, k.at_ms, k.for_ms)).collect();
+        let crashes: Vec<String> =
+            c.crashes.iter().map(|k| format!("{}@{}ms+{}ms", k.consumer, k.at_ms, k.for_ms)).collect();
         out.push_str(&format!(
             "consumers {} · poll {} ms · limit {} · work {} ms · rtt {} ms · {} orders/s · delay {} ms · pay {:.0}% (mean {} ms) · {} ms · seed {}{}\n\n",
             c.consumers,
@@ -1321,7 +1393,8 @@ impl ConfigInput {
             usize::try_from(n).map_err(|_| format!("{name} must not be negative (got {n})"))
         };
         let strategy_n = int("strategy", self.strategy, 1)?;
-        let strategy = Strategy::from_number(strategy_n).ok_or_else(|| format!("strategy must be 1 to 5 (got {strategy_n})"))?;
+        let strategy =
+            Strategy::from_number(strategy_n).ok_or_else(|| format!("strategy must be 1 to 5 (got {strategy_n})"))?;
         let seed = int("seed", self.seed, 1)?;
         let crashes = self
             .crashes

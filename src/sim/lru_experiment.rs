@@ -47,7 +47,13 @@ pub fn run(keys: usize, samples: usize, seed: u64) -> ExperimentResult {
             let evicted = (lo..hi).filter(|&i| i < new_keys).count();
             *share = evicted as f64 / (hi - lo).max(1) as f64;
         }
-        return ExperimentResult { keys, samples, evicted_by_decile: deciles, new_keys_evicted: 0.0, evicted_total: new_keys as u64 };
+        return ExperimentResult {
+            keys,
+            samples,
+            evicted_by_decile: deciles,
+            new_keys_evicted: 0.0,
+            evicted_total: new_keys as u64,
+        };
     }
     let start = 1_700_000_000_000;
     let mut e = Engine::new(EngineOptions { seed, start_ms: start });
@@ -90,11 +96,17 @@ pub fn table(keys: usize, samples: &[usize], seed: u64) -> String {
     for &s in samples {
         cols.push(run(keys, s, seed));
     }
-    let mut out = format!("LRU approximation: {keys} keys accessed oldest first, then {} new keys under maxmemory (allkeys-lru).\n", keys / 2);
+    let mut out = format!(
+        "LRU approximation: {keys} keys accessed oldest first, then {} new keys under maxmemory (allkeys-lru).\n",
+        keys / 2
+    );
     out.push_str("Share of the old keys evicted, by age (oldest tenth first):\n\n");
     out.push_str("  old keys   ");
     for c in &cols {
-        out.push_str(&format!("{:>12}", if c.samples == 0 { "true LRU".to_string() } else { format!("samples {}", c.samples) }));
+        out.push_str(&format!(
+            "{:>12}",
+            if c.samples == 0 { "true LRU".to_string() } else { format!("samples {}", c.samples) }
+        ));
     }
     out.push('\n');
     for d in 0..10 {
@@ -121,7 +133,9 @@ mod tests {
         let truth = run(1000, 0, 1);
         let s5 = run(1000, 5, 1);
         let s10 = run(1000, 10, 1);
-        let error = |r: &ExperimentResult| r.evicted_by_decile.iter().zip(&truth.evicted_by_decile).map(|(a, b)| (a - b).abs()).sum::<f64>();
+        let error = |r: &ExperimentResult| {
+            r.evicted_by_decile.iter().zip(&truth.evicted_by_decile).map(|(a, b)| (a - b).abs()).sum::<f64>()
+        };
         assert!(error(&s10) < error(&s5), "samples 10 is closer to true LRU than 5: {} vs {}", error(&s10), error(&s5));
         // The oldest tenth is mostly gone, the newest tenth of old keys mostly kept.
         assert!(s5.evicted_by_decile[0] > 0.6, "{:?}", s5.evicted_by_decile);

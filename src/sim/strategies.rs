@@ -18,7 +18,8 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 5] = [Strategy::PollClaim, Strategy::PollNaive, Strategy::LuaPop, Strategy::KeyspaceEvents, Strategy::ZsetWakeup];
+    pub const ALL: [Strategy; 5] =
+        [Strategy::PollClaim, Strategy::PollNaive, Strategy::LuaPop, Strategy::KeyspaceEvents, Strategy::ZsetWakeup];
 
     pub fn from_number(n: i64) -> Option<Strategy> {
         Strategy::ALL.into_iter().find(|s| *s as i64 == n)

@@ -29,8 +29,14 @@ pub use crate::live_server::Server as Redis;
 
 /// `redisplay serve` in this process on a free loopback port.
 pub fn ours(requirepass: Option<&str>) -> Server {
-    Server::start(ServeOptions { bind: "127.0.0.1".into(), port: 0, seed: 1, time: None, requirepass: requirepass.map(String::from) })
-        .expect("start redisplay's server")
+    Server::start(ServeOptions {
+        bind: "127.0.0.1".into(),
+        port: 0,
+        seed: 1,
+        time: None,
+        requirepass: requirepass.map(String::from),
+    })
+    .expect("start redisplay's server")
 }
 
 /// One thing a client does on its connection.
@@ -119,7 +125,9 @@ pub fn read_rest(s: &mut TcpStream, silence: Duration) -> Outcome {
         match s.read(&mut buf) {
             Ok(0) => return Outcome { reply, closed: true },
             Ok(n) => reply.extend_from_slice(&buf[..n]),
-            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => return Outcome { reply, closed: false },
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                return Outcome { reply, closed: false }
+            }
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
             Err(_) => return Outcome { reply, closed: true }, // reset
         }

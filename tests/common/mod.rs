@@ -255,7 +255,12 @@ pub fn compare(lines: &[ScriptLine], actual: &[Vec<u8>], expected: &[u8]) -> Res
     let mut pos = 0usize;
     for (l, out) in lines.iter().zip(actual) {
         let rest = &expected[pos..];
-        let mismatch = |exp: &[u8]| Mismatch { lineno: l.lineno, line: l.line.clone(), expected: exp.to_vec(), actual: out.clone() };
+        let mismatch = |exp: &[u8]| Mismatch {
+            lineno: l.lineno,
+            line: l.line.clone(),
+            expected: exp.to_vec(),
+            actual: out.clone(),
+        };
         match l.check {
             Check::Exact => {
                 if rest.starts_with(out) {

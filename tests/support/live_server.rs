@@ -23,8 +23,7 @@ pub fn check_tools() {
 }
 
 pub struct Server {
-    pub
-    child: Child,
+    pub child: Child,
     port: u16,
     dir: PathBuf,
 }
@@ -37,7 +36,8 @@ impl Server {
     /// A fresh redis-server with extra options (e.g. `--requirepass pw`).
     pub fn start_with(extra: &[&str]) -> Server {
         for attempt in 0..5 {
-            let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port");
+            let port =
+                TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port");
             let dir = std::env::temp_dir().join(format!("redisplay-diff-{}-{port}-{attempt}", std::process::id()));
             std::fs::create_dir_all(&dir).unwrap();
             let child = Command::new("redis-server")
