@@ -34,7 +34,7 @@ fn populate(e: &mut Engine, client: u64, n: usize, rng: &mut Lcg) {
     for i in 0..n {
         batch.push(format!("key:{i}"));
         batch.push(i.to_string());
-        if batch.len() >= 1 + 2 * 10_000 || i + 1 == n {
+        if batch.len() > 2 * 10_000 || i + 1 == n {
             e.execute(client, &argv(&batch));
             batch.truncate(1);
         }

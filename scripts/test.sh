@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # The README's second command: set up what is missing, then run every test —
+#   0. habits: rustfmt, clippy with warnings as errors
 #   1. native: unit tests, golden transcripts, the live differential against redis-server,
 #      robustness (cargo test)
 #   2. wasm in headless Chromium: the same transcripts through the bindings (wasm-pack test)
@@ -8,6 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "Rust habits: cargo fmt --check, cargo clippy --all-targets -D warnings"
+cargo fmt --check
+cargo clippy --quiet --all-targets -- -D warnings
 
 step "native tests (cargo test)"
 cargo test --quiet

@@ -78,7 +78,7 @@ impl Engine {
     /// Whether blocking is refused for this client now (inside MULTI/EXEC or a script): the
     /// command answers as if it had timed out (`CLIENT_DENY_BLOCKING`).
     pub(crate) fn deny_blocking(&self, client: ClientId) -> bool {
-        self.in_script || self.clients.get(&client).map_or(true, |c| c.in_multi)
+        self.in_script || self.clients.get(&client).is_none_or(|c| c.in_multi)
     }
 
     /// blocked.c `blockForKeys()`. Returns the placeholder the caller gives as its reply; the

@@ -44,7 +44,7 @@ impl Db {
     pub fn new(seed: u64) -> Db {
         Db {
             dict_buckets: Buckets::new(seed),
-            expires_buckets: Buckets::new(seed ^ 0x5eed_e4b1_7e5),
+            expires_buckets: Buckets::new(seed ^ 0x5ee_de4b_17e5),
             ..Default::default()
         }
     }

@@ -291,7 +291,7 @@ impl Engine {
                 };
                 self.events.push(Event::Eviction { at_ms, report: Box::new(report) });
             }
-            if keys_freed % 16 == 0 && elapsed_ns / 1000 > time_limit {
+            if keys_freed.is_multiple_of(16) && elapsed_ns / 1000 > time_limit {
                 self.evict.timer_running = true;
                 self.stats.eviction_time_used_us += elapsed_ns / 1000;
                 return EvictResult::Running;

@@ -280,31 +280,32 @@ impl Engine {
                             if more { "more" } else { "not more" }
                         ),
                     )
-                } else if sampled == 0 {
-                    (true, "no key examined: look again".to_string())
-                } else {
+                } else if let Some(whole) = (expired * 100).checked_div(sampled) {
                     // Redis compares whole percents: expired*100/sampled > acceptable.
-                    let whole = expired * 100 / sampled;
                     let more = whole > acceptable_stale;
-                    (more, format!("{expired} of {sampled} expired: {whole}% (whole percent) {} the acceptable {acceptable_stale}%", if more { "above" } else { "within" }))
+                    let side = if more { "above" } else { "within" };
+                    let why = format!(
+                        "{expired} of {sampled} expired: {whole}% (whole percent) {side} the acceptable {acceptable_stale}%"
+                    );
+                    (more, why)
+                } else {
+                    (true, "no key examined: look again".to_string())
                 };
-                if tracing {
-                    if rounds.len() < MAX_ROUNDS_IN_EVENT {
-                        rounds.push(ExpireRound {
-                            db,
-                            iteration,
-                            sampled,
-                            expired,
-                            buckets,
-                            cursor: self.dbs[db].expires_cursor,
-                            table_size: self.dbs[db].expires_buckets.size(),
-                            keys,
-                            stale_percent: stale,
-                            repeat,
-                            reason,
-                            elapsed_us: elapsed_ns / 1000,
-                        });
-                    }
+                if tracing && rounds.len() < MAX_ROUNDS_IN_EVENT {
+                    rounds.push(ExpireRound {
+                        db,
+                        iteration,
+                        sampled,
+                        expired,
+                        buckets,
+                        cursor: self.dbs[db].expires_cursor,
+                        table_size: self.dbs[db].expires_buckets.size(),
+                        keys,
+                        stale_percent: stale,
+                        repeat,
+                        reason,
+                        elapsed_us: elapsed_ns / 1000,
+                    });
                 }
                 if !repeat {
                     break;

@@ -197,8 +197,8 @@ pub fn pubsub_channels(e: &mut Engine, c: &Call) -> Reply {
         e.pubsub
             .channels
             .keys()
-            .filter(|ch| pattern.map_or(true, |p| glob_match(p, ch, false)))
-            .map(|ch| Reply::bulk(ch))
+            .filter(|ch| pattern.is_none_or(|p| glob_match(p, ch, false)))
+            .map(Reply::bulk)
             .collect(),
     )
 }

@@ -20,6 +20,7 @@
 //! - Redis finds line ends with `strchr()`, which stops at a NUL byte: a NUL before the `\r`
 //!   (or inline `\n`) means "no line yet". Modelled, so a stray NUL stalls the request as it
 //!   does on redis-server until the 64 KB limit.
+//!
 //! A protocol error is final: the server replies `-ERR <message>` and closes the connection
 //! (`setProtocolError()` → CLIENT_CLOSE_AFTER_REPLY); nothing after it is parsed.
 //!
@@ -120,7 +121,7 @@ impl QueryBuffer {
     }
 
     /// networking.c `processInputBuffer()`, one request at a time.
-    pub fn next(&mut self) -> Parsed {
+    pub fn next_request(&mut self) -> Parsed {
         if self.failed {
             return Parsed::Incomplete;
         }
@@ -251,7 +252,7 @@ mod tests {
         q.feed(bytes);
         let mut out = Vec::new();
         loop {
-            match q.next() {
+            match q.next_request() {
                 Parsed::Incomplete => break,
                 p => out.push(p),
             }
@@ -292,7 +293,7 @@ mod tests {
             for part in [&input[..cut], &input[cut..]] {
                 q.feed(part);
                 loop {
-                    match q.next() {
+                    match q.next_request() {
                         Parsed::Incomplete => break,
                         p => got.push(p),
                     }
@@ -339,9 +340,9 @@ mod tests {
     fn unauthenticated_limits() {
         let mut q = QueryBuffer { auth_required: true, ..Default::default() };
         q.feed(b"*11\r\n");
-        assert_eq!(q.next(), Parsed::Error("Protocol error: unauthenticated multibulk length".into()));
+        assert_eq!(q.next_request(), Parsed::Error("Protocol error: unauthenticated multibulk length".into()));
         let mut q = QueryBuffer { auth_required: true, ..Default::default() };
         q.feed(b"*1\r\n$16385\r\n");
-        assert_eq!(q.next(), Parsed::Error("Protocol error: unauthenticated bulk length".into()));
+        assert_eq!(q.next_request(), Parsed::Error("Protocol error: unauthenticated bulk length".into()));
     }
 }

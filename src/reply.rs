@@ -268,7 +268,7 @@ fn format_aggregate<'a>(
     }
     let idxlen = n.to_string().len();
     let mut child_prefix = prefix.to_vec();
-    child_prefix.extend(std::iter::repeat(b' ').take(idxlen + 2));
+    child_prefix.extend(std::iter::repeat_n(b' ', idxlen + 2));
     for (i, entry) in items.enumerate() {
         if i > 0 {
             out.extend_from_slice(prefix);

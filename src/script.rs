@@ -940,7 +940,7 @@ fn reply_to_lua3(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
 /// `(long long)` of a double as x86-64 computes it: truncation toward zero; NaN and values
 /// out of range give LLONG_MIN.
 fn c_cast_i64(d: f64) -> i64 {
-    if d.is_nan() || d >= 9.223_372_036_854_775_808e18 || d < -9.223_372_036_854_775_808e18 {
+    if d.is_nan() || !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&d) {
         i64::MIN
     } else {
         d as i64
@@ -1111,7 +1111,7 @@ mod tests {
         assert_eq!(c_cast_i64(-2.5), -2);
         assert_eq!(c_cast_i64(1e20), i64::MIN);
         assert_eq!(c_cast_i64(f64::NAN), i64::MIN);
-        assert_eq!(c_cast_i64(-9.223_372_036_854_775_808e18), i64::MIN);
+        assert_eq!(c_cast_i64(-9.223_372_036_854_776e18), i64::MIN);
     }
 
     #[test]

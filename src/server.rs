@@ -413,7 +413,7 @@ impl EventLoop {
             }
             c.query.auth_required = self.engine.client(client).is_some_and(|cl| !cl.authenticated);
             c.query.max_bulk_len = self.engine.hot.proto_max_bulk_len;
-            match c.query.next() {
+            match c.query.next_request() {
                 Parsed::Incomplete => {
                     c.runnable = false;
                     return progressed;

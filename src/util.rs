@@ -330,6 +330,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::approx_constant)] // 3.14 is a value to format, not π
     fn percent_17g() {
         let cases = [
             (1.5, "1.5"),

@@ -7,6 +7,7 @@
 //! - `A& cmd …`  send it and don't wait (a blocking command);
 //! - `A?`        take what arrived for A since (messages, a blocked command's late reply);
 //! - `@sleep N`  let N ms pass: the server sleeps for real, the engine's clock moves N ms.
+//!
 //! Every reply is printed as `redis-cli --no-raw` prints it (the engine's formatter applied to
 //! the server's RESP), and the two transcripts must be byte-identical.
 //!

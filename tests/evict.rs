@@ -138,7 +138,7 @@ fn lfu_counters_grow_logarithmically_and_decay_by_subtraction() {
     assert_eq!(lfu_decr_and_return(stamp, now, 1), 10);
     assert_eq!(lfu_decr_and_return(stamp, now, 5), 18);
     assert_eq!(lfu_decr_and_return(stamp, now, 0), 20);
-    assert_eq!(lfu_decr_and_return(stamp, now + 3600_000, 1), 0);
+    assert_eq!(lfu_decr_and_return(stamp, now + 3_600_000, 1), 0);
     // redis.conf's table for factor 10: 100 hits ≈ 10, 1000 ≈ 18 (with the engine's RNG).
     let mut s = session();
     run(&mut s, "CONFIG SET maxmemory-policy allkeys-lfu");

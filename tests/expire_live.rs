@@ -12,6 +12,7 @@
 //! - +250 ms: (nearly) everything is gone — at least two slow cycles have run; on a busy machine
 //!   a cycle can hit its real-time cap early and leave a few dozen;
 //! - the stale average is a few percent.
+//!
 //! The engine must land in the same band for every cron phase.
 
 #[path = "support/live_server.rs"]

@@ -105,7 +105,10 @@ fn docs(summary: &str, args: &[(&str, &str)], subcommands: Option<Reply>) -> Rep
     Reply::Array(d)
 }
 
-const SUBS: &[(&str, i64, &str, &[(&str, &str)])] = &[
+/// A subcommand: name, arity, summary, arguments (name, type).
+type SubSpec = (&'static str, i64, &'static str, &'static [(&'static str, &'static str)]);
+
+const SUBS: &[SubSpec] = &[
     (
         "clock|advance",
         3,

@@ -52,7 +52,7 @@ fn expire_generic(e: &mut Engine, c: &Call, basetime: i64, seconds: bool) -> Rep
         Err(r) => return r,
     };
     if seconds {
-        if when > i64::MAX / 1000 || when < i64::MIN / 1000 {
+        if !(i64::MIN / 1000..=i64::MAX / 1000).contains(&when) {
             return invalid_expire_time(&c.cmd.name);
         }
         when *= 1000;
@@ -69,7 +69,7 @@ fn expire_generic(e: &mut Engine, c: &Call, basetime: i64, seconds: bool) -> Rep
         let current = e.dbs[c.db].expire_of(key);
         let refused = (flags & NX != 0 && current.is_some())
             || (flags & XX != 0 && current.is_none())
-            || (flags & GT != 0 && current.map_or(true, |cur| when <= cur))
+            || (flags & GT != 0 && current.is_none_or(|cur| when <= cur))
             || (flags & LT != 0 && current.is_some_and(|cur| when >= cur));
         if refused {
             return Reply::Integer(0);

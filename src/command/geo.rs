@@ -143,7 +143,7 @@ pub fn geoadd(e: &mut Engine, c: &Call) -> Reply {
         }
         longidx += 1;
     }
-    if (c.argc() - longidx) % 3 != 0 || (xx && nx) {
+    if !(c.argc() - longidx).is_multiple_of(3) || (xx && nx) {
         return syntax_error();
     }
     let mut argv: Vec<Vec<u8>> = vec![b"zadd".to_vec()];
@@ -635,6 +635,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::excessive_precision)] // the literal spells the double's exact decimal value
     fn distances_print_like_fixedpoint_d2string() {
         use super::fixedpoint_d2string as f;
         assert_eq!(f(0.0, 4), "0.0000");

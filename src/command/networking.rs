@@ -184,7 +184,7 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
             None => Reply::err("ERR No such client"),
         };
     }
-    if c.argc() % 2 != 0 {
+    if !c.argc().is_multiple_of(2) {
         return syntax_error();
     }
     let (mut id_f, mut addr_f, mut laddr_f, mut type_f, mut user_f) = (None, None, None, None, None);
@@ -229,11 +229,11 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
     let victims: Vec<ClientId> = e
         .clients
         .values()
-        .filter(|cl| id_f.map_or(true, |id| cl.id == id))
-        .filter(|cl| addr_f.as_ref().map_or(true, |a| addr_of(cl).as_bytes() == a.as_slice()))
-        .filter(|cl| laddr_f.as_ref().map_or(true, |a| laddr_of(cl).as_bytes() == a.as_slice()))
+        .filter(|cl| id_f.is_none_or(|id| cl.id == id))
+        .filter(|cl| addr_f.as_ref().is_none_or(|a| addr_of(cl).as_bytes() == a.as_slice()))
+        .filter(|cl| laddr_f.as_ref().is_none_or(|a| laddr_of(cl).as_bytes() == a.as_slice()))
         .filter(|cl| {
-            type_f.as_ref().map_or(true, |t| match t.as_slice() {
+            type_f.as_ref().is_none_or(|t| match t.as_slice() {
                 b"normal" => !cl.in_pubsub(),
                 b"pubsub" => cl.in_pubsub(),
                 _ => false,

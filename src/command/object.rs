@@ -129,7 +129,7 @@ pub fn memory_stats(e: &mut Engine, _c: &Call) -> Reply {
     };
     kv("overhead.total", Reply::Integer(overhead as i64));
     kv("keys.count", Reply::Integer(keys as i64));
-    kv("keys.bytes-per-key", Reply::Integer(if keys > 0 { (net / keys) as i64 } else { 0 }));
+    kv("keys.bytes-per-key", Reply::Integer(net.checked_div(keys).unwrap_or(0) as i64));
     kv("dataset.bytes", Reply::Integer(dataset as i64));
     kv("dataset.percentage", Reply::Double(if net > 0 { dataset as f32 as f64 * 100.0 / net as f64 } else { 0.0 }));
     kv("peak.percentage", Reply::Double(used as f64 * 100.0 / peak.max(1) as f64));

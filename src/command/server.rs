@@ -213,7 +213,7 @@ fn info_section(e: &Engine, name: &str) -> String {
         }
         _ => {
             for (i, db) in e.dbs.iter().enumerate() {
-                if db.len() > 0 {
+                if !db.is_empty() {
                     kv(
                         &format!("db{i}"),
                         format!("keys={},expires={},avg_ttl={}", db.len(), db.expires.len(), db.avg_ttl),

@@ -282,11 +282,9 @@ pub fn getex(e: &mut Engine, c: &Call) -> Reply {
             e.notify("expire", c.db, key);
             e.dirty(1);
         }
-        None if flags & PERSIST != 0 => {
-            if e.dbs[c.db].remove_expire(key) {
-                e.notify("persist", c.db, key);
-                e.dirty(1);
-            }
+        None if flags & PERSIST != 0 && e.dbs[c.db].remove_expire(key) => {
+            e.notify("persist", c.db, key);
+            e.dirty(1);
         }
         None => {}
     }
@@ -322,7 +320,7 @@ pub fn getset(e: &mut Engine, c: &Call) -> Reply {
 
 /// t_string.c `msetGenericCommand()`.
 fn mset_generic(e: &mut Engine, c: &Call, nx: bool) -> Reply {
-    if c.argc() % 2 == 0 {
+    if c.argc().is_multiple_of(2) {
         return Reply::err(format!("ERR wrong number of arguments for '{}' command", c.cmd.name));
     }
     if nx {

@@ -245,7 +245,7 @@ fn zadd_generic(e: &mut Engine, c: &Call, incr_cmd: bool) -> Reply {
     if f.nx && f.xx {
         return Reply::err("ERR XX and NX options at the same time are not compatible");
     }
-    if (f.gt && f.nx) || (f.lt && f.nx) || (f.gt && f.lt) {
+    if [f.gt, f.lt, f.nx].iter().filter(|&&on| on).count() > 1 {
         return Reply::err("ERR GT, LT, and/or NX options at the same time are not compatible");
     }
     if f.incr && elements > 1 {

@@ -33,6 +33,10 @@
 //! 1e-10 of a 4th-decimal rounding point or of a radius or box edge (about one distance in a
 //! million); porting glibc's table-driven implementations was judged not worth it.
 
+// C's comparisons, kept as written: a NaN falls through them as it does in geohash.c, where
+// `contains()` would reject it.
+#![allow(clippy::manual_range_contains)]
+
 use std::f64::consts::PI;
 
 pub const GEO_STEP_MAX: u8 = 26;
@@ -502,6 +506,7 @@ pub fn distance(lon1d: f64, lat1d: f64, lon2d: f64, lat2d: f64) -> f64 {
 pub fn distance_if_in_radius(x1: f64, y1: f64, x2: f64, y2: f64, radius: f64) -> Option<f64> {
     let d = distance(x1, y1, x2, y2);
     // `distance > radius` rejects; a NaN distance (nearly antipodal points) is kept, as in C.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     (!(d > radius)).then_some(d)
 }
 

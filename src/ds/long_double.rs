@@ -240,7 +240,6 @@ fn round_exact(neg: bool, num: &BigUint, den: &BigUint, exp2: i64, fmt: Format) 
         return Rounded::Underflow { neg };
     }
     let mut exp = lsb;
-    let mut q = q;
     if q.bits() > fmt.precision as u64 {
         q >>= 1u32;
         exp += 1;
@@ -409,6 +408,7 @@ impl LongDouble {
     }
 
     /// `a + b` rounded to the 64-bit mantissa, half to even, with IEEE infinities and NaN.
+    #[allow(clippy::should_implement_trait)] // by value like `long double` arithmetic; no operator overloading
     pub fn add(self, other: LongDouble) -> LongDouble {
         use LongDouble::*;
         match (self, other) {
@@ -525,6 +525,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::excessive_precision)] // the literal spells the double's exact decimal value
     fn doubles_widen_exactly() {
         assert_eq!(LongDouble::from_f64(13.36138933897018433).to_human(), "13.36138933897018433");
         assert_eq!(LongDouble::from_f64(0.1).to_human(), "0.10000000000000001");

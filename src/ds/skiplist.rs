@@ -255,6 +255,7 @@ impl Skiplist {
     }
 
     /// `insert`, also returning the new node's 1-based rank (known from the descent).
+    #[allow(clippy::needless_range_loop)] // indexes update[]/rank[] by level, as zslInsert() does
     pub fn insert_ranked(&mut self, score: f64, ele: Vec<u8>, level: usize) -> (u32, u64) {
         let level = level.clamp(1, MAX_LEVEL);
         let (mut update, mut rank) = self.find_update(score, &ele);
@@ -291,6 +292,7 @@ impl Skiplist {
     }
 
     /// t_zset.c `zslDeleteNode()`.
+    #[allow(clippy::needless_range_loop)] // indexes update[] by level, as zslDeleteNode() does
     fn delete_node(&mut self, x: u32, update: &[u32; MAX_LEVEL]) {
         for i in 0..self.s.level {
             let u = update[i] as usize;

@@ -190,14 +190,14 @@ pub fn run(cfg: &Config) -> Outcome {
         set(&mut e, &["CONFIG", "SET", "maxmemory", &cfg.maxmemory.to_string()]);
     }
     let zipf = Zipf::new(cfg.keys, cfg.skew);
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed ^ 0x6361_6368_65);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.seed ^ 0x63_6163_6865);
     let mut uniform = move || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
     let value = "v".repeat(cfg.value_bytes);
     let ttl = cfg.ttl_s.to_string();
     let mut t = 0.0f64;
     let mut out = Outcome::default();
     let mut latencies: Vec<f64> = Vec::new();
-    let mut tenths = vec![(0u64, 0u64); 10];
+    let mut tenths = [(0u64, 0u64); 10];
     // Write-backs on their way: (virtual ms, key), earliest first.
     let mut pending: std::collections::BinaryHeap<std::cmp::Reverse<(i64, String)>> = Default::default();
     let write_back = |e: &mut Engine, key: String| {

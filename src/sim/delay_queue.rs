@@ -1108,7 +1108,7 @@ impl Sim {
             .enumerate()
             .map(|(i, t)| {
                 // An order scheduled for after the end never reached Redis.
-                let created = self.cfg.orders.as_ref().map_or(true, |o| o[i].at_ms <= self.cfg.duration_ms);
+                let created = self.cfg.orders.as_ref().is_none_or(|o| o[i].at_ms <= self.cfg.duration_ms);
                 let (f, l) = self.fate(t, &held, created);
                 (t.name.clone(), f, l)
             })
@@ -1217,7 +1217,7 @@ pub fn parse_duration(s: &str) -> Option<i64> {
         _ => return None,
     };
     let v = n * scale;
-    (v.is_finite() && v >= 0.0 && v <= 1e15).then_some(v.round() as i64)
+    (v.is_finite() && (0.0..=1e15).contains(&v)).then_some(v.round() as i64)
 }
 
 /// What `redisplay delay-queue` was asked for.

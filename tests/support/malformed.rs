@@ -329,7 +329,7 @@ pub fn line(r: &mut Rng) -> Vec<u8> {
                 r.pick(&["set", "append", "echo", "get", "lcs", "setrange", "keys", "exists", "incrbyfloat"])
             )
             .into_bytes();
-            l.extend(std::iter::repeat(b"xyz"[r.below(3)]).take(n));
+            l.extend(std::iter::repeat_n(b"xyz"[r.below(3)], n));
             l
         }
         3 => {
