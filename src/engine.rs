@@ -19,7 +19,7 @@ use crate::command::table::{table, Call, Command, Lookup};
 use crate::config::Config;
 use crate::db::Db;
 use crate::events::{Event, EventLog, ExpiredBy};
-use crate::object::RObj;
+use crate::object::{RObj, LRU_CLOCK_MAX, LRU_CLOCK_RESOLUTION};
 use crate::reply::Reply;
 
 pub type ClientId = u64;
@@ -46,9 +46,6 @@ pub(crate) fn uniform(rng: &mut Xoshiro256PlusPlus) -> f64 {
 pub const DEFAULT_START_MS: i64 = 1_735_689_600_000;
 /// Bounded event log size.
 pub const EVENT_LOG_CAPACITY: usize = 50_000;
-/// server.h LRU_CLOCK_MAX / LRU_CLOCK_RESOLUTION.
-pub const LRU_CLOCK_MAX: u32 = (1 << 24) - 1;
-pub const LRU_CLOCK_RESOLUTION: i64 = 1000;
 /// The virtual clock stays within 0..=this (year ~146,000), so time arithmetic never overflows.
 pub const MAX_CLOCK_MS: i64 = 1 << 52;
 
@@ -482,7 +479,7 @@ impl Engine {
             d.refresh_dirty();
         }
         self.flush_new_key_events();
-        let used = crate::memory::used_memory(self);
+        let used = self.used_memory();
         if used > self.stats.peak_memory {
             self.stats.peak_memory = used;
         }
@@ -715,6 +712,13 @@ impl Engine {
         self.shared_integers
     }
 
+    /// INFO `used_memory` (the model in memory.rs).
+    pub fn used_memory(&self) -> u64 {
+        debug_assert_eq!(self.stats.histograms, self.stats.commands.values().filter(|s| s.calls > 0).count() as u64);
+        let dbs = self.dbs.iter().map(|d| d.memory()).sum();
+        crate::memory::used_memory(self.clients.len(), self.stats.histograms, dbs)
+    }
+
     /// Counts a write (server.dirty, INFO rdb_changes_since_last_save).
     pub(crate) fn dirty(&mut self, n: u64) {
         self.stats.dirty += n;
@@ -843,7 +847,7 @@ impl Engine {
         self.lruclock = self.lru_clock_at(self.now_ms);
         self.update_hz();
         self.cronloops += 1;
-        self.active_expire_cycle(crate::expire::CycleKind::Slow);
+        self.active_expire_cycle(crate::events::CycleKind::Slow);
         self.try_resize_tables();
     }
 
@@ -852,7 +856,7 @@ impl Engine {
     /// console after each line it runs.
     pub fn before_sleep(&mut self) {
         self.handle_blocked_clients_timeout();
-        self.active_expire_cycle(crate::expire::CycleKind::Fast);
+        self.active_expire_cycle(crate::events::CycleKind::Fast);
         // evict.c evictionTimeProc(): keep evicting between commands once started.
         if self.evict.timer_running {
             self.perform_evictions();

@@ -15,9 +15,7 @@
 //! one write stays O(1); quicklist node boundaries follow a greedy 8 KB packing, not the exact
 //! history of pushes and pops; incremental rehashing (a second table) is not modelled.
 
-use crate::db::Db;
 use crate::ds::skiplist::NIL;
-use crate::engine::Engine;
 use crate::object::{Hash, Set, StrValue, Value, Zset};
 use crate::util::string2ll;
 
@@ -434,22 +432,18 @@ pub fn object_compute_size(v: &Value, samples: usize) -> usize {
     }
 }
 
-/// The memory a db's tables add besides its keys: bucket arrays and expires entries.
-fn db_tables(d: &Db) -> u64 {
-    let dict_buckets = size_class(8 * d.dict_buckets.size()) as u64;
-    let expires_buckets = size_class(8 * d.expires_buckets.size()) as u64;
-    dict_buckets + expires_buckets + d.expires.len() as u64 * size_class(SIZEOF_DICT_ENTRY) as u64
+/// The memory a db's tables add besides its keys: bucket arrays (`dict` and `expires`, as
+/// many slots as each table has) and one dictEntry per key with a TTL.
+pub fn db_tables(dict_slots: usize, expires_slots: usize, expires: usize) -> u64 {
+    size_class(8 * dict_slots) as u64
+        + size_class(8 * expires_slots) as u64
+        + expires as u64 * size_class(SIZEOF_DICT_ENTRY) as u64
 }
 
-/// INFO `used_memory`.
-pub fn used_memory(e: &Engine) -> u64 {
-    debug_assert_eq!(e.stats.histograms, e.stats.commands.values().filter(|s| s.calls > 0).count() as u64);
-    let mut total =
-        USED_MEMORY_STARTUP + CLIENT_MEMORY * e.clients.len() as u64 + LATENCY_HISTOGRAM * e.stats.histograms;
-    for d in &e.dbs {
-        total += d.mem as u64 + db_tables(d);
-    }
-    total
+/// INFO `used_memory`: the startup baseline, each connected client, each command's latency
+/// histogram (allocated on its first call), and what the dbs hold (keys, values, tables).
+pub fn used_memory(clients: usize, histograms: u64, dbs: u64) -> u64 {
+    USED_MEMORY_STARTUP + CLIENT_MEMORY * clients as u64 + LATENCY_HISTOGRAM * histograms + dbs
 }
 
 /// server.c `bytesToHuman()`.

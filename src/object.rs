@@ -13,10 +13,13 @@
 
 use indexmap::IndexSet;
 
-use crate::db::{Hasher, Map};
 use crate::ds::intset::Intset;
+use crate::ds::map::{Hasher, Map};
 use crate::ds::skiplist::Skiplist;
 
+/// server.h LRU_CLOCK_MAX / LRU_CLOCK_RESOLUTION.
+pub const LRU_CLOCK_MAX: u32 = (1 << 24) - 1;
+pub const LRU_CLOCK_RESOLUTION: i64 = 1000;
 /// OBJ_ENCODING_EMBSTR_SIZE_LIMIT.
 pub const EMBSTR_SIZE_LIMIT: usize = 44;
 /// OBJ_SHARED_INTEGERS.

@@ -12,7 +12,7 @@
 //! guard can't trigger below our allocation limit); we report what happened (insert level and
 //! rank, conversions) so the engine can emit events for the sorted-set view.
 
-use crate::db::Map;
+use crate::ds::map::Map;
 use crate::ds::skiplist::{LexRange, PathStep, ScoreRange, Skiplist, NIL};
 use crate::object::Zset;
 

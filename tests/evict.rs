@@ -4,7 +4,7 @@
 //! that volatile-* with no volatile keys behaves like noeviction.
 
 use redisplay::events::Event;
-use redisplay::evict::EvictionReport;
+use redisplay::events::EvictionReport;
 use redisplay::object::{lfu_decr_and_return, lfu_log_incr, lfu_time_in_minutes, LFU_INIT_VAL};
 use redisplay::{EngineOptions, Session};
 

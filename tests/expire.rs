@@ -2,8 +2,8 @@
 //! condition and effort scaling, the classic >25% rule, the time cap and the fast cycle, the
 //! stats, and that DBSIZE/KEYS/INFO count a dead key until something reclaims it.
 
+use redisplay::events::{CycleKind, ExpireCycleReport};
 use redisplay::events::{Event, ExpiredBy};
-use redisplay::expire::{CycleKind, ExpireCycleReport};
 use redisplay::{Engine, EngineOptions, Session};
 
 const T0: i64 = 1_700_000_000_000;

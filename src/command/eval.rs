@@ -40,7 +40,7 @@ pub fn evalsha_ro(e: &mut Engine, c: &Call) -> Reply {
 /// server.c `processCommand()`'s OOM state for this command (`server.pre_command_oom_state`):
 /// still over maxmemory after the eviction that ran before it.
 fn oom_state(e: &Engine) -> bool {
-    e.hot.maxmemory != 0 && crate::memory::used_memory(e) > e.hot.maxmemory as u64
+    e.hot.maxmemory != 0 && e.used_memory() > e.hot.maxmemory as u64
 }
 
 fn eval_generic(e: &mut Engine, c: &Call, evalsha: bool, ro: bool) -> Reply {

@@ -123,7 +123,7 @@ fn info_section(e: &Engine, name: &str) -> String {
             "Clients"
         }
         "memory" => {
-            let used = crate::memory::used_memory(e);
+            let used = e.used_memory();
             let max = e.config.int("maxmemory");
             kv("used_memory", used.to_string());
             kv("used_memory_human", crate::memory::bytes_to_human(used as f64));

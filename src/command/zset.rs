@@ -1182,7 +1182,7 @@ fn zsetop_generic(
             }
         }
         SetOp::Union => {
-            let mut acc: crate::db::Map<Vec<u8>, f64> = crate::db::Map::default();
+            let mut acc: crate::ds::map::Map<Vec<u8>, f64> = crate::ds::map::Map::default();
             for src in &sources {
                 for (m, s) in &src.items {
                     let mut score = src.weight * s;

@@ -4,5 +4,6 @@ pub mod buckets;
 pub mod geohash;
 pub mod intset;
 pub mod long_double;
+pub mod map;
 pub mod pqsort;
 pub mod skiplist;
