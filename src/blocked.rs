@@ -15,35 +15,8 @@
 //! it is served; a blocked client's reply is produced when its key is served rather than by
 //! re-running its command (7.2's approach); the effect is the same.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
-
-use crate::engine::{ClientId, Engine};
+use crate::engine::{Blocked, ClientId, Engine, ServeFn};
 use crate::reply::Reply;
-
-/// Serves one blocked client from the ready key `key` of db `db`: `Some(reply)` when it could
-/// (the reply is what the client receives), `None` when the key's value is of no use to it.
-pub type ServeFn = fn(&mut Engine, ClientId, usize, &[u8], &[Vec<u8>]) -> Option<Reply>;
-
-/// What a blocked client waits for.
-#[derive(Debug, Clone)]
-pub struct Blocked {
-    pub db: usize,
-    pub keys: Vec<Vec<u8>>,
-    /// Absolute virtual time (Unix ms) at which it gives up; 0 = never.
-    pub timeout_ms: i64,
-    /// The command that blocked (for CLIENT LIST and the serve function).
-    pub argv: Vec<Vec<u8>>,
-    pub serve: ServeFn,
-    pub since_ms: i64,
-}
-
-/// `db->blocking_keys` for every db, and `server.ready_keys`.
-#[derive(Debug, Default, Clone)]
-pub struct BlockingState {
-    pub keys: BTreeMap<(usize, Vec<u8>), VecDeque<ClientId>>,
-    ready: Vec<(usize, Vec<u8>)>,
-    ready_set: BTreeSet<(usize, Vec<u8>)>,
-}
 
 /// Reads a blocking command's timeout (seconds, a long double): the absolute time in ms, or 0
 /// for "forever". timeout.c `getTimeoutFromObjectOrReply(…, UNIT_SECONDS)`.
@@ -129,14 +102,7 @@ impl Engine {
 
     /// blocked.c `signalKeyAsReady()`: remember the key if a client waits on it.
     pub(crate) fn signal_key_as_ready(&mut self, db: usize, key: &[u8]) {
-        if self.blocking.keys.is_empty() {
-            return;
-        }
-        let slot = (db, key.to_vec());
-        if self.blocking.keys.contains_key(&slot) && !self.blocking.ready_set.contains(&slot) {
-            self.blocking.ready_set.insert(slot.clone());
-            self.blocking.ready.push(slot);
-        }
+        self.blocking.signal(db, key);
     }
 
     /// Checks every key of a db for waiting clients (db.c `scanDatabaseForReadyKeys()`, after

@@ -3,7 +3,7 @@
 //! `dbOverwrite`, `dbSyncDelete`, `setExpire`, `removeExpire`, `getExpire`).
 //!
 //! Lookups with lazy expiry (`lookupKey*`, `expireIfNeeded`) need the clock, the stats and
-//! the event log, so they live on the engine (engine.rs); this file never checks time.
+//! the event log, so they live on the engine (engine/keyspace.rs); this file never checks time.
 //! Differences: both maps are insertion-ordered `IndexMap`s (so KEYS/SCAN order differs from a
 //! real server's, which is random per process anyway); beside each sits a model of its dict.c
 //! table shape (ds/buckets.rs) — bucket count, chains, resize points — which the active expire

@@ -30,14 +30,6 @@ pub fn estimate_idle_ms(lruclock: u32, lru: u32) -> i64 {
     ticks as i64 * LRU_CLOCK_RESOLUTION
 }
 
-#[derive(Debug, Clone, Default)]
-pub struct EvictState {
-    pub pool: Vec<Option<PoolEntry>>,
-    pub next_db: usize,
-    /// evictionTimeProc is scheduled (the last call ran out of time while still over).
-    pub timer_running: bool,
-}
-
 /// performEvictions()'s outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EvictResult {

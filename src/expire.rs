@@ -40,14 +40,6 @@ pub const MAX_ROUNDS_IN_EVENT: usize = 64;
 /// Keys listed per round.
 pub const MAX_KEYS_IN_ROUND: usize = 64;
 
-/// The state `activeExpireCycle()` keeps in statics between calls.
-#[derive(Debug, Clone, Default)]
-pub struct ExpireState {
-    pub current_db: usize,
-    pub timelimit_exit: bool,
-    pub last_fast_cycle_us: i64,
-}
-
 impl Engine {
     fn classic_expiry(&self) -> bool {
         self.config.str("playground-expire-algorithm") == "classic"

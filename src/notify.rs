@@ -82,7 +82,7 @@ impl Engine {
             let created = std::mem::take(&mut self.dbs[db].created);
             for key in created {
                 if self.dbs[db].contains(&key) {
-                    self.signal_key_as_ready(db, &key);
+                    self.blocking.signal(db, &key);
                     self.publish_keyspace_event("new", db, &key, true);
                 }
             }

@@ -315,9 +315,22 @@ pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// SHA1 of a script body as 40 lowercase hex digits (eval.c `sha1hex()`, used by scripts and functions).
+pub fn sha1hex(body: &[u8]) -> String {
+    sha1_smol::Sha1::from(body).digest().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sha1_of_known_scripts() {
+        assert_eq!(sha1hex(b""), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+        assert_eq!(sha1hex(b"abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+        // SCRIPT LOAD "return 'loaded'" on redis-server 7.0.15.
+        assert_eq!(sha1hex(b"return 'loaded'"), "b534286061d4b9e4026607613b95c06c06015ae8");
+    }
 
     #[test]
     fn string2ll_is_strict() {

@@ -15,7 +15,7 @@
 //! redis-server, over RESP2 and over RESP3 (every connection says `HELLO 3` first): the raw
 //! bytes each step receives — push messages, maps, late blocked replies — must be identical.
 
-// Sockets and `redisplay::server` exist only natively (wasm-pack builds every test target).
+// Sockets and `redisplay::net::server` exist only natively (wasm-pack builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
 
 #[path = "support/live_server.rs"]
@@ -110,7 +110,7 @@ fn take_raw(conn: &mut Conn, at_least: usize, quiet: Duration) -> Vec<u8> {
 /// The script against a fresh redis-server and a fresh `redisplay serve`, on raw sockets
 /// speaking RESP`proto`: every step's bytes must be identical.
 fn check_wire(name: &str, script: &str, proto: u8) {
-    use redisplay::server::{ServeOptions, Server as Ours};
+    use redisplay::net::server::{ServeOptions, Server as Ours};
     let redis = Server::start();
     let ours = Ours::start(ServeOptions { port: 0, seed: 11, ..Default::default() }).expect("redisplay serve");
     let ports = [redis.port(), ours.addr.port()];

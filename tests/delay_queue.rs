@@ -2,7 +2,8 @@
 //! virtual time (no sleeps). The numbers these tests print (`--nocapture`) are the ones the
 //! README and the notes quote.
 
-use redisplay::sim::delay_queue::{parse_cli, run_cli, Config, Crash, Fate, Metrics, OrderSpec, Sim, SimEvent};
+use redisplay::sim::delay_queue::cli::{parse_cli, run_cli};
+use redisplay::sim::delay_queue::{Config, Crash, Fate, Metrics, OrderSpec, Sim, SimEvent};
 use redisplay::sim::strategies::Strategy;
 
 fn run(cfg: Config) -> (Metrics, Vec<SimEvent>) {

@@ -13,7 +13,7 @@
 //!
 //! redis-server is required: without it this test FAILS. `scripts/test.sh` installs it.
 
-// Sockets and `redisplay::server` exist only natively (wasm-pack builds every test target).
+// Sockets and `redisplay::net::server` exist only natively (wasm-pack builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use common::{compare, parse_script, split_like, Check};
+use redisplay::net::server::{ServeOptions, Server as Ours};
 use redisplay::reply::parse_resp;
-use redisplay::server::{ServeOptions, Server as Ours};
 use redisplay::tokenize::split_args;
 use redisplay::{EngineOptions, Reply, Session};
 

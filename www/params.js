@@ -2,7 +2,7 @@
 // start, Unix ms or an ISO 8601 date). Pure — a bad value becomes a sentence for the page and
 // the default is used instead; nothing here can throw on user input.
 
-/** The engine clamps its clock to 0..2^52 ms (src/engine.rs MAX_CLOCK_MS). */
+/** The engine clamps its clock to 0..2^52 ms (src/engine/mod.rs MAX_CLOCK_MS). */
 export const MAX_CLOCK_MS = 2 ** 52;
 
 const MAX_SHOWN = 40;

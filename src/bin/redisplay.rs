@@ -31,7 +31,7 @@ const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [FILE]
 /// `redisplay serve …`: runs until killed. (Native only: the wasm build has no sockets.)
 #[cfg(not(target_arch = "wasm32"))]
 fn serve(args: impl Iterator<Item = String>) {
-    let opts = match redisplay::server::parse_args(args) {
+    let opts = match redisplay::net::server::parse_args(args) {
         Ok(o) => o,
         Err(msg) => fail(&format!("serve: {msg}")),
     };
@@ -39,7 +39,7 @@ fn serve(args: impl Iterator<Item = String>) {
         Some(t) => format!("clock pinned at {t} ms (CLOCK ADVANCE moves it)"),
         None => "clock follows the wall clock".into(),
     };
-    match redisplay::server::Server::start(opts) {
+    match redisplay::net::server::Server::start(opts) {
         Ok(server) => {
             eprintln!("redisplay (Redis 7.0.15 engine) ready to accept connections on {}; {clock}", server.addr);
             server.wait();
@@ -75,7 +75,7 @@ fn lru_experiment(args: impl Iterator<Item = String>) {
 
 /// `redisplay delay-queue [flags]`.
 fn delay_queue(args: Vec<String>) {
-    use redisplay::sim::delay_queue::{parse_cli, run_cli, CLI_USAGE};
+    use redisplay::sim::delay_queue::cli::{parse_cli, run_cli, CLI_USAGE};
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{CLI_USAGE}");
         return;

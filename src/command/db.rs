@@ -8,7 +8,7 @@
 //! values differ; KEYS/SCAN list keys in our order, not the hash order of a real server
 //! (which is random per process).
 
-use crate::command::table::Call;
+use crate::command::call::Call;
 use crate::command::{c_str, is_opt, parse_i32, parse_i64, syntax_error, NO_SUCH_KEY, OUT_OF_RANGE_DB, SAME_OBJECT};
 use crate::engine::{lookup, Engine};
 use crate::events::ExpiredBy;

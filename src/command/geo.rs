@@ -21,7 +21,7 @@
 //! search here, and the playground would keep the first. On wasm32 distances can differ in
 //! the last bit (src/ds/geohash.rs).
 
-use crate::command::table::{table, Call};
+use crate::command::call::Call;
 use crate::command::zset::{check_zset_read, limits, zadd, zset_ref};
 use crate::command::{c_str, is_opt, parse_i64, syntax_error, NOT_FLOAT};
 use crate::ds::geohash::{self, Shape, ShapeKind, GEO_LAT_MAX, GEO_LAT_MIN, GEO_LONG_MAX, GEO_LONG_MIN};
@@ -157,8 +157,8 @@ pub fn geoadd(e: &mut Engine, c: &Call) -> Reply {
         argv.push(bits.to_string().into_bytes());
         argv.push(triple[2].clone());
     }
-    let Some(cmd) = table().get(b"zadd") else { return Reply::err("ERR zadd is missing") };
-    zadd(e, &Call { client: c.client, db: c.db, argv: &argv, cmd })
+    let Some(cmd) = c.table.get(b"zadd") else { return Reply::err("ERR zadd is missing") };
+    zadd(e, &Call { client: c.client, db: c.db, argv: &argv, cmd, table: c.table })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@
 //! changes memory numbers, not replies. C `long` arithmetic that overflows in Redis (LPOS
 //! RANK -9223372036854775808, LREM with that count) wraps here the way it does on x86-64.
 
-use crate::command::table::Call;
+use crate::command::call::Call;
 use crate::command::{is_opt, parse_i64, syntax_error, wrongtype, NOT_INTEGER, NO_SUCH_KEY};
 use crate::engine::Engine;
 use crate::object::{List, Value};

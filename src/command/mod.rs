@@ -1,14 +1,28 @@
-//! Commands: the table (table.rs) and one file per family, named after the Redis source file
-//! it models — server.rs ↔ server.c, db.rs ↔ db.c, string.rs ↔ t_string.c, expire.rs ↔
-//! expire.c, object.rs ↔ object.c, config.rs ↔ config.c, list.rs ↔ t_list.c, hash.rs ↔
-//! t_hash.c, set.rs ↔ t_set.c, zset.rs ↔ t_zset.c, geo.rs ↔ geo.c, multi.rs ↔ multi.c,
-//! networking.rs ↔ networking.c (Pub/Sub's commands live with their state in ../pubsub.rs) — plus clock.rs, the
-//! playground's own CLOCK command. Shared reply helpers live here, with Redis's exact error
-//! strings (server.c `createSharedObjects()`).
+//! Commands: how a command is found and run, and one file per family named after the Redis
+//! source file it models. Shared reply helpers live here, with Redis's exact error strings
+//! (server.c `createSharedObjects()`).
+//!
+//! Finding and running:
+//! - `table.rs`: the command table — every handler paired with the metadata recorded from
+//!   redis-server 7.0 (`specs.resp`);
+//! - `call.rs`: a table row, the lookup and arity checks, and what a handler sees (`Call`);
+//! - `dispatch.rs`: server.c `processCommand()` and `call()`.
+//!
+//! The families (file ↔ Redis file):
+//! - `server.rs` ↔ server.c (PING, ECHO, TIME, INFO, COMMAND), `db.rs` ↔ db.c, `object.rs` ↔
+//!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `networking.rs` ↔ networking.c
+//!   (CLIENT, HELLO, AUTH, RESET, QUIT), `replication.rs` ↔ replication.c (ROLE);
+//! - `string.rs` ↔ t_string.c, `expire.rs` ↔ expire.c, `list.rs` ↔ t_list.c, `hash.rs` ↔
+//!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c;
+//! - `multi.rs` ↔ multi.c, `pubsub.rs` ↔ pubsub.c (the tables and delivery are ../pubsub.rs),
+//!   `eval.rs` ↔ eval.c (the Lua side is ../script/);
+//! - `clock.rs`: the playground's own CLOCK command (not Redis).
 
+pub mod call;
 pub mod clock;
 pub mod config;
 pub mod db;
+pub mod dispatch;
 pub mod eval;
 pub mod expire;
 pub mod geo;
@@ -17,6 +31,7 @@ pub mod list;
 pub mod multi;
 pub mod networking;
 pub mod object;
+pub mod pubsub;
 pub mod replication;
 pub mod server;
 pub mod set;

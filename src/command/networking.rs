@@ -8,7 +8,7 @@
 //! NOPROTO (the console speaks RESP2 as redis-cli does by default). AUTH inside HELLO is refused
 //! as with a server without passwords.
 
-use crate::command::table::Call;
+use crate::command::call::Call;
 use crate::command::{is_opt, syntax_error};
 use crate::engine::{Client, ClientId, Engine};
 use crate::reply::Reply;

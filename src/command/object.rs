@@ -2,7 +2,7 @@
 //! reply). The key is looked up without touching its LRU/LFU field (LOOKUP_NOTOUCH), as Redis
 //! does, so asking doesn't change the answer.
 
-use crate::command::table::Call;
+use crate::command::call::Call;
 use crate::engine::{lookup, Engine};
 use crate::evict::estimate_idle_ms;
 use crate::object::{lfu_decr_and_return, RObj};

@@ -37,8 +37,8 @@
 
 use indexmap::IndexSet;
 
+use crate::command::call::Call;
 use crate::command::db::{parse_scan_cursor, parse_scan_options};
-use crate::command::table::Call;
 use crate::command::{is_opt, syntax_error, wrongtype, NOT_INTEGER};
 use crate::ds::intset::Intset;
 use crate::ds::map::Hasher;

@@ -9,7 +9,7 @@
 //! single string or LCS table below Redis's 512 MB, so a browser tab can't be made to allocate
 //! half a gigabyte; Redis's own proto-max-bulk-len check comes first and is unchanged.
 
-use crate::command::table::Call;
+use crate::command::call::Call;
 use crate::command::{c_str, invalid_expire_time, is_opt, parse_i64, syntax_error, wrongtype, NOT_FLOAT, NOT_INTEGER};
 use crate::ds::long_double::LongDouble;
 use crate::engine::Engine;

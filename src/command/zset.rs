@@ -14,8 +14,8 @@
 //! order, not Redis's hash order (the results are sorted sets, so only float rounding in
 //! SUM over 3+ inputs could tell).
 
+use crate::command::call::Call;
 use crate::command::db::{parse_scan_cursor, parse_scan_options};
-use crate::command::table::Call;
 use crate::command::{c_str, is_opt, parse_i64, syntax_error, wrongtype, NOT_FLOAT, NOT_INTEGER};
 use crate::ds::skiplist::{random_level, LexBound, LexRange, PathStep, ScoreRange};
 use crate::engine::{uniform, Engine};

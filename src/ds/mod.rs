@@ -1,4 +1,9 @@
-//! Data structures that know nothing of commands or replies.
+//! Data structures that know nothing of commands or replies:
+//! - `skiplist.rs`: t_zset.c's `zskiplist` (levels, spans, ranks, score/lex ranges, search paths);
+//! - `intset.rs`: intset.c; `buckets.rs`: dict.c's table shape (buckets, resize, sampling);
+//! - `map.rs`: the hash maps behind every dict (deterministic hasher);
+//! - `geohash.rs`: geohash.c and geohash_helper.c; `pqsort.rs`: pqsort.c and glibc's qsort;
+//! - `long_double.rs`: x87 80-bit `long double` arithmetic, `strtold` and its printing.
 
 pub mod buckets;
 pub mod geohash;

@@ -72,13 +72,13 @@ const optLevel = /\[profile\.release\][^[]*?opt-level\s*=\s*("?\w+"?)/.exec(awai
 const serveBuild = (await readText("serve-build.txt"))?.split("\n") ?? [];
 function threadsBullet(header) {
   const m = /^- ([\s\S]*?)(?=^- |^\s*$)/m.exec(header ?? "");
-  return m ? m[1].replace(/\s+/g, " ").trim() : "(src/server.rs's header was not read)";
+  return m ? m[1].replace(/\s+/g, " ").trim() : "(src/net/server.rs's header was not read)";
 }
 const serve = existsSync(join(dir, "serve-benchmark.csv"))
   ? {
       command: rbCommand,
       binary: `target/release/redisplay serve (cargo build --release: opt-level ${optLevel}, LTO)`,
-      // How the server is built, in src/server.rs's own words as the binary was built: the
+      // How the server is built, in src/net/server.rs's own words as the binary was built: the
       // header's first bullet (its threads), joined into one line.
       threads: threadsBullet(await readText("serve-header.txt")),
       warning: await readText("serve-build-warning.txt"),
@@ -237,7 +237,7 @@ if (serve.rows) {
     md.push(`| ${r.op} | ${fmt(r.redis_ops_s)} | ${fmt(r.serve_ops_s)} | ${ratio(r.serve_over_redis)} | ${fmt(r.redis_p16_ops_s)} | ${fmt(r.serve_p16_ops_s)} | ${ratio(r.serve_over_redis_p16)} |`);
   md.push("");
   const built = serve.commit ? ` Built from ${serve.commit}${serve.uncommitted.length ? ` with uncommitted changes (${serve.uncommitted.join(", ")})` : ""}.` : "";
-  md.push(`redisplay serve is ${serve.binary}; src/server.rs as built: “${serve.threads}”${built}${serve.warning ? ` (${serve.warning}.)` : ""}`);
+  md.push(`redisplay serve is ${serve.binary}; src/net/server.rs as built: “${serve.threads}”${built}${serve.warning ? ` (${serve.warning}.)` : ""}`);
 } else md.push(`redisplay serve: ${serve.error ?? redis.error}`);
 md.push("");
 

@@ -1,7 +1,7 @@
 //! A client's query buffer: bytes from the network in, commands (argv) out — networking.c
 //! `processInputBuffer()`, `processInlineBuffer()` and `processMultibulkBuffer()` of Redis 7.0.
 //!
-//! Pure: no sockets here. The server (`src/server.rs`) feeds what it reads and hands each
+//! Pure: no sockets here. The server (`server.rs`) feeds what it reads and hands each
 //! `Parsed::Command` to the engine; the same bytes give the same commands and errors as on
 //! redis-server (tests/server_live.rs sends both servers the same hostile bytes).
 //!

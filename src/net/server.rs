@@ -5,7 +5,7 @@
 //! - One thread, as Redis's main thread: it owns the `Engine` and every socket, waits on epoll
 //!   (mio) for readable/writable sockets or the next serverCron tick, and never blocks.
 //! - Per read (at most 16 KB, networking.c PROTO_IOBUF_LEN) the client's query buffer
-//!   (`src/query.rs`) is fed and its complete commands run, one at a time, at the current
+//!   (`query.rs`) is fed and its complete commands run, one at a time, at the current
 //!   time; each reply is encoded for the client's protocol (`Reply::encode`: 2, or 3 after
 //!   HELLO 3) into its output buffer, written when the iteration ends (Redis's
 //!   handleClientsWithPendingWrites in beforeSleep); what the socket doesn't take waits for a
@@ -42,7 +42,7 @@ use mio::net::{TcpListener, TcpStream};
 use mio::{Events, Interest, Poll, Token, Waker};
 
 use crate::engine::{ClientId, Engine, EngineOptions};
-use crate::query::{Parsed, QueryBuffer};
+use crate::net::query::{Parsed, QueryBuffer};
 
 /// How a server is started (`redisplay serve` options).
 #[derive(Debug, Clone)]

@@ -9,7 +9,8 @@
 //! explains that), a repeat count above `MAX_REPEAT` is refused with a message instead of
 //! running for hours, and the `(N.NNs)` timing line is never printed (time is virtual).
 
-use crate::command::table::{doc_field, table, Command};
+use crate::command::call::{doc_field, Command};
+use crate::command::table::table;
 use crate::engine::{ClientId, Engine, EngineOptions};
 use crate::reply::Reply;
 use crate::tokenize::split_args;
