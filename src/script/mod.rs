@@ -146,7 +146,6 @@ pub struct Scripts {
     rand48: vm::Rand48,
 }
 
-
 impl Scripts {
     pub fn get(&self, sha: &str) -> Option<&Script> {
         self.cache.get(sha)
