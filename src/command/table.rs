@@ -269,6 +269,31 @@ pub fn table() -> &'static CommandTable {
 
 const SPECS: &[u8] = include_bytes!("specs.resp");
 
+/// Every command and subcommand redis-server 7.0.15 has, as recorded in specs.resp, whether or
+/// not it has a handler here: `get`, `config|get`, … (for the README's list of what is missing
+/// and the tests that compare it with the table).
+pub fn redis_command_names() -> Vec<String> {
+    let mut names = Vec::new();
+    if let Some((Reply::Array(entries), _)) = parse_resp(SPECS) {
+        for entry in entries {
+            let Reply::Array(parts) = entry else { continue };
+            let [Reply::Bulk(name), Reply::Array(info), ..] = parts.as_slice() else { continue };
+            names.push(String::from_utf8_lossy(name).into_owned());
+            if let Some(Reply::Array(subs) | Reply::Set(subs)) = info.get(9) {
+                for sub in subs {
+                    if let Reply::Array(sub) = sub {
+                        if let Some(Reply::Bulk(n)) = sub.first() {
+                            names.push(String::from_utf8_lossy(n).into_owned());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    names.sort();
+    names
+}
+
 fn build_table() -> CommandTable {
     let handlers: HashMap<&str, Handler> = HANDLERS.iter().copied().collect();
     let mut commands = Vec::new();
