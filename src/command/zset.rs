@@ -1289,15 +1289,17 @@ pub fn zscan(e: &mut Engine, c: &Call) -> Reply {
         Ok(v) => v,
         Err(r) => return r,
     };
-    let opts = match parse_scan_options(c, 3, false) {
-        Ok(o) => o,
-        Err(r) => return r,
-    };
+    // db.c `scanGenericCommand()` looks the key up (and answers an empty scan when it is
+    // missing) before it parses the options, as HSCAN and SSCAN do.
     match check_zset_read(e, c.db, key) {
         Err(r) => return r,
         Ok(false) => return Reply::Array(vec![Reply::bulk("0"), Reply::Array(vec![])]),
         Ok(true) => {}
     }
+    let opts = match parse_scan_options(c, 3, false) {
+        Ok(o) => o,
+        Err(r) => return r,
+    };
     let Some(z) = zset_ref(e, c.db, key) else { return Reply::Array(vec![Reply::bulk("0"), Reply::Array(vec![])]) };
     let listpack = matches!(z, Zset::Listpack(_));
     let (next, batch): (u64, Vec<(Vec<u8>, f64)>) = match z {
