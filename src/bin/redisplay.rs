@@ -171,17 +171,18 @@ fn main() {
             break;
         }
         // One client, so nobody can serve a blocked command: redis-cli would wait for its
-        // timeout, so the virtual clock jumps there (and the reply prints); without one it
-        // would wait forever.
+        // timeout, so the virtual clock runs until it (and the reply prints); without one it
+        // would wait forever. As in Redis 7.0, where no timer wakes the event loop for a blocked
+        // client, the timeout is noticed by the first beforeSleep at or after it — with nothing
+        // else happening, the one after the next serverCron tick (which may expire keys first).
         while session.is_waiting(0) {
-            let due = session.engine.next_block_timeout();
-            if due == 0 {
+            if session.engine.next_block_timeout() == 0 {
                 eprintln!("redisplay: the command blocks forever (no other client can serve it); stopping");
                 let _ = out.flush();
                 std::process::exit(1);
             }
-            session.engine.advance_to(due + 1, u64::MAX);
-            session.engine.before_sleep();
+            let tick = session.engine.next_cron_ms();
+            session.engine.advance_to(tick, u64::MAX);
             let _ = out.write_all(&session.poll(0));
         }
         // redis-cli reads messages until Ctrl-C and never reads another line.
