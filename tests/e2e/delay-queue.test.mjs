@@ -55,7 +55,8 @@ async function openLab({ viewport = { width: 1440, height: 1000 }, reducedMotion
     window.dq = { generation: -1, runs: [], dropped: [] };
     pageParts.delayQueue.onDrain((i, events, dropped, generation) => {
       if (generation !== window.dq.generation) window.dq = { generation, runs: [], dropped: [] };
-      (window.dq.runs[i] ??= []).push(...events);
+      window.dq.runs[i] ??= [];
+      window.dq.runs[i].push(...events);
       window.dq.dropped[i] = (window.dq.dropped[i] ?? 0) + dropped;
     });
   });

@@ -208,7 +208,7 @@ function assertShows(shown, e, policy) {
   assert.equal(shown.sortedBefore, "true");
   assert.equal(shown.sortedAfter, "true");
   // The victim's slot is the first empty one after; the ghosts skipped are the next ones.
-  const firstEmpty = r.pool_after.findIndex((s) => s === null);
+  const firstEmpty = r.pool_after.indexOf(null);
   assert.equal(shown.after[firstEmpty].mark, "victim");
   assert.equal(shown.after.filter((s) => s.mark === "ghost").length, r.ghosts);
   assert.equal(shown.after.filter((s) => s.mark === "victim").length, 1);
@@ -257,7 +257,12 @@ async function crowd(page, { ttlKeys = true } = {}) {
   await page.evaluate(async () => {
     const { pageParts } = await import("/www/main.js");
     const e = pageParts.engine;
-    for (let round = 0; round < 6; round += 1) for (let i = 0; i < 40; i += 3) e.command(["GET", `a:${i}`]), e.command(["GET", `t:${i}`]);
+    for (let round = 0; round < 6; round += 1) {
+      for (let i = 0; i < 40; i += 3) {
+        e.command(["GET", `a:${i}`]);
+        e.command(["GET", `t:${i}`]);
+      }
+    }
     e.advanceTo(e.now() + 2000);
   });
   const used = Number((await engineInfo(page, "memory")).used_memory);

@@ -189,5 +189,6 @@ export async function frames(page, n) {
 
 /** What redis-cli's output looks like once its terminal controls are applied. */
 export function terminalText(text) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: SGR codes are what it removes
   return text.replace(/\x1b\[[0-9;]*m/g, "").replace(/\r\n/g, "\n");
 }

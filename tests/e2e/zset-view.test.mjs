@@ -219,8 +219,8 @@ test("the keyspace list: types, lengths, TTLs and an expired badge, a glob filte
       rs.map((r) => [...r.children].map((c) => c.textContent)),
     );
     const byKey = Object.fromEntries(rows.map((r) => [r[0], r.slice(1)]));
-    assert.deepEqual(byKey["counter"].slice(0, 3), ["string", "int", "5 bytes"]);
-    assert.deepEqual(byKey["board"].slice(0, 3), ["zset", "listpack", "2 members"]);
+    assert.deepEqual(byKey.counter.slice(0, 3), ["string", "int", "5 bytes"]);
+    assert.deepEqual(byKey.board.slice(0, 3), ["zset", "listpack", "2 members"]);
     assert.deepEqual(byKey["user:1"].slice(0, 4), ["string", "embstr", "5 bytes", ""]);
     assert.equal(byKey["user:2"][3], "1.5s");
     assert.ok("<b>bold</b>" in byKey, "a key that looks like markup is listed as text");
