@@ -513,10 +513,15 @@ export function createComparison({ spec, policies = POLICIES, config, makeEngine
       const r = engine.command(["CONFIG", "SET", name, String(value)]);
       if (r.reply?.type !== "status") throw new Error(`CONFIG SET ${name} ${value}: ${r.text.trim()}`);
     };
-    set("maxmemory-policy", policy);
-    for (const [name, value] of Object.entries(config)) set(name, value);
-    engine.drainEvents();
-    current = { engine, policy, run: createWorkloadRun(runSpec, engine, { startMs, label: policy }) };
+    try {
+      set("maxmemory-policy", policy);
+      for (const [name, value] of Object.entries(config)) set(name, value);
+      engine.drainEvents();
+      current = { engine, policy, run: createWorkloadRun(runSpec, engine, { startMs, label: policy }) };
+    } catch (err) {
+      engine.free(); // not yet `current`: the job's own clean-up would not reach it
+      throw err;
+    }
     return current;
   }
 
