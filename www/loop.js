@@ -85,6 +85,7 @@ export function createLoop({
   let fractionMs = 0; // sub-millisecond playback carried to the next frame
   let pendingMs = 0; // jump/step time not yet run
   let forceDraw = true;
+  let frameCount = 0; // frames run so far
 
   /**
    * Runs cron ticks towards `target` a few at a time, draining the events of each slice, until
@@ -155,6 +156,7 @@ export function createLoop({
   /** @param {number} time */
   function frame(time) {
     scheduled = false;
+    frameCount += 1;
     const state = store.get();
     const isPlaying = playing();
 
@@ -276,6 +278,19 @@ export function createLoop({
     redrawAll() {
       forceDraw = true;
       schedule();
+    },
+
+    /**
+     * No frame is scheduled: the clock stands still, every view drew what the engine did and no
+     * transition is running (the e2e tests wait for this instead of sleeping).
+     */
+    sleeping() {
+      return !scheduled;
+    },
+
+    /** Frames run so far: one more has drained everything the engine did before it. */
+    frameCount() {
+      return frameCount;
     },
   };
 }

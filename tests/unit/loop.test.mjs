@@ -87,10 +87,14 @@ test("paused and nothing pending: the loop schedules no frame at all", () => {
   h.loop.start();
   h.frame(0);
   assert.equal(h.frames.length, 0, "asleep");
+  assert.equal(h.loop.sleeping(), true);
   h.loop.wake();
   assert.equal(h.frames.length, 1);
+  assert.equal(h.loop.sleeping(), false, "a frame is on its way");
   h.frame(16);
   assert.equal(h.frames.length, 0);
+  assert.equal(h.loop.sleeping(), true);
+  assert.equal(h.loop.frameCount(), 2);
   assert.equal(h.store.get().clock.now, T0);
 });
 
