@@ -2,11 +2,15 @@
 // specifiers (`import … from "./x.js"`, `export … from`, `import "./x.js"`, `import("./x.js")`
 // with a literal path). Used by build-single.mjs (to inline them) and build-npm.mjs (to ship
 // them). Paths are relative to the repository root, with forward slashes.
+//
+// Only specifiers ending in `.js` or `.mjs` are followed — the only ones a browser loads. Type
+// imports in JSDoc (`@typedef {import("./types/events").Event} Event`) name their module without
+// an extension, as TypeScript allows, so they are not taken for dependencies.
 
 import { readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 
-export const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"'\n]+)\2/g;
+export const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"'\n]+\.m?js)\2/g;
 
 /**
  * Walks the graph from `entries`: `{order, sources, deps}` with `order` listing each module after

@@ -6,7 +6,7 @@
  * A new element with an optional class and text.
  * @template {keyof HTMLElementTagNameMap} K
  * @param {K} tag
- * @param {string} [className]
+ * @param {string | null} [className]  none when empty, null or left out
  * @param {string | number} [text]
  * @returns {HTMLElementTagNameMap[K]}
  */

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's one requestAnimationFrame loop.
 //
 // Each frame: virtual time += real dt × speed (plus any pending jump/step) → engine.advanceTo →
@@ -42,13 +43,29 @@ export const ENGINE_BUDGET_MS = 8;
 /** Real ms a frame gives a workload driver's background job ("compare policies"). */
 export const COMPARE_BUDGET_MS = 8;
 
+/** @typedef {import("./types/events").Event} Event */
+
+/**
+ * What the loop drives each frame: `update` takes the frame's events and says whether to
+ * redraw; `animating` asks for more frames while a transition runs.
+ * @typedef {object} LoopView
+ * @property {(events: Event[], state: Readonly<import("./store").State>) => boolean} update
+ * @property {(state: Readonly<import("./store").State>) => void} draw
+ * @property {() => boolean} [animating]
+ */
+
+/**
+ * What says whether the page is out of sight: `document`, or a widget's visibility.
+ * @typedef {Pick<Document, "hidden" | "addEventListener" | "removeEventListener">} Visibility
+ */
+
 /**
  * @param {object} deps
- * @param {object} deps.engine   from engine.js
- * @param {object} deps.store    from store.js
- * @param {Array<{update(events: object[], state: object): boolean, draw(state: object): void, animating?(): boolean}>} deps.views
- * @param {object} [deps.driver]  a workload driver (www/workload.js), or null
- * @param {Document} [deps.doc]
+ * @param {Pick<import("./engine").Engine, "advanceTo" | "drainEvents" | "now" | "nextCronMs" | "hz" | "cronPeriodMs">} deps.engine  from engine.js
+ * @param {import("./store").Store} deps.store    from store.js
+ * @param {LoopView[]} deps.views
+ * @param {ReturnType<typeof import("./workload").createWorkloadDriver> | null} [deps.driver]  a workload driver (www/workload.js), or null
+ * @param {Visibility} [deps.doc]
  * @param {(cb: FrameRequestCallback) => number} [deps.requestFrame]
  * @param {() => number} [deps.realNow]  real time in ms (tests may pin it)
  */
@@ -63,10 +80,12 @@ export function createLoop({
 }) {
   let scheduled = false;
   let started = false;
-  let lastFrameTime = null; // real time of the previous playing frame, or null
+  /** @type {number | null} real time of the previous playing frame, or null */
+  let lastFrameTime = null;
   let fractionMs = 0; // sub-millisecond playback carried to the next frame
   let pendingMs = 0; // jump/step time not yet run
   let forceDraw = true;
+  let frameCount = 0; // frames run so far
 
   /**
    * Runs cron ticks towards `target` a few at a time, draining the events of each slice, until
@@ -79,6 +98,7 @@ export function createLoop({
     const t0 = realNow();
     let ticks = 0;
     let chunk = 1;
+    /** @type {Event[]} */
     let events = [];
     let dropped = 0;
     let unreadable = 0;
@@ -133,8 +153,10 @@ export function createLoop({
     return !store.get().paused && !doc.hidden;
   }
 
+  /** @param {number} time */
   function frame(time) {
     scheduled = false;
+    frameCount += 1;
     const state = store.get();
     const isPlaying = playing();
 
@@ -153,6 +175,7 @@ export function createLoop({
     const before = engine.now();
     let frameTicks = 0;
     let lagMs = 0;
+    /** @type {Event[] | null} */
     let events = null;
     let dropped = 0;
     let unreadable = 0;
@@ -181,7 +204,7 @@ export function createLoop({
     }
     // A comparison job runs on engines of its own, a slice of every frame until it is done.
     let working = false;
-    if (driver !== null && driver.busy()) working = driver.work(realNow() + COMPARE_BUDGET_MS);
+    if (driver?.busy()) working = driver.work(realNow() + COMPARE_BUDGET_MS);
     const clock = store.get().clock;
     store.setClock({
       ...reduceEvents(clock, events, dropped, unreadable),
@@ -255,6 +278,19 @@ export function createLoop({
     redrawAll() {
       forceDraw = true;
       schedule();
+    },
+
+    /**
+     * No frame is scheduled: the clock stands still, every view drew what the engine did and no
+     * transition is running (the e2e tests wait for this instead of sleeping).
+     */
+    sleeping() {
+      return !scheduled;
+    },
+
+    /** Frames run so far: one more has drained everything the engine did before it. */
+    frameCount() {
+      return frameCount;
     },
   };
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's entry: read the URL, mount the playground (playground.js) in the document, show
 // what went wrong in words.
 //
@@ -5,9 +6,11 @@
 // never a blank page. `<html data-boot="ready|failed">` says how it ended (the e2e tests wait
 // for it).
 
+import { el } from "./dom.js";
 import { EngineLoadError } from "./engine.js";
+import { describeError, number } from "./format.js";
 import { parseBootParams } from "./params.js";
-import { PANEL_VIEWS } from "./store.js";
+import { isPanelView } from "./store.js";
 import { createNotices } from "./notices.js";
 import { formatClock } from "./views/clock-view.js";
 import { mountPlayground } from "./playground.js";
@@ -18,17 +21,26 @@ import { recordSession, encodeSession, decodeSession, decodeCommands, replaySess
  * The booted page's parts — `{engine, store, loop}` once boot succeeded — for the e2e tests
  * (which load big data sets through the page's own engine) and the devtools console.
  */
+/** @type {Partial<import("./playground").PlaygroundParts> & {lab?: unknown, session?: unknown}} */
 export const pageParts = {};
 
 function randomSeed() {
   return crypto.getRandomValues(new Uint32Array(1))[0];
 }
 
-function describeError(err) {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
+/**
+ * An element the page's markup has (index.html), of the class it must be.
+ * @template {typeof HTMLElement} C
+ * @param {string} id
+ * @param {C} type
+ * @returns {InstanceType<C> | null}
+ */
+function byId(id, type) {
+  const node = document.getElementById(id);
+  return node instanceof type ? /** @type {InstanceType<C>} */ (node) : null;
 }
 
+/** @param {string} message */
 function showBootFailure(message) {
   const status = document.getElementById("boot-status");
   if (status) {
@@ -39,6 +51,7 @@ function showBootFailure(message) {
   document.documentElement.dataset.boot = "failed";
 }
 
+/** @param {string} id */
 function permalinkLab(id) {
   const url = new URL(window.location.href);
   url.search = new URLSearchParams({ lab: id }).toString();
@@ -46,6 +59,10 @@ function permalinkLab(id) {
   return url.href;
 }
 
+/**
+ * @param {number} seed
+ * @param {number} startMs
+ */
 function permalink(seed, startMs) {
   const url = new URL(window.location.href);
   url.search = new URLSearchParams({ seed: String(seed), t: String(startMs) }).toString();
@@ -53,9 +70,14 @@ function permalink(seed, startMs) {
   return url.href;
 }
 
-/** What the URL asks to play: a lab, a shared session, a list of commands (each optional). */
+/**
+ * What the URL asks to play: a lab, a shared session, a list of commands (each optional).
+ * @param {string} search
+ * @param {ReturnType<typeof createNotices>} notices
+ */
 async function readPlayRequests(search, notices) {
   const q = new URLSearchParams(search);
+  /** @type {{lab: import("./labs/lab-player").Lab | null, labId: string | null, session: import("./session").Session | null, commands: string[] | null}} */
   const out = { lab: null, labId: null, session: null, commands: null };
   if (q.has("lab")) {
     const r = await loadLab(q.get("lab"));
@@ -85,8 +107,8 @@ async function readPlayRequests(search, notices) {
 /** The top bar's lab list, filled the first time it is opened. */
 function setupLabPicker() {
   const picker = document.querySelector(".lab-picker");
-  if (!picker) return;
-  const list = picker.querySelector("ul");
+  const list = picker?.querySelector("ul");
+  if (!(picker instanceof HTMLDetailsElement) || !list) return;
   let filled = false;
   picker.addEventListener("toggle", async () => {
     if (!picker.open || filled) return;
@@ -94,35 +116,30 @@ function setupLabPicker() {
     const labs = await loadLabIndex();
     list.replaceChildren(
       ...labs.map(({ id, title, summary }) => {
-        const li = document.createElement("li");
-        const a = document.createElement("a");
-        const url = new URL(window.location.href);
-        url.search = new URLSearchParams({ lab: id }).toString();
-        url.hash = "";
-        a.href = url.href;
-        const strong = document.createElement("strong");
-        strong.textContent = title;
-        const small = document.createElement("small");
-        small.textContent = summary;
-        a.append(strong, small);
+        const li = el("li");
+        const a = el("a");
+        a.href = permalinkLab(id);
+        a.append(el("strong", null, title), el("small", null, summary));
         li.append(a);
         return li;
       }),
     );
-    if (labs.length === 0) {
-      const li = document.createElement("li");
-      li.textContent = "No labs could be loaded.";
-      list.append(li);
-    }
+    if (labs.length === 0) list.append(el("li", null, "No labs could be loaded."));
   });
 }
 
-/** The Share menu: a link to this session, a file export and import. */
+/**
+ * The Share menu: a link to this session, a file export and import.
+ * @param {ReturnType<typeof recordSession>} recorder
+ * @param {string | null} labId
+ * @param {import("./store").Store} store
+ */
 function setupShare(recorder, labId, store) {
   const menu = document.querySelector(".share-menu");
-  if (!menu) return;
-  const field = document.getElementById("share-url");
+  const field = byId("share-url", HTMLInputElement);
   const status = document.getElementById("share-status");
+  if (!(menu instanceof HTMLDetailsElement) || !field || !status) return;
+  /** @param {string} text */
   const say = (text) => {
     status.textContent = text;
   };
@@ -144,13 +161,13 @@ function setupShare(recorder, labId, store) {
     const { url, text, session } = await link();
     if (recorder.overflow()) {
       field.value = "";
-      say(`This session is longer than ${recorder.size().toLocaleString("en-US")} recorded steps: export it to a file instead.`);
+      say(`This session is longer than ${number(recorder.size())} recorded steps: export it to a file instead.`);
     } else if (text.length > MAX_URL_SESSION) {
       field.value = "";
-      say(`This session is too long for a link (${text.length.toLocaleString("en-US")} characters): export it to a file instead.`);
+      say(`This session is too long for a link (${number(text.length)} characters): export it to a file instead.`);
     } else {
       field.value = url;
-      say(`${session.log.length.toLocaleString("en-US")} recorded steps; the link reopens them on the same seed and stops the clock where it is now.`);
+      say(`${number(session.log.length)} recorded steps; the link reopens them on the same seed and stops the clock where it is now.`);
     }
   });
   document.getElementById("share-copy")?.addEventListener("click", async () => {
@@ -173,10 +190,10 @@ function setupShare(recorder, labId, store) {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-    say(`Exported ${session.log.length.toLocaleString("en-US")} recorded steps.`);
+    say(`Exported ${number(session.log.length)} recorded steps.`);
   });
-  document.getElementById("share-import")?.addEventListener("change", async (event) => {
-    const file = event.target.files?.[0];
+  byId("share-import", HTMLInputElement)?.addEventListener("change", async (event) => {
+    const file = /** @type {HTMLInputElement} */ (event.target).files?.[0];
     if (!file) return;
     if (file.size > 8_000_000) {
       say("That file is too large to be a redisplay session.");
@@ -197,7 +214,7 @@ function setupShare(recorder, labId, store) {
 
 async function boot() {
   const params = parseBootParams(window.location.search, { nowMs: Date.now(), randomSeed });
-  const notices = createNotices(document.getElementById("notices"));
+  const notices = createNotices(/** @type {HTMLElement} index.html has it */ (document.getElementById("notices")));
   for (const problem of params.problems) notices.show(problem, "warning");
   const play = await readPlayRequests(window.location.search, notices);
   const { lab, session } = play;
@@ -208,9 +225,9 @@ async function boot() {
   // `#expiry`, `#eviction` or `#delay-queue` in the URL opens that view in the right-hand panel;
   // else a lab's first view.
   const hashView = window.location.hash.slice(1);
-  const labView = lab?.steps.find((s) => PANEL_VIEWS.includes(s.view))?.view;
-  const panelView = PANEL_VIEWS.includes(hashView) ? hashView : (labView ?? "zset");
-  const link = lab ? permalinkLab(play.labId) : permalink(seed, startMs);
+  const labView = lab?.steps.find((s) => isPanelView(s.view))?.view;
+  const panelView = isPanelView(hashView) ? hashView : (labView ?? "zset");
+  const link = lab ? permalinkLab(play.labId ?? "") : permalink(seed, startMs);
   const welcome = lab
     ? [
         `redisplay — lab “${lab.title}”. Seed ${seed}, clock stopped at ${formatClock(startMs)}: time passes only when a step says so (CLOCK ADVANCE) or you play the clock.`,
@@ -266,9 +283,10 @@ async function boot() {
     );
   }
   for (const line of play.commands ?? []) parts.run(line);
+  /** @type {ReturnType<typeof attachLab> | null} */
   let labPlayer = null;
-  if (lab) {
-    const labEl = document.getElementById("lab");
+  const labEl = document.getElementById("lab");
+  if (lab && labEl) {
     labEl.hidden = false;
     labEl.closest(".workspace")?.classList.add("with-lab");
     labPlayer = attachLab(labEl, lab, parts);
