@@ -25,9 +25,10 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use redisplay::events::{Event, ExpiredBy, SearchStep};
-use redisplay::evict::{EvictionReport, PoolEntry, Sample};
-use redisplay::expire::{CycleKind, ExaminedKey, ExpireCycleReport, ExpireRound};
+use redisplay::events::{
+    CycleKind, Event, EvictionReport, ExaminedKey, ExpireCycleReport, ExpireRound, ExpiredBy, PoolEntry, Sample,
+    SearchStep,
+};
 use redisplay::introspect;
 use redisplay::sim::delay_queue::{Fate, Metrics, SimEvent};
 use redisplay::{Engine, EngineOptions};
@@ -271,7 +272,7 @@ fn all_docs() -> BTreeMap<String, String> {
         include_str!("../src/evict.rs"),
         include_str!("../src/expire.rs"),
         include_str!("../src/introspect.rs"),
-        include_str!("../src/sim/delay_queue.rs"),
+        include_str!("../src/sim/delay_queue/mod.rs"),
         include_str!("../src/sim/lru_experiment.rs"),
     ] {
         docs.extend(rust_docs(src));
