@@ -22,6 +22,7 @@
 //! - `memory`: the used_memory model (zmalloc/jemalloc size classes, `objectComputeSize()`);
 //!   `cost`: the CPU cost model behind every time budget.
 //! - `expire`: the active expire cycle; `evict`: maxmemory and its policies.
+//! - `slowlog`: the slow log; `latency`: the latency monitor (LATENCY DOCTOR, GRAPH).
 //! - `notify`: keyspace notifications; `pubsub`: channels, patterns, delivery; `multi`: the
 //!   WATCH bookkeeping; `blocked`: blocking commands in virtual time.
 //! - `script`: Lua — the state, `redis.call`, the conversions.
@@ -56,6 +57,7 @@ pub mod events;
 pub mod evict;
 pub mod expire;
 pub mod introspect;
+pub mod latency;
 pub mod memory;
 pub mod multi;
 pub mod notify;
@@ -65,6 +67,7 @@ pub mod reply;
 pub mod script;
 pub mod session;
 pub mod sim;
+pub mod slowlog;
 pub mod tokenize;
 pub mod util;
 pub mod zset;

@@ -9,8 +9,9 @@
 //! - `dispatch.rs`: server.c `processCommand()` and `call()`.
 //!
 //! The families (file ↔ Redis file):
-//! - `server.rs` ↔ server.c (PING, ECHO, TIME, INFO, COMMAND), `db.rs` ↔ db.c, `object.rs` ↔
-//!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `networking.rs` ↔ networking.c
+//! - `server.rs` ↔ server.c (PING, ECHO, TIME, COMMAND), `info.rs` ↔ server.c's INFO, `db.rs` ↔ db.c, `object.rs` ↔
+//!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `latency.rs` ↔ latency.c (LATENCY),
+//!   `slowlog.rs` ↔ slowlog.c (SLOWLOG), `lolwut.rs` ↔ lolwut.c, lolwut5.c, lolwut6.c, `networking.rs` ↔ networking.c
 //!   (CLIENT, HELLO, AUTH, RESET, QUIT), `replication.rs` ↔ replication.c (ROLE);
 //! - `string.rs` ↔ t_string.c, `expire.rs` ↔ expire.c, `list.rs` ↔ t_list.c, `hash.rs` ↔
 //!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c;
@@ -27,7 +28,10 @@ pub mod eval;
 pub mod expire;
 pub mod geo;
 pub mod hash;
+pub mod info;
+pub mod latency;
 pub mod list;
+pub mod lolwut;
 pub mod multi;
 pub mod networking;
 pub mod object;
@@ -35,6 +39,7 @@ pub mod pubsub;
 pub mod replication;
 pub mod server;
 pub mod set;
+pub mod slowlog;
 pub mod string;
 pub mod table;
 pub mod zset;

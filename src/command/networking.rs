@@ -87,10 +87,7 @@ pub fn client_getname(e: &mut Engine, c: &Call) -> Reply {
 /// networking.c `validateClientName()` + `clientSetName()`.
 /// The client's `ip:port`: the real peer for a network client, a stand-in for a console.
 fn addr_of(c: &Client) -> String {
-    match &c.addr {
-        Some((addr, _)) => addr.clone(),
-        None => format!("127.0.0.1:{}", 40000 + c.id),
-    }
+    c.peer_addr()
 }
 
 fn laddr_of(c: &Client) -> String {

@@ -3,12 +3,16 @@
 //! - `intset.rs`: intset.c; `buckets.rs`: dict.c's table shape (buckets, resize, sampling);
 //! - `map.rs`: the hash maps behind every dict (deterministic hasher);
 //! - `geohash.rs`: geohash.c and geohash_helper.c; `pqsort.rs`: pqsort.c and glibc's qsort;
-//! - `long_double.rs`: x87 80-bit `long double` arithmetic, `strtold` and its printing.
+//! - `long_double.rs`: x87 80-bit `long double` arithmetic, `strtold` and its printing;
+//! - `hdr_histogram.rs`: the HDR histogram behind per-command latency tracking;
+//! - `sparkline.rs`: sparkline.c's ASCII graphs (LATENCY GRAPH).
 
 pub mod buckets;
 pub mod geohash;
+pub mod hdr_histogram;
 pub mod intset;
 pub mod long_double;
 pub mod map;
 pub mod pqsort;
 pub mod skiplist;
+pub mod sparkline;
