@@ -11,7 +11,8 @@
 //! The families (file ↔ Redis file):
 //! - `server.rs` ↔ server.c (PING, ECHO, TIME, COMMAND), `info.rs` ↔ server.c's INFO, `db.rs` ↔ db.c, `object.rs` ↔
 //!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `latency.rs` ↔ latency.c (LATENCY),
-//!   `slowlog.rs` ↔ slowlog.c (SLOWLOG), `lolwut.rs` ↔ lolwut.c, lolwut5.c, lolwut6.c, `networking.rs` ↔ networking.c
+//!   `slowlog.rs` ↔ slowlog.c (SLOWLOG), `debug.rs` ↔ debug.c (DEBUG), `module.rs` ↔ module.c
+//!   (MODULE, without modules), `lolwut.rs` ↔ lolwut.c, lolwut5.c, lolwut6.c, `networking.rs` ↔ networking.c
 //!   (CLIENT, HELLO, AUTH, RESET, QUIT), `replication.rs` ↔ replication.c (ROLE);
 //! - `string.rs` ↔ t_string.c, `expire.rs` ↔ expire.c, `list.rs` ↔ t_list.c, `hash.rs` ↔
 //!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c;
@@ -23,6 +24,7 @@ pub mod call;
 pub mod clock;
 pub mod config;
 pub mod db;
+pub mod debug;
 pub mod dispatch;
 pub mod eval;
 pub mod expire;
@@ -32,6 +34,7 @@ pub mod info;
 pub mod latency;
 pub mod list;
 pub mod lolwut;
+pub mod module;
 pub mod multi;
 pub mod networking;
 pub mod object;

@@ -43,6 +43,14 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("config|resetstat", config::config_resetstat),
     ("config|rewrite", config::config_rewrite),
     ("config|help", server::container_help),
+    // debug.c
+    ("debug", super::debug::debug),
+    // module.c
+    ("module|list", super::module::module_list),
+    ("module|load", super::module::module_load),
+    ("module|loadex", super::module::module_load),
+    ("module|unload", super::module::module_unload),
+    ("module|help", server::container_help),
     // lolwut.c
     ("lolwut", super::lolwut::lolwut),
     // latency.c

@@ -245,11 +245,21 @@ pub struct DebugState {
     pub quicklist_packed_threshold: u64,
     /// How many times DEBUG CHANGE-REPL-ID ran (each draws the next replication id).
     pub replid_changes: u64,
+    /// `server.pause_cron` (DEBUG PAUSE-CRON): serverCron's ticks do nothing.
+    pub pause_cron: bool,
+    /// `server.skip_checksum_validation` (DEBUG SET-SKIP-CHECKSUM-VALIDATION), for RESTORE.
+    pub skip_checksum_validation: bool,
 }
 
 impl Default for DebugState {
     fn default() -> Self {
-        DebugState { active_expire: true, quicklist_packed_threshold: 1 << 30, replid_changes: 0 }
+        DebugState {
+            active_expire: true,
+            quicklist_packed_threshold: 1 << 30,
+            replid_changes: 0,
+            pause_cron: false,
+            skip_checksum_validation: false,
+        }
     }
 }
 

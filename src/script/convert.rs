@@ -167,6 +167,8 @@ pub(crate) fn reply_to_lua(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
             }
             Value::Table(t)
         }
+        // A RESP3-only frame before the reply: a RESP2 client sees the reply alone.
+        Reply::Preceded(_, r) => reply_to_lua(lua, r)?,
     })
 }
 
