@@ -524,7 +524,7 @@ fn object(e: &mut Engine, c: &Call) -> Reply {
     Reply::Status(format!(
         "Value at:{} refcount:{} encoding:{} serializedlength:{} lru:{} lru_seconds_idle:{}{}",
         address(key),
-        o.value.refcount(),
+        o.refcount(),
         o.value.encoding(),
         serialized_length(&o.value),
         o.lru,

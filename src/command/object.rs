@@ -21,7 +21,7 @@ pub fn object_encoding(e: &mut Engine, c: &Call) -> Reply {
 
 pub fn object_refcount(e: &mut Engine, c: &Call) -> Reply {
     match find(e, c) {
-        Some(o) => Reply::Integer(o.value.refcount()),
+        Some(o) => Reply::Integer(o.refcount()),
         None => Reply::Nil,
     }
 }

@@ -146,6 +146,6 @@ impl Engine {
     /// (object.c `createObject()`).
     pub(crate) fn new_obj(&self, value: crate::object::Value) -> RObj {
         let lru = if self.lfu { crate::object::lfu_initial(self.now_ms) } else { self.lruclock };
-        RObj { value, lru, mem: 0 }
+        RObj { value, lru, exec_argv: false, mem: 0 }
     }
 }

@@ -234,6 +234,9 @@ pub struct Engine {
     startup_config: Vec<(String, String)>,
     /// INFO replication's `master_replid` (DEBUG CHANGE-REPL-ID draws a new one).
     pub(crate) replid: String,
+    /// EXEC is running its queue: values stored from a queued command's arguments are shared
+    /// with the queue until it ends (`RObj::exec_argv`).
+    pub(crate) exec_running: bool,
 }
 
 /// What the DEBUG command switches (debug.c's server fields).
@@ -387,6 +390,7 @@ impl Engine {
             debug: DebugState::default(),
             startup_config: Vec::new(),
             replid: replication_id(opts.seed, 0),
+            exec_running: false,
         };
         e.config_changed();
         e.lruclock = e.lru_clock_at(opts.start_ms);
@@ -454,6 +458,12 @@ impl Engine {
         self.startup_config.push((name.to_string(), value.to_string()));
         self.config_changed();
         Ok(())
+    }
+
+    /// Whether a value stored now is a queued EXEC command's argument object (not from a
+    /// script's `redis.call`, whose arguments are its own).
+    pub(crate) fn storing_exec_argv(&self) -> bool {
+        self.exec_running && !self.in_script
     }
 
     pub(crate) fn lfu_policy(&self) -> bool {

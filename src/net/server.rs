@@ -141,6 +141,8 @@ fn new_engine(opts: &ServeOptions) -> Engine {
         // Set directly: no client (a fresh server's first connection gets the first id).
         let _ = engine.configure_startup("requirepass", pass);
     }
+    // CONFIG GET bind answers what the server listens on, as redis-server's does.
+    let _ = engine.configure_startup("bind", &opts.bind);
     for (name, value) in &opts.config {
         let _ = engine.configure_startup(name, value);
     }
