@@ -143,4 +143,33 @@
  * @typedef {{bucket: number, keys: BucketKey[]}} BucketView
  */
 
+// ---------------------------------------------------------------------------------------------
+// The delay-queue lab's events (src/sim/delay_queue.rs SimEvent), drained by the runner
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Times are ms since the run's start; `consumer` −1 is the producer.
+ * @typedef {{kind: "order", task: string, at: number, due: number}} SimOrder
+ * @typedef {{kind: "paid", task: string, at: number, removed: boolean}} SimPaid
+ * @typedef {{kind: "command", consumer: number, sent: number, executed: number, replied: number, cmd: string, reply: string,
+ *            empty: boolean}} SimCommand
+ * @typedef {{kind: "message", consumer: number, task: string | null, published: number, delivered: number}} SimMessage
+ * @typedef {{kind: "process", consumer: number, task: string, start: number, end: number, completed: boolean}} SimProcess
+ * @typedef {{kind: "sleep", consumer: number, from: number, until: number}} SimSleep
+ * @typedef {{kind: "crash", consumer: number, at: number}} SimCrash
+ * @typedef {{kind: "restart", consumer: number, at: number}} SimRestart
+ * @typedef {{kind: "fate", task: string, fate: "on_time" | "late" | "duplicate" | "lost" | "paid" | "pending",
+ *            lateness: number | null}} SimFate
+ * @typedef {SimOrder | SimPaid | SimCommand | SimMessage | SimProcess | SimSleep | SimCrash | SimRestart | SimFate} SimEvent
+ */
+
+/**
+ * A run's metrics (src/sim/delay_queue.rs Metrics, camelCase); latenesses are null before any
+ * task was processed.
+ * @typedef {{now: number, tasks: number, paid: number, processed: number, onTime: number, late: number, duplicates: number,
+ *            extraProcessings: number, lost: number, pending: number, latenessP50: number | null, latenessP99: number | null,
+ *            latenessMax: number | null, consumerCommands: number, producerCommands: number, commandsPerSecond: number,
+ *            emptyPolls: number, messages: number}} SimMetrics
+ */
+
 export {};
