@@ -5,8 +5,9 @@
 //   src/events.rs Event (tagged by `kind`, snake_case), src/expire.rs ExpireCycleReport,
 //   src/evict.rs EvictionReport, src/introspect.rs KeyspacePage / ZsetWindow / ExpireField.
 // Only the fields the views read are listed. When the generated www/types/events.d.ts exists,
-// each typedef here becomes `@typedef {import("../types/events").…} Name`, and the models keep
-// importing their names from this file.
+// each typedef here becomes an import type of the generated name (and the models keep importing
+// their names from this file). Note: scripts/module-graph.mjs reads type imports in JSDoc as
+// module dependencies too, so a typedef must only name modules that exist, without cycles.
 
 // ---------------------------------------------------------------------------------------------
 // Events (src/events.rs)
