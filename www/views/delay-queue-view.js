@@ -50,6 +50,70 @@ export { LOG_SHOWN, MIN_SPAN_MS, formatOffset, parseSkip } from "./delay-queue-p
  */
 
 /**
+ * The window the timelines share, and whether it follows "now": each change asks for a draw.
+ * @param {object} o
+ * @param {() => number} o.duration  the run's length (sim ms)
+ * @param {() => number} o.now       the lab's clock (sim ms)
+ * @param {{matches: boolean}} o.reducedMotion
+ * @param {() => void} o.changed     the window moved
+ * @param {(on: boolean) => void} o.followChanged
+ */
+function createWindowControl({ duration, now, reducedMotion, changed, followChanged }) {
+  /** @type {Window} */
+  let vp = { from: 0, to: panel.DEFAULT_DURATION_MS };
+  let follow = true;
+  /** @param {Window} next */
+  const set = (next) => {
+    vp = next;
+    changed();
+  };
+  const control = {
+    get: () => vp,
+    following: () => follow,
+    /**
+     * @param {number} from
+     * @param {number} span
+     */
+    setWindow: (from, span) => set(panel.clampWindow(from, span, duration())),
+    fit: () => set(panel.fitWindow(duration())),
+    /**
+     * @param {number} center
+     * @param {number} factor
+     */
+    zoom: (center, factor) => set(panel.zoomWindow(vp, center, factor, duration())),
+    /** @param {number} factor  around now when following, else the middle */
+    zoomBy: (factor) => control.zoom(panel.zoomCenter(vp, now(), follow), factor),
+    /** @param {number} deltaMs */
+    pan(deltaMs) {
+      control.setFollow(false);
+      set(panel.panWindow(vp, deltaMs, duration()));
+    },
+    /** @param {number} fraction  of the window */
+    panBy: (fraction) => control.pan((vp.to - vp.from) * fraction),
+    /** @param {boolean} on */
+    setFollow(on) {
+      follow = on;
+      followChanged(on);
+      if (on) control.keepNowInView(true);
+    },
+    /** Keeps "now" in the window (see panel-model followNow). */
+    keepNowInView(force = false) {
+      const next = panel.followNow(vp, now(), duration(), { reducedMotion: reducedMotion.matches, force });
+      if (next !== null) set(next);
+    },
+    /**
+     * A new run: its opening window, following now.
+     * @param {Record<string, any> | undefined} firstConfig
+     */
+    reset(firstConfig) {
+      set(panel.initialWindow(firstConfig, duration()));
+      control.setFollow(true);
+    },
+  };
+  return control;
+}
+
+/**
  * @param {HTMLElement} root
  * @param {object} deps
  * @param {Runner} deps.runner   from labs/delay-queue-runner.js
@@ -62,9 +126,6 @@ export function createDelayQueueView(root, { runner, store, matchMedia = (q) => 
   /** @type {RunView[]} */
   let views = [];
   let frameState = runner.state();
-  /** @type {Window} */
-  let vp = { from: 0, to: 3_600_000 };
-  let follow = true;
   let visible = store.get().panelView === "delay-queue";
   let lastLogSerial = -1;
   let lastLogRun = -1;
@@ -75,50 +136,19 @@ export function createDelayQueueView(root, { runner, store, matchMedia = (q) => 
   const duration = () => Math.max(1, frameState.durationMs ?? panel.DEFAULT_DURATION_MS);
   const timeText = (/** @type {number} */ ms) => wallClock(startMs() + ms, true);
 
-  // -------------------------------------------------------------------------------------------
-  // The window (shared by the timelines)
-  // -------------------------------------------------------------------------------------------
-
-  /** @param {Window} next */
-  function setViewport(next) {
-    vp = next;
-    requestDraw();
-  }
-
-  /**
-   * @param {number} from
-   * @param {number} span
-   */
-  const setWindow = (from, span) => setViewport(panel.clampWindow(from, span, duration()));
-  const fit = () => setViewport(panel.fitWindow(duration()));
-  /**
-   * @param {number} center
-   * @param {number} factor
-   */
-  const zoom = (center, factor) => setViewport(panel.zoomWindow(vp, center, factor, duration()));
-  /** @param {number} deltaMs */
-  function pan(deltaMs) {
-    setFollow(false);
-    setViewport(panel.panWindow(vp, deltaMs, duration()));
-  }
-
-  /** @param {boolean} on */
-  function setFollow(on) {
-    follow = on;
-    render.showFollow(dom, on);
-    if (on) keepNowInView(true);
-  }
-
-  function keepNowInView(force = false) {
-    const next = panel.followNow(vp, frameState.now, duration(), { reducedMotion: reducedMotion.matches, force });
-    if (next !== null) setViewport(next);
-  }
+  const win = createWindowControl({
+    duration,
+    now: () => frameState.now,
+    reducedMotion,
+    changed: () => requestDraw(),
+    followChanged: (on) => render.showFollow(dom, on),
+  });
 
   /** @param {string} key */
   function onKey(key) {
     const command = panel.keyCommand(key);
-    if (command === "fit") fit();
-    else if (command === "follow") setFollow(!follow);
+    if (command === "fit") win.fit();
+    else if (command === "follow") win.setFollow(!win.following());
     else if (command === "toggle") runner.toggle();
     else if (command === "step") runner.step();
     return command !== null;
@@ -137,7 +167,7 @@ export function createDelayQueueView(root, { runner, store, matchMedia = (q) => 
         label: run.label,
         index,
         model: createRunModel({ consumers: Number(run.config.consumers ?? 2), startMs: startMs(), timeText }),
-        timeline: createDelayQueueTimeline(box.tlBox, { label: run.label, viewport: () => vp, onZoom: zoom, onPan: pan, onKey }),
+        timeline: createDelayQueueTimeline(box.tlBox, { label: run.label, viewport: win.get, onZoom: win.zoom, onPan: win.pan, onKey }),
         metrics: createDelayQueueMetrics(box.metricsBox, run.label),
         ...box,
       };
@@ -198,7 +228,7 @@ export function createDelayQueueView(root, { runner, store, matchMedia = (q) => 
     }
     const dropped = views.reduce((n, v) => n + v.model.dropped, 0);
     render.showStatus(dom, frameState, { startMs: startMs(), durationMs: duration(), dropped });
-    dom.windowText.textContent = panel.windowText(vp, startMs());
+    dom.windowText.textContent = panel.windowText(win.get(), startMs());
     for (const v of views) {
       render.showFates(v, v.model);
       if (!visible) continue;
@@ -222,13 +252,12 @@ export function createDelayQueueView(root, { runner, store, matchMedia = (q) => 
     frameState = frame;
     if (frame.reset) {
       buildRuns();
-      setViewport(panel.initialWindow(frameState.runs[0]?.config, duration()));
-      setFollow(true);
+      win.reset(frameState.runs[0]?.config);
     }
     frame.events.forEach((list, i) => {
       views[i]?.model.update(list, frame.dropped[i]);
     });
-    if (follow && (frame.playing || frame.seeking || frame.stepped)) keepNowInView();
+    if (win.following() && (frame.playing || frame.seeking || frame.stepped)) win.keepNowInView();
     if (frame.stepped) {
       dom.announce.textContent = panel.steppedAnnouncement(frame.now, startMs(), views[0]?.model);
     } else if (frame.done && !frame.playing) {
@@ -272,19 +301,19 @@ export function createDelayQueueView(root, { runner, store, matchMedia = (q) => 
     const problem = panel.skipProblem(t, { now: frameState.now, startMs: startMs(), durationMs: duration() });
     render.showSkipProblem(dom, problem);
     if (problem !== null || t === null) return;
-    setFollow(true);
+    win.setFollow(true);
     runner.seek(t);
   });
   dom.skipInput.addEventListener("input", () => {
     dom.skipInput.removeAttribute("aria-invalid");
     dom.skipMsg.hidden = true;
   });
-  dom.zoomIn.addEventListener("click", () => zoom(panel.zoomCenter(vp, frameState.now, follow), 0.5));
-  dom.zoomOut.addEventListener("click", () => zoom(panel.zoomCenter(vp, frameState.now, follow), 2));
-  dom.panLeft.addEventListener("click", () => pan(-(vp.to - vp.from) * 0.25));
-  dom.panRight.addEventListener("click", () => pan((vp.to - vp.from) * 0.25));
-  dom.fitBtn.addEventListener("click", fit);
-  dom.followBtn.addEventListener("click", () => setFollow(!follow));
+  dom.zoomIn.addEventListener("click", () => win.zoomBy(0.5));
+  dom.zoomOut.addEventListener("click", () => win.zoomBy(2));
+  dom.panLeft.addEventListener("click", () => win.panBy(-0.25));
+  dom.panRight.addEventListener("click", () => win.panBy(0.25));
+  dom.fitBtn.addEventListener("click", win.fit);
+  dom.followBtn.addEventListener("click", () => win.setFollow(!win.following()));
   dom.logRunSel.addEventListener("change", () => {
     lastLogSerial = -1;
     showLog();
@@ -317,8 +346,8 @@ export function createDelayQueueView(root, { runner, store, matchMedia = (q) => 
     /** For tests and devtools: the run models the timelines draw, and the timelines. */
     models: () => views.map((v) => v.model),
     timelines: () => views.map((v) => v.timeline),
-    viewport: () => ({ ...vp, follow }),
-    setWindow,
+    viewport: () => ({ ...win.get(), follow: win.following() }),
+    setWindow: win.setWindow,
     draw,
   };
 }
