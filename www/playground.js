@@ -312,7 +312,10 @@ export async function mountPlayground(root, options) {
     if (labOpened || delayQueueView === null || s.panelView !== "delay-queue") return;
     labOpened = true;
     const r = delayQueueView.loadPreset("walkthrough");
-    if (!r.ok) notify(`The delay-queue lab could not start: ${r.error ?? Object.values(r.errors ?? {}).join(" ")}`, "error");
+    if (!r.ok) {
+      const why = "errors" in r ? Object.values(r.errors).join(" ") : (r.error ?? "");
+      notify(`The delay-queue lab could not start: ${why}`, "error");
+    }
   };
   store.subscribe(openLab);
   /** @type {import("./loop").LoopView[]} */

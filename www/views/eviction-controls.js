@@ -5,6 +5,7 @@
 // input gets a sentence next to the form and the field is marked, never a thrown error. The
 // forms never call the engine: they call the handlers the view gives them.
 
+/** @typedef {import("../workload").WorkloadSpec} WorkloadSpec */
 import { el } from "../dom.js";
 import { DISTRIBUTIONS, TTL_CHOICES, DEFAULT_SPEC, parseWorkloadSpec } from "../workload.js";
 import { POLICY_HELP, parseMaxmemory, parseSamples, policyHelp } from "./eviction-forms.js";
@@ -267,7 +268,7 @@ function createWorkloadForm() {
 /**
  * The workload form.
  * @param {HTMLElement} root
- * @param {{start(spec: object): void, stop(): void, compare(spec: object): void, cancelCompare(): void}} handlers
+ * @param {{start(spec: WorkloadSpec): void, stop(): void, compare(spec: WorkloadSpec): void, cancelCompare(): void}} handlers
  */
 export function createWorkloadControls(root, handlers) {
   root.replaceChildren();
@@ -276,10 +277,9 @@ export function createWorkloadControls(root, handlers) {
   root.append(form, message);
   const { distribution: dist, skew, keys } = fields;
 
-  /** @returns {object | null} the spec, or null (the message says what is wrong) */
+  /** @returns {WorkloadSpec | null} the spec, or null (the message says what is wrong) */
   function read() {
-    // workload.js is not typed yet: its result, as documented there.
-    const r = /** @type {{ok: true, value: object} | {ok: false, field: string, message: string}} */ (parseWorkloadSpec({
+    const r = parseWorkloadSpec({
       distribution: dist.value,
       skew: skew.value,
       keys: keys.value,
@@ -289,7 +289,7 @@ export function createWorkloadControls(root, handlers) {
       ttl: fields.ttl.value,
       seed: fields.seed.value,
       flush: flush.checked,
-    }));
+    });
     if (!r.ok) {
       /** @type {Record<string, HTMLElement | undefined>} */ (fields)[r.field]?.setAttribute("aria-invalid", "true");
       say(r.message, "error");

@@ -27,7 +27,7 @@ import { formatBytes } from "./eviction-report.js";
 /** A refused command: its reply, what sent it, when (virtual ms); `seq` orders it with evictions. */
 /** @typedef {{seq: number, at: number, command: string, text: string, from: string}} Oom */
 /** One INFO reading of a workload run (workload.js). */
-/** @typedef {{requests: number, hits: number, misses: number, evicted?: number}} RunSample */
+/** @typedef {import("../workload").RunSample} RunSample */
 /**
  * A workload run on the hit-ratio chart.
  * @typedef {{id: number, label: string, color: string, current: boolean, rate?: number, samples: RunSample[],
@@ -42,7 +42,7 @@ import { formatBytes } from "./eviction-report.js";
 /**
  * A comparison's status (workload.js createComparison `status()`).
  * @typedef {{running: boolean, results: CompareResult[], progress: number, failed: string | null, policy: string | null,
- *            spec: {requests: number} & Record<string, unknown>, config: Record<string, string>}} CompareStatus
+ *            spec: import("../workload").WorkloadSpec, config: Record<string, string>}} CompareStatus
  * @typedef {{policy: string, requests: number, hits: number, misses: number, ratio: number | null, evicted: number,
  *            oom: number, samples: RunSample[]}} CompareResult
  */

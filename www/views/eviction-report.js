@@ -153,6 +153,7 @@ export function poolSlots(pool) {
  * @param {ReadonlyArray<PoolEntry | null>} slots
  */
 export function isSorted(slots) {
+  /** @type {bigint | null} */
   let last = null;
   for (const s of slots) {
     if (s === null) continue;

@@ -24,6 +24,7 @@
 // The parts: eviction-model.js decides (pure), eviction-renderer.js and the components draw;
 // this file reads INFO and the workload's status and wires everything to the loop.
 
+/** @typedef {import("../workload").WorkloadSpec} WorkloadSpec */
 import { describeSpec } from "../workload.js";
 import { createMemoryControls, createWorkloadControls } from "./eviction-controls.js";
 import { createHitRatioChart } from "./eviction-charts.js";
@@ -43,8 +44,8 @@ export { MAX_KEPT, MAX_RUNS, PLAYING_EVERY_MS } from "./eviction-model.js";
  * @property {(sections: string) => Record<string, string>} info
  * @property {(argv: string[]) => unknown} run
  * @property {(text: string) => void} note
- * @property {{start(spec: object, o: {label: string}): {startMs: number}, stop(): void, status(): {run: any, compare: any},
- *            compare(job: {spec: object, config: Record<string, string>}): void, cancelCompare(): void, forget(): void}} workload
+ * @property {{start(spec: WorkloadSpec, o: {label: string}): {startMs: number}, stop(): void, status(): {run: any, compare: any},
+ *            compare(job: {spec: WorkloadSpec, config: Record<string, string>}): void, cancelCompare(): void, forget(): void}} workload
  * @property {(keys: number, samples: number, seed: number) => any} lruExperiment
  */
 /** @typedef {{panelView: string, paused: boolean, clock: {now: number, unreadableDrains?: number}}} StoreState */
