@@ -73,13 +73,7 @@ pub fn parse_i32(arg: &[u8]) -> Result<i64, Reply> {
     }
 }
 
-/// The bytes of an argument as C sees them with `%s`/`strcasecmp`: up to the first NUL.
-pub fn c_str(arg: &[u8]) -> &[u8] {
-    match arg.iter().position(|&b| b == 0) {
-        Some(n) => &arg[..n],
-        None => arg,
-    }
-}
+pub use crate::util::c_str;
 
 /// `strcasecmp(arg, word) == 0`, with C string semantics.
 pub fn is_opt(arg: &[u8], word: &str) -> bool {
