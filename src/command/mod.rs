@@ -84,3 +84,21 @@ pub fn is_opt(arg: &[u8], word: &str) -> bool {
 pub fn invalid_expire_time(cmd: &str) -> Reply {
     Reply::Error(format!("ERR invalid expire time in '{cmd}' command").into_bytes())
 }
+
+/// The index arithmetic of t_list.c `addListRangeReply()`/`ltrimCommand()` and t_zset.c's rank
+/// ranges (ZRANGE, ZREMRANGEBYRANK): the inclusive range `[start, end]` of `len` elements after
+/// converting negative indexes, or `None` when it is empty.
+pub fn clamp_range(start: i64, end: i64, len: i64) -> Option<(usize, usize)> {
+    let mut start = if start < 0 { len + start } else { start };
+    let mut end = if end < 0 { len + end } else { end };
+    if start < 0 {
+        start = 0;
+    }
+    if start > end || start >= len {
+        return None;
+    }
+    if end >= len {
+        end = len - 1;
+    }
+    Some((start as usize, end as usize))
+}

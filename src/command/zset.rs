@@ -16,7 +16,7 @@
 
 use crate::command::call::Call;
 use crate::command::db::{parse_scan_cursor, parse_scan_options};
-use crate::command::{c_str, is_opt, parse_i64, syntax_error, wrongtype, NOT_FLOAT, NOT_INTEGER};
+use crate::command::{c_str, clamp_range, is_opt, parse_i64, syntax_error, wrongtype, NOT_FLOAT, NOT_INTEGER};
 use crate::ds::skiplist::{random_level, LexBound, LexRange, PathStep, ScoreRange};
 use crate::engine::{uniform, Engine};
 use crate::events::{Event, SearchStep};
@@ -214,23 +214,8 @@ fn parse_lex_range(min: &[u8], max: &[u8]) -> Result<LexRange, Reply> {
 }
 
 /// Rank sanitizing shared by ZRANGE and ZREMRANGEBYRANK: `None` for an empty range.
-fn sanitize_ranks(mut start: i64, mut end: i64, len: i64) -> Option<(u64, u64)> {
-    if start < 0 {
-        start = len.saturating_add(start);
-    }
-    if end < 0 {
-        end = len.saturating_add(end);
-    }
-    if start < 0 {
-        start = 0;
-    }
-    if start > end || start >= len {
-        return None;
-    }
-    if end >= len {
-        end = len - 1;
-    }
-    Some((start as u64, end as u64))
+fn sanitize_ranks(start: i64, end: i64, len: i64) -> Option<(u64, u64)> {
+    clamp_range(start, end, len).map(|(start, end)| (start as u64, end as u64))
 }
 
 // ---------------------------------------------------------------------------------------------
