@@ -16,10 +16,9 @@
 //! double, trimmed), distances like `addReplyDoubleDistance()`, which in 7.0.15 is
 //! `fixedpoint_d2string(d, 4)` — not quite `%.4f` (see below).
 //!
-//! Differences: RESP2 only, like the rest of the engine. Redis asserts (crashes) when a
-//! *STORE would insert the same member twice or a NaN distance; neither can come from a
-//! search here, and the playground would keep the first. On wasm32 distances can differ in
-//! the last bit (src/ds/geohash.rs).
+//! Differences: Redis asserts (crashes) when a *STORE would insert the same member twice or a
+//! NaN distance; neither can come from a search here, and the playground would keep the first.
+//! On wasm32 distances can differ in the last bit (src/ds/geohash.rs).
 
 use crate::command::call::Call;
 use crate::command::zset::{check_zset_read, store_nothing, zadd, zset_from_pairs, zset_ref};

@@ -1,6 +1,6 @@
 //! t_list.c: LPUSH, RPUSH, LPUSHX, RPUSHX, LINSERT, LLEN, LINDEX, LSET, LPOP, RPOP (with
-//! count), LMPOP, LRANGE, LTRIM, LPOS, LREM, LMOVE and RPOPLPUSH. The blocking variants wait
-//! for multi-client support.
+//! count), LMPOP, LRANGE, LTRIM, LPOS, LREM, LMOVE and RPOPLPUSH, and the blocking BLPOP, BRPOP,
+//! BLMPOP, BLMOVE and BRPOPLPUSH (a client that finds nothing waits in ../blocked.rs).
 //!
 //! Each handler keeps its t_list.c function's order of checks — `pushGenericCommand`,
 //! `linsertCommand`, `lindexCommand`, `lsetCommand`, `popGenericCommand`,

@@ -1,7 +1,7 @@
 //! The transcript format and its comparison, shared by every layer that runs the golden
 //! transcripts: tests/golden.rs (natively, against the recorded .out files),
-//! tests/differential.rs (against a live redis-server) and the wasm tests (which
-//! `include_str!` the scripts). No file IO, no processes: this compiles on wasm32 too.
+//! tests/differential.rs and tests/server_live.rs (against a live redis-server) and the wasm
+//! tests (which `include_str!` the scripts). No file IO, no processes: this compiles on wasm32.
 //!
 //! Beside it, the helpers more than one test file needs: `engine` (an engine driven by
 //! argument lists), `session` (driven through the console), and — native targets only —
