@@ -1,4 +1,4 @@
-//! The five delay-queue designs of the seeds, as the client code a developer writes (shown in
+//! The five delay-queue designs the lab compares, as the client code a developer writes (shown in
 //! the page next to the timeline and printed by `redisplay delay-queue --code`). The state
 //! machines in delay_queue/mod.rs run exactly these loops, command for command.
 
