@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the engine for the browser into www/pkg: cargo (wasm32, release) → wasm-bindgen
 # --target web → wasm-opt -Oz from npm's binaryen (never Debian's: it corrupts wasm-bindgen
-# output, see ../shared/TOOLCHAIN.md). Quick when nothing changed.
+# output, see docs/toolchain.md §1). Quick when nothing changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet --lib --target wasm32-unknown-unknown --release

@@ -1,9 +1,9 @@
 //! The `used_memory` model: what zmalloc counts on Debian's redis-server 7.0.15 (jemalloc
-//! 5.3.0, 16-byte quantum), from REDIS-FACTS §3 — size-class-rounded allocations for each key's
-//! dictEntry, key sds and value, 8 bytes per hash-table bucket, the expires table, a measured
-//! startup baseline, a measured cost per connected client and per command's latency histogram —
-//! and object.c
-//! `objectComputeSize()` for MEMORY USAGE, plus server.c `bytesToHuman()`.
+//! 5.3.0, 16-byte quantum), from docs/redis-facts.md §2 — size-class-rounded allocations for
+//! each key's dictEntry, key sds and value, 8 bytes per hash-table bucket, the expires table, a
+//! measured startup baseline, a measured cost per connected client and per command's latency
+//! histogram — and object.c `objectComputeSize()` for MEMORY USAGE (§2.5), plus server.c
+//! `bytesToHuman()`.
 //!
 //! Values: int/embstr/raw strings (a raw string's sds keeps the spare room sds.c
 //! `sdsMakeRoomFor()` reserved when it grew), listpacks sized entry by entry as listpack.c
@@ -13,7 +13,9 @@
 //! after a command touched it. Differences: for collections above `EXACT_LIMIT` elements the
 //! per-element part is estimated from the first elements (as MEMORY USAGE itself samples), so
 //! one write stays O(1); quicklist node boundaries follow a greedy 8 KB packing, not the exact
-//! history of pushes and pops; incremental rehashing (a second table) is not modelled.
+//! history of pushes and pops; incremental rehashing (a second table) is not modelled; a string
+//! that arrived as a bulk of 32 KB or more is sized as if created exactly, without the 2 spare
+//! bytes Redis keeps (§2.2: one class too low when that sits just under a class boundary).
 
 use crate::ds::skiplist::NIL;
 use crate::object::{Hash, Set, StrValue, Value, Zset};
@@ -473,7 +475,7 @@ mod tests {
 
     #[test]
     fn string_sizes_match_memory_usage_on_debian() {
-        // MEMORY USAGE = value + key sds + sizeof(dictEntry) 24 (REDIS-FACTS §3.4).
+        // MEMORY USAGE = value + key sds + sizeof(dictEntry) 24 (docs/redis-facts.md §2.5).
         let usage = |key: &str, v: Value| object_compute_size(&v, 5) + sds_alloc(key.len()) + 24;
         assert_eq!(usage("foo", Value::Str(StrValue::Embstr(b"bar".to_vec()))), 64);
         assert_eq!(usage("n", Value::Str(StrValue::Int { value: 123456, shared: false })), 48);

@@ -18,6 +18,7 @@
 // Sockets and `redisplay::net::server` exist only natively (wasm-pack builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
 #[path = "support/live_server.rs"]
 mod live_server;
 
@@ -25,6 +26,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
+use common::native::wall_ms;
 use live_server::{check_tools, Server};
 use redisplay::reply::parse_resp;
 use redisplay::tokenize::split_args;
@@ -66,10 +68,6 @@ impl Conn {
             }
         }
     }
-}
-
-fn wall_ms() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64
 }
 
 fn text(replies: &[Reply]) -> String {

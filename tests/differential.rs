@@ -18,11 +18,13 @@
 //! redis-server is required: without it this test FAILS (it never passes silently). Run the
 //! README's test command, `scripts/test.sh`, which installs it (scripts/setup.sh test).
 
+// Reads the transcripts from disk and runs processes: native only (wasm-pack builds every test
+// target).
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
-
+use common::native::{scripts, wall_ms};
 use common::{compare, parse_script, split_like, Check, ScriptLine};
 use redisplay::{EngineOptions, Session};
 
@@ -35,10 +37,6 @@ mod live_server;
 
 use live_server::{check_tools, Server};
 
-fn wall_ms() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as i64
-}
-
 fn run_engine(lines: &[ScriptLine], seed: u64, start_ms: i64) -> Vec<Vec<u8>> {
     let mut session = Session::new(EngineOptions { seed, start_ms });
     lines.iter().map(|l| session.run_line(&l.line).text).collect()
@@ -47,17 +45,6 @@ fn run_engine(lines: &[ScriptLine], seed: u64, start_ms: i64) -> Vec<Vec<u8>> {
 // ---------------------------------------------------------------------------------------------
 // 1. The transcripts, live
 // ---------------------------------------------------------------------------------------------
-
-fn scripts() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "redis"))
-        .collect();
-    v.sort();
-    v
-}
 
 #[test]
 fn transcripts_match_a_live_server() {

@@ -1,5 +1,5 @@
 // @ts-check
-// The DOM helpers every view and panel shares (one copy, DESIGN.md). User text reaches the
+// The DOM helpers every view and panel shares (one copy, not one per view). User text reaches the
 // document only through textContent, never as markup.
 
 /**

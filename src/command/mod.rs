@@ -73,13 +73,7 @@ pub fn parse_i32(arg: &[u8]) -> Result<i64, Reply> {
     }
 }
 
-/// The bytes of an argument as C sees them with `%s`/`strcasecmp`: up to the first NUL.
-pub fn c_str(arg: &[u8]) -> &[u8] {
-    match arg.iter().position(|&b| b == 0) {
-        Some(n) => &arg[..n],
-        None => arg,
-    }
-}
+pub use crate::util::c_str;
 
 /// `strcasecmp(arg, word) == 0`, with C string semantics.
 pub fn is_opt(arg: &[u8], word: &str) -> bool {
@@ -89,4 +83,22 @@ pub fn is_opt(arg: &[u8], word: &str) -> bool {
 /// `ERR invalid expire time in '<cmd>' command` (networking.c `addReplyErrorExpireTime()`).
 pub fn invalid_expire_time(cmd: &str) -> Reply {
     Reply::Error(format!("ERR invalid expire time in '{cmd}' command").into_bytes())
+}
+
+/// The index arithmetic of t_list.c `addListRangeReply()`/`ltrimCommand()` and t_zset.c's rank
+/// ranges (ZRANGE, ZREMRANGEBYRANK): the inclusive range `[start, end]` of `len` elements after
+/// converting negative indexes, or `None` when it is empty.
+pub fn clamp_range(start: i64, end: i64, len: i64) -> Option<(usize, usize)> {
+    let mut start = if start < 0 { len + start } else { start };
+    let mut end = if end < 0 { len + end } else { end };
+    if start < 0 {
+        start = 0;
+    }
+    if start > end || start >= len {
+        return None;
+    }
+    if end >= len {
+        end = len - 1;
+    }
+    Some((start as usize, end as usize))
 }

@@ -1,7 +1,5 @@
 //! The command table: one row per command, as data. Models server.c's command table
-//! (`populateCommandTable`, generated in Redis from `src/commands/*.json`) and the lookup and
-//! checks of `processCommand()`: `lookupCommandLogic()`, `commandCheckExistence()`,
-//! `commandCheckArity()`.
+//! (`populateCommandTable`, generated in Redis from `src/commands/*.json`).
 //!
 //! Redis's own metadata — arity, flags, key positions, ACL categories, summary, since, group,
 //! complexity, the full COMMAND INFO/DOCS replies and each container's HELP — is recorded from

@@ -29,19 +29,7 @@ pub enum CFloat {
 /// Parses `s` with the grammar of C `strtod` and requires it to use the whole string, with no
 /// leading whitespace (util.c `string2d`/`string2ld` reject that). `None` means "not a float".
 pub fn parse_c_float(s: &[u8]) -> Option<CFloat> {
-    let mut i = 0;
-    let neg = match s.first() {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
-    let rest = &s[i..];
+    let (neg, rest) = split_sign(s);
     let lower: Vec<u8> = rest.to_ascii_lowercase();
     if lower == b"inf" || lower == b"infinity" {
         return Some(CFloat::Inf { neg });
@@ -108,28 +96,27 @@ fn parse_decimal(neg: bool, s: &[u8]) -> Option<CFloat> {
 /// An exponent: optional sign and at least one digit (else `strtod` stops before the `e`,
 /// leaving trailing bytes, which the callers reject). Saturates instead of overflowing.
 fn parse_exponent(s: &[u8]) -> Option<(i64, usize)> {
+    let (neg, digits) = split_sign(s);
     let mut i = 0;
-    let neg = match s.first() {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
-    let start = i;
     let mut v: i64 = 0;
-    while i < s.len() && s[i].is_ascii_digit() {
-        v = v.saturating_mul(10).saturating_add((s[i] - b'0') as i64).min(1 << 40);
+    while i < digits.len() && digits[i].is_ascii_digit() {
+        v = v.saturating_mul(10).saturating_add((digits[i] - b'0') as i64).min(1 << 40);
         i += 1;
     }
-    if i == start {
+    if i == 0 {
         return None;
     }
-    Some((if neg { -v } else { v }, i))
+    Some((if neg { -v } else { v }, s.len() - digits.len() + i))
+}
+
+/// The optional sign every C number reader (`strtod`, `strtol`, `strtoul`, `atoi`) accepts
+/// after the leading whitespace: whether it is `-`, and the bytes after it.
+pub fn split_sign(s: &[u8]) -> (bool, &[u8]) {
+    match s.first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    }
 }
 
 fn parse_hex(neg: bool, s: &[u8]) -> Option<CFloat> {
