@@ -2,7 +2,7 @@
 //! that live outside it (the shared folder beside the checkout the project started from, or its
 //! files by name).
 //! What the code relies on from outside is written down in docs/redis-facts.md and
-//! docs/toolchain.md, and comments point there. README.md is left out.
+//! docs/toolchain.md (and the architecture in docs/architecture.md), and comments point there.
 
 // Reads the checkout: native only (wasm-pack builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
@@ -21,7 +21,7 @@ const OUTSIDE: &[&str] = &[
 ];
 
 const DIRS: &[&str] = &["src", "tests", "scripts", "tools", "www", "benches", "docs", ".ci"];
-const FILES: &[&str] = &["build.rs", "Cargo.toml", "index.html", "package.json"];
+const FILES: &[&str] = &["build.rs", "Cargo.toml", "index.html", "package.json", "README.md"];
 
 /// Every file under `dir`, without build output and installed packages.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
