@@ -10,13 +10,13 @@
 //! hashed.
 //!
 //! Redis never clears that table (INIT_HTAB 0: it lives on the stack), so a slot this call has
-//! not written yet still holds an offset from an earlier call, read as an offset into the new
-//! input; when the three bytes there match, liblzf takes the match. What a value compresses to
-//! therefore depends on what was compressed before it in the same process. `Compressor` keeps
-//! its table between calls to reproduce that: the engine owns one (a fresh redis-server's stack
-//! is zeroed, as a new `Compressor` is), and DUMP compresses through it in Redis's order.
-//! Difference: Redis's table moves with the stack depth of the caller (a string value is one
-//! call deeper than a listpack node), which shifts the stale slots; ours does not move.
+//! not written yet holds an offset left by an earlier call, read as an offset into the new input.
+//! That never changes the output, which is why liblzf allows it: a stale slot is only read for
+//! three bytes whose hash no position of this call has written yet, so those three bytes occur
+//! nowhere before `ip` except inside the copied part of a match — and a match copies bytes that
+//! occur earlier still, down to a first occurrence, which was hashed. So the stale offset points
+//! at bytes that differ (or at or past `ip`), and the checks refuse it. `Compressor` keeps its
+//! table between calls the same way, only to allocate it once per DUMP.
 
 const HLOG: u32 = 16;
 const HSIZE: usize = 1 << HLOG;
@@ -24,7 +24,7 @@ const MAX_LIT: usize = 1 << 5;
 const MAX_OFF: usize = 1 << 13;
 const MAX_REF: usize = (1 << 8) + (1 << 3);
 
-/// The compressor's hash table (`LZF_STATE`), kept between calls as Redis's stack keeps it.
+/// The compressor's hash table (`LZF_STATE`), reused between calls as Redis's stack is.
 #[derive(Clone)]
 pub struct Compressor {
     /// An offset into the input per slot (0 can never match: `ref > in_data`); allocated on
@@ -275,6 +275,7 @@ mod tests {
                 .collect();
             let fresh = compress(&data, data.len().saturating_sub(4).max(1));
             let reused = c.compress(&data, data.len().saturating_sub(4).max(1));
+            assert_eq!(fresh, reused, "a table left over from earlier calls changes nothing");
             for z in [&fresh, &reused].into_iter().flatten() {
                 assert!(z.len() <= data.len() - 4);
                 assert_eq!(decompress(z, data.len()).as_deref(), Some(&data[..]));

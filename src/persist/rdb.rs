@@ -311,13 +311,13 @@ pub fn save_object(out: &mut Vec<u8>, v: &Value, opts: &SaveOptions, w: &mut Str
             save_len(out, nodes.len() as u64);
             let depth = opts.list_compress_depth.max(0) as usize;
             let n = nodes.len();
-            // The node compression quicklist.c did at push time has its own table.
-            let mut node_lzf = Compressor::new();
             for (i, lp) in nodes.iter().enumerate() {
                 save_len(out, CONTAINER_PACKED);
-                // __quicklistCompressNode(): the nodes deeper than `depth` from both ends.
+                // __quicklistCompressNode(): the nodes deeper than `depth` from both ends, when
+                // LZF (into as many bytes as the node) saves more than 8 bytes; DUMP writes that
+                // blob as it is (rdbSaveLzfBlob()).
                 let compressed = (depth > 0 && i >= depth && i + depth < n && lp.len() >= MIN_COMPRESS_BYTES)
-                    .then(|| node_lzf.compress(lp, lp.len()))
+                    .then(|| w.lzf.compress(lp, lp.len()))
                     .flatten()
                     .filter(|z| z.len() + MIN_COMPRESS_IMPROVE < lp.len());
                 match compressed {
@@ -377,9 +377,10 @@ pub fn zset_listpack(v: &[(Vec<u8>, f64)]) -> Vec<u8> {
 }
 
 /// cluster.c `createDumpPayload()`: type, value, RDB version (2 bytes LE), CRC64 (8 bytes LE).
-pub fn create_dump_payload(v: &Value, opts: &SaveOptions, lzf: &mut Compressor) -> Vec<u8> {
+pub fn create_dump_payload(v: &Value, opts: &SaveOptions) -> Vec<u8> {
     let mut out = vec![save_object_type(v)];
-    let mut w = StringWriter { compression: opts.compression, lzf };
+    let mut lzf = Compressor::new();
+    let mut w = StringWriter { compression: opts.compression, lzf: &mut lzf };
     save_object(&mut out, v, opts, &mut w);
     out.extend_from_slice(&RDB_VERSION.to_le_bytes());
     let crc = crc64(0, &out);
@@ -467,7 +468,7 @@ impl<'a> Reader<'a> {
     }
 
     /// `rdbLoadLen()` where an encoding is not expected (it reads as its number, as in Redis).
-    pub fn len(&mut self) -> Result<u64> {
+    pub fn load_len(&mut self) -> Result<u64> {
         Ok(self.len_ref()?.0)
     }
 
@@ -483,8 +484,8 @@ impl<'a> Reader<'a> {
             ENC_INT32 => Ok(Loaded::Int(i32::from_le_bytes(self.read(4)?.try_into().unwrap_or_default()) as i64)),
             ENC_LZF => {
                 // rdbLoadLzfStringObject(): the compressed length, the original length, the bytes.
-                let clen = self.len()?;
-                let len = self.len()?;
+                let clen = self.load_len()?;
+                let len = self.load_len()?;
                 let c = self.read(clen)?;
                 if len / 88 > clen {
                     return Err(LoadError::BadFormat); // more than LZF can expand to
@@ -613,7 +614,7 @@ pub fn load_object(t: u8, r: &mut Reader, opts: &LoadOptions, level: &mut dyn Fn
             Loaded::Bytes(b) => StrValue::encoded(b.into_owned(), opts.shared_integers),
         })),
         TYPE_LIST => {
-            let len = r.len()?;
+            let len = r.load_len()?;
             let mut l = List::new();
             for _ in 0..len {
                 l.push_back(r.bytes()?);
@@ -624,10 +625,10 @@ pub fn load_object(t: u8, r: &mut Reader, opts: &LoadOptions, level: &mut dyn Fn
         TYPE_ZSET | TYPE_ZSET_2 => load_zset(t, r, opts, level),
         TYPE_HASH => load_hash(r, opts),
         TYPE_LIST_QUICKLIST | TYPE_LIST_QUICKLIST_2 => {
-            let nodes = r.len()?;
+            let nodes = r.load_len()?;
             let mut l = List::new();
             for _ in 0..nodes {
-                let container = if t == TYPE_LIST_QUICKLIST_2 { r.len()? } else { CONTAINER_PACKED };
+                let container = if t == TYPE_LIST_QUICKLIST_2 { r.load_len()? } else { CONTAINER_PACKED };
                 if container != CONTAINER_PACKED && container != CONTAINER_PLAIN {
                     return bad;
                 }
@@ -667,7 +668,7 @@ fn non_empty(v: Value, empty: bool) -> Result<Value> {
 }
 
 fn load_set(r: &mut Reader, opts: &LoadOptions) -> Result<Value> {
-    let len = r.len()?;
+    let len = r.load_len()?;
     if len == 0 {
         return Err(LoadError::BadFormat);
     }
@@ -704,7 +705,7 @@ fn zset_limits(opts: &LoadOptions) -> crate::zset::Limits {
 }
 
 fn load_zset(t: u8, r: &mut Reader, opts: &LoadOptions, level: &mut dyn FnMut() -> usize) -> Result<Value> {
-    let len = r.len()?;
+    let len = r.load_len()?;
     if len == 0 {
         return Err(LoadError::BadFormat);
     }
@@ -731,7 +732,7 @@ fn load_zset(t: u8, r: &mut Reader, opts: &LoadOptions, level: &mut dyn FnMut() 
 }
 
 fn load_hash(r: &mut Reader, opts: &LoadOptions) -> Result<Value> {
-    let len = r.len()?;
+    let len = r.load_len()?;
     if len == 0 {
         return Err(LoadError::BadFormat);
     }
@@ -783,7 +784,7 @@ fn lp_score(e: Entry) -> f64 {
 /// (field, value) pairs of a ziplist/listpack: an even count and no duplicate field
 /// (`lpPairsValidateIntegrityAndDups()`, `ziplistPairsConvertAndValidateIntegrity()`).
 fn pairs(entries: Vec<Entry>) -> Result<Vec<(Vec<u8>, Entry)>> {
-    if entries.len() % 2 != 0 {
+    if !entries.len().is_multiple_of(2) {
         return Err(LoadError::BadFormat);
     }
     let mut seen = table_set();
@@ -850,7 +851,7 @@ fn load_blob(t: u8, blob: &[u8], opts: &LoadOptions, level: &mut dyn FnMut() -> 
             for (m, s) in p {
                 let s = lp_score(s);
                 // Ours, not Redis's: a listpack out of (score, member) order or with a NaN score.
-                let ordered = v.last().map_or(true, |(pm, ps)| *ps < s || (*ps == s && pm.as_slice() < m.as_slice()));
+                let ordered = v.last().is_none_or(|(pm, ps)| *ps < s || (*ps == s && pm.as_slice() < m.as_slice()));
                 if s.is_nan() || !ordered {
                     return Err(bad());
                 }
@@ -891,7 +892,7 @@ mod tests {
     }
 
     fn dump(v: &Value) -> Vec<u8> {
-        create_dump_payload(v, &SaveOptions::default(), &mut Compressor::new())
+        create_dump_payload(v, &SaveOptions::default())
     }
 
     fn restore(p: &[u8]) -> Result<Value> {
@@ -979,7 +980,7 @@ mod tests {
         assert_eq!(nodes.iter().map(|n| listpack::entries(n).unwrap().len()).sum::<usize>(), 3000);
         assert!(quicklist_nodes(&l, 5).iter().all(|n| listpack::entries(n).unwrap().len() <= 5));
         let compressed = SaveOptions { list_compress_depth: 1, ..Default::default() };
-        let p = create_dump_payload(&Value::List(l.clone()), &compressed, &mut Compressor::new());
+        let p = create_dump_payload(&Value::List(l.clone()), &compressed);
         assert_eq!(restore(&p).unwrap(), Value::List(l));
     }
 

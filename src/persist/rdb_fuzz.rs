@@ -5,7 +5,6 @@
 //! payload cannot back; what loads must dump and load again to the same value.
 
 use super::crc64::crc64;
-use super::lzf::Compressor;
 use super::rdb::*;
 use crate::ds::intset::Intset;
 use crate::ds::map::Map;
@@ -58,9 +57,7 @@ fn seeds(rng: &mut Rng) -> Vec<Vec<u8>> {
         Value::Hash(Hash::Listpack(vec![(b"k".to_vec(), b"v".to_vec()), (b"n".to_vec(), b"12".to_vec())])),
         Value::Hash(Hash::Table(table)),
     ];
-    let mut lzf = Compressor::new();
-    let mut out: Vec<Vec<u8>> =
-        values.iter().map(|v| create_dump_payload(v, &SaveOptions::default(), &mut lzf)).collect();
+    let mut out: Vec<Vec<u8>> = values.iter().map(|v| create_dump_payload(v, &SaveOptions::default())).collect();
     // Older encodings: a ziplist list, a zipmap hash, text-score zset, plain list.
     out.push(with_footer(b"\x0a\x12\x12\x00\x00\x00\x0f\x00\x00\x00\x02\x00\x00\x03abc\x05\xf2\xff".to_vec()));
     out.push(with_footer(b"\x09\x0f\x02\x01a\x01\x001\x02bc\x01\x02x..\xff".to_vec()));
@@ -73,7 +70,7 @@ fn check(p: &[u8], opts: &LoadOptions, rng: &mut Rng) {
     let mut level = || 1 + (rng.next() % 3) as usize;
     if let Ok(v) = restore_payload(p, opts, &mut level) {
         // Whatever loads is a sane value: it dumps and loads back to itself.
-        let again = create_dump_payload(&v, &SaveOptions::default(), &mut Compressor::new());
+        let again = create_dump_payload(&v, &SaveOptions::default());
         let back = restore_payload(&again, opts, &mut level).expect("a dumped value restores");
         assert_eq!(back, v);
     }
@@ -142,10 +139,6 @@ fn huge_declared_lengths_allocate_nothing() {
     }
     // A valid LZF string bigger than the allocation limit is refused before decompressing.
     let small = LoadOptions { max_alloc: 1000, ..Default::default() };
-    let big = create_dump_payload(
-        &Value::Str(StrValue::Raw(vec![b'z'; 5000], 0)),
-        &SaveOptions::default(),
-        &mut Compressor::new(),
-    );
+    let big = create_dump_payload(&Value::Str(StrValue::Raw(vec![b'z'; 5000], 0)), &SaveOptions::default());
     assert_eq!(restore_payload(&big, &small, &mut || 1), Err(LoadError::TooBig { bytes: 5000 }));
 }
