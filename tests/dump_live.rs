@@ -497,4 +497,22 @@ fn restore_options_agree_with_a_live_server() {
     b.both(&restore("f", "0", &["REPLACE", "IDLETIME", "100"]));
     b.both(&cmd(&["OBJECT", "FREQ", "f"]));
     b.both(&cmd(&["CONFIG", "SET", "maxmemory-policy", "noeviction"]));
+    // Writes counted (INFO rdb_changes_since_last_save): one per key restored, one for a REPLACE
+    // that only deleted, none for a refusal, a DUMP or a TTL in the past with nothing to replace.
+    let dirty = |r: Reply| -> i64 {
+        let Reply::Bulk(text) = r else { panic!("INFO") };
+        let text = String::from_utf8_lossy(&text).into_owned();
+        text.lines().find_map(|l| l.strip_prefix("rdb_changes_since_last_save:")).unwrap().trim().parse().unwrap()
+    };
+    let info = cmd(&["INFO", "persistence"]);
+    let (r0, o0) = (dirty(b.redis(&info)), dirty(b.ours(&info)));
+    b.both(&restore("d1", "0", &[]));
+    b.both(&restore("d1", "0", &[]));
+    b.both(&restore("d1", "0", &["REPLACE"]));
+    b.both(&restore("d1", "1", &["REPLACE", "ABSTTL"]));
+    b.both(&restore("d2", "1", &["ABSTTL"]));
+    b.both(&cmd(&["DUMP", "t1"]));
+    b.both(&cmd_with(&["RESTORE", "d3", "0"], [b"garbage".to_vec()]));
+    let (r1, o1) = (dirty(b.redis(&info)), dirty(b.ours(&info)));
+    assert_eq!((o1 - o0, r1 - r0), (3, 3), "writes counted (engine, redis)");
 }
