@@ -24,7 +24,8 @@ use crate::command::{is_opt, parse_i64, syntax_error};
 use crate::ds::skiplist::random_level;
 use crate::engine::{uniform, Engine};
 use crate::object::{lfu_time_in_minutes, LRU_CLOCK_MAX};
-use crate::persist::rdb::{self, LoadError, LoadOptions, SaveOptions};
+use crate::persist::rdb::{self, SaveOptions};
+use crate::persist::rdb_load::{self, LoadError, LoadOptions};
 use crate::reply::Reply;
 
 /// The DUMP settings from the config.
@@ -113,7 +114,7 @@ pub fn restore(e: &mut Engine, c: &Call) -> Reply {
     let opts = load_options(e);
     let rng = &mut e.rng;
     let mut level = || random_level(|| uniform(rng));
-    let value = match rdb::restore_payload(payload, &opts, &mut level) {
+    let value = match rdb_load::restore_payload(payload, &opts, &mut level) {
         Ok(v) => v,
         Err(LoadError::BadFormat) => return Reply::err("ERR Bad data format"),
         Err(LoadError::Unsupported(what)) => {

@@ -6,6 +6,7 @@
 
 use super::crc64::crc64;
 use super::rdb::*;
+use super::rdb_load::*;
 use crate::ds::intset::Intset;
 use crate::ds::map::Map;
 use crate::object::{Hash, List, Set, StrValue, Value, Zset};
