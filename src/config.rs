@@ -123,6 +123,10 @@ pub const PARAMS: &[ParamDef] = &[
     p("appendonly", Kind::Bool, "no"),
     p("save", Kind::Save, ""),
     a("replica-ignore-maxmemory", "slave-ignore-maxmemory", Kind::Bool, "yes"),
+    // DUMP compresses strings of more than 20 bytes with LZF (rdb.c rdbSaveRawString()).
+    p("rdbcompression", Kind::Bool, "yes"),
+    // Stored and validated; RESTORE here always checks payloads as `yes` does (persist/rdb.rs).
+    p("sanitize-dump-payload", Kind::Enum(&["no", "yes", "clients"]), "no"),
     // Playground-only (not Redis): the largest single allocation a command may make — one
     // string value or LCS's table. Redis allows up to proto-max-bulk-len (512mb); a browser
     // tab should not be made to allocate that much by one typed line.

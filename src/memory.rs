@@ -19,7 +19,6 @@
 
 use crate::ds::skiplist::NIL;
 use crate::object::{Hash, Set, StrValue, Value, Zset};
-use crate::util::string2ll;
 
 /// INFO `used_memory_startup` measured on Debian's 7.0.15 with the default config.
 pub const USED_MEMORY_STARTUP: u64 = 876_232;
@@ -118,58 +117,15 @@ fn scatter(j: usize, len: usize) -> usize {
 
 /// Bytes of one listpack entry holding `e` (listpack.c `lpEncodeGetType()` + backlen).
 pub fn lp_entry_size(e: &[u8]) -> usize {
-    let enc = match (e.len() <= 20).then(|| string2ll(e)).flatten() {
-        Some(v) => lp_int_size(v),
-        None => {
-            if e.len() < 64 {
-                1 + e.len()
-            } else if e.len() < 4096 {
-                2 + e.len()
-            } else {
-                5 + e.len()
-            }
-        }
-    };
-    enc + lp_backlen(enc)
+    crate::ds::listpack::entry_size(e)
 }
 
-fn lp_int_size(v: i64) -> usize {
-    if (0..=127).contains(&v) {
-        1
-    } else if (-4096..=4095).contains(&v) {
-        2
-    } else if (i16::MIN as i64..=i16::MAX as i64).contains(&v) {
-        3
-    } else if (-(1 << 23)..(1 << 23)).contains(&v) {
-        4
-    } else if (i32::MIN as i64..=i32::MAX as i64).contains(&v) {
-        5
-    } else {
-        9
-    }
-}
-
-fn lp_backlen(n: usize) -> usize {
-    if n <= 127 {
-        1
-    } else if n < 16383 {
-        2
-    } else if n < 2_097_151 {
-        3
-    } else if n < 268_435_455 {
-        4
-    } else {
-        5
-    }
-}
-
-/// A score as a listpack stores it: integral scores as integers, others as `%.17g` text.
+/// A score as a listpack stores it (t_zset.c `zzlInsertAt()`): integers as `double2ll()`
+/// allows, others as `d2string()` text.
 pub fn lp_score_size(score: f64) -> usize {
-    if score.fract() == 0.0 && score > -9.2e18 && score < 9.2e18 {
-        let enc = lp_int_size(score as i64);
-        enc + lp_backlen(enc)
-    } else {
-        lp_entry_size(crate::zset::d2string(score).as_bytes())
+    match crate::zset::double2ll(score) {
+        Some(v) => crate::ds::listpack::int_entry_size(v),
+        None => lp_entry_size(crate::zset::d2string(score).as_bytes()),
     }
 }
 

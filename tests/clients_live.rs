@@ -385,6 +385,41 @@ fn keyspace_notifications_for_a_scripted_set_of_commands() {
 }
 
 #[test]
+fn dump_and_restore_notify_watch_and_wake() {
+    // DUMP fires nothing; RESTORE fires `new` then `restore` (REPLACE: `restore` only; a TTL in
+    // the past with REPLACE: `del`; with nothing to replace: nothing), touches WATCHers, and
+    // serves a client blocked on the key it creates.
+    check(
+        "dump-restore",
+        r#"
+        B: CONFIG SET notify-keyspace-events KEA
+        A: PSUBSCRIBE __key*@0__:*
+        B: SET k v
+        B: DUMP k
+        B: RESTORE r 0 "\x00\x05hello\x0a\x00cr\xdfve4 \x0a"
+        B: RESTORE r 0 "\x00\x05hello\x0a\x00cr\xdfve4 \x0a" REPLACE
+        B: RESTORE r 0 "\x00\x05hello\x0a\x00cr\xdfve4 \x0a"
+        B: RESTORE r 1 "\x00\x05hello\x0a\x00cr\xdfve4 \x0a" ABSTTL REPLACE
+        B: RESTORE gone 1 "\x00\x05hello\x0a\x00cr\xdfve4 \x0a" ABSTTL
+        B: RESTORE t 100000 "\x00\x05hello\x0a\x00cr\xdfve4 \x0a"
+        B: RESTORE bad 0 "\x00\x05hellx\x0a\x00cr\xdfve4 \x0a"
+        A?
+        C: WATCH k
+        B: RESTORE k 0 "\x00\xc190\x0a\x00\x9d\x94\xea'\x93\xfc\x08\xb9" REPLACE
+        C: MULTI
+        C: GET k
+        C: EXEC
+        D& BLPOP q 0
+        B: RESTORE q 0 "\x12\x01\x02\x0f\x0f\x00\x00\x00\x03\x00\x81a\x02\x81b\x02\x07\x01\xff\x0a\x00\xa4\xd5}\x13~\x93C\x9c"
+        D?
+        B: LRANGE q 0 -1
+        A?
+        B: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}
+
+#[test]
 fn multi_exec_errors_and_no_rollback() {
     check(
         "multi",

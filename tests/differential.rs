@@ -11,7 +11,9 @@
 //!    as a multiset; TTL-like replies within a few seconds, because the engine's clock is pinned
 //!    while the server's runs). A second run draws mostly list and hash commands (longer lists,
 //!    hashes crossing the listpack limits), a third set commands (sets crossing between intset
-//!    and hashtable). On a difference it prints the seed, the line and its context.
+//!    and hashtable). DUMP/RESTORE take part: RESTORE of fixed payloads with random options in
+//!    every run, DUMP of lists in the second (a hashtable's DUMP is in Redis's hash order).
+//!    On a difference it prints the seed, the line and its context.
 //!    `REDISPLAY_DIFF_SEED=N` replays one seed; `REDISPLAY_DIFF_LINES=N` changes the length;
 //!    `REDISPLAY_DIFF_DUMP=FILE` writes the generated lines there.
 //!
@@ -238,7 +240,7 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
     let val = |rng: &mut Rng| rng.pick(VALUES).to_string();
     let int = |rng: &mut Rng| rng.pick(INTS).to_string();
     let mut check = Check::Exact;
-    let mut args: Vec<String> = match rng.below(56) {
+    let mut args: Vec<String> = match rng.below(58) {
         0..=3 => {
             let mut a = vec!["SET".into(), key(rng), val(rng)];
             let mut opts: Vec<Vec<String>> = Vec::new();
@@ -572,6 +574,7 @@ fn random_line(rng: &mut Rng) -> (String, Check) {
         44 => vec!["STRLEN".into(), key(rng)],
         46..=50 => list_args(rng, KEYS),
         51..=55 => hash_args(rng, KEYS, &mut check),
+        56 | 57 => restore_args(rng, KEYS),
         _ => vec!["GET".into(), key(rng)],
     };
     // Wrong arity now and then: drop or add an argument (but not to COMMAND INFO/DOCS/GETKEYS:
@@ -804,10 +807,71 @@ fn hash_args(rng: &mut Rng, keys: &[&str], check: &mut Check) -> Vec<String> {
 
 /// A line of the collection-focused run: list and hash commands, with the generic commands
 /// that change their keys (DEL, RENAME, COPY, SET over them) and the conversion limits.
+/// DUMP payloads (tools/dump-payload.py): a string, an integer, a list, a listpack hash, an
+/// intset; and broken ones.
+const PAYLOADS: &[&str] = &[
+    r#""\x00\x05hello\x0a\x00cr\xdfve4 \x0a""#,
+    r#""\x00\xc190\x0a\x00\x9d\x94\xea'\x93\xfc\x08\xb9""#,
+    r#""\x12\x01\x02\x0f\x0f\x00\x00\x00\x03\x00\x81a\x02\x81b\x02\x07\x01\xff\x0a\x00\xa4\xd5}\x13~\x93C\x9c""#,
+    r#""\x10\x13\x13\x00\x00\x00\x04\x00\x81f\x02\x81v\x02\x81g\x02\x01\x01\xff\x0a\x00\x81}\x08l\xda\xc7d\xb3""#,
+    r#""\x0b\x0c\x02\x00\x00\x00\x02\x00\x00\x00\x01\x00\x02\x00\x0a\x00oy8\xb14\xeb .""#,
+    r#""\x00\x05hellx\x0a\x00cr\xdfve4 \x0a""#,
+    "garbage",
+    "\"\"",
+];
+
+/// RESTORE (cluster.c) with its options in random order, valid or not: TTLs relative (long
+/// enough not to tick), absolute in the past or far future, out of range; REPLACE, ABSTTL,
+/// IDLETIME, FREQ.
+fn restore_args(rng: &mut Rng, keys: &[&str]) -> Vec<String> {
+    // A relative TTL must not expire during the run (the engine's clock is pinned); "1" and
+    // the like only as ABSTTL (long past); LLONG_MAX relative wraps into the past on both.
+    let abs = rng.chance(40);
+    let ttl = if abs {
+        rng.pick(&["0", "1", "1000000000000", "4102444800000", "9223372036854775807", "-1"])
+    } else {
+        rng.pick(&["0", "0", "150000", "4102444800000", "9223372036854775807", "-1", "abc"])
+    };
+    let mut a = vec![cased(rng, "restore"), rng.pick(keys).into(), ttl.into(), rng.pick(PAYLOADS).into()];
+    let mut opts: Vec<Vec<String>> = Vec::new();
+    if rng.chance(60) {
+        opts.push(vec![cased(rng, "replace")]);
+    }
+    if abs {
+        opts.push(vec![cased(rng, "absttl")]);
+    }
+    if rng.chance(15) {
+        opts.push(vec![cased(rng, "idletime"), rng.pick(&["0", "10", "-1", "abc", "100000"]).into()]);
+    }
+    if rng.chance(15) {
+        opts.push(vec![cased(rng, "freq"), rng.pick(&["0", "5", "255", "256", "-1", "x"]).into()]);
+    }
+    if rng.chance(5) {
+        opts.push(vec![rng.pick(&["FOO", "IDLETIME", "FREQ"]).into()]);
+    }
+    for i in (1..opts.len()).rev() {
+        let j = rng.below(i + 1);
+        opts.swap(i, j);
+    }
+    for o in opts {
+        a.extend(o);
+    }
+    a
+}
+
 fn random_collection_line(rng: &mut Rng) -> (String, Check) {
     let mut check = Check::Exact;
     let own = rng.chance(96);
-    let mut args: Vec<String> = match rng.below(20) {
+    let mut args: Vec<String> = match rng.below(21) {
+        20 if rng.chance(50) => vec!["DUMP".into(), rng.pick(LIST_KEYS).into()],
+        20 => {
+            let keys = match (own, rng.chance(50)) {
+                (true, true) => LIST_KEYS,
+                (true, false) => HASH_KEYS,
+                _ => ALL_KEYS,
+            };
+            restore_args(rng, keys)
+        }
         0..=7 => list_args(rng, if own { LIST_KEYS } else { ALL_KEYS }),
         8..=15 => hash_args(rng, if own { HASH_KEYS } else { ALL_KEYS }, &mut check),
         16 => vec![rng.pick(&["DEL", "DEL", "EXISTS", "TYPE"]).into(), rng.pick(ALL_KEYS).into()],

@@ -14,12 +14,14 @@
 //!   (CLIENT, HELLO, AUTH, RESET, QUIT), `replication.rs` ↔ replication.c (ROLE);
 //! - `string.rs` ↔ t_string.c, `expire.rs` ↔ expire.c, `list.rs` ↔ t_list.c, `hash.rs` ↔
 //!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c;
+//! - `cluster.rs` ↔ cluster.c (DUMP, RESTORE: the payload format is ../persist/rdb.rs);
 //! - `multi.rs` ↔ multi.c, `pubsub.rs` ↔ pubsub.c (the tables and delivery are ../pubsub.rs),
 //!   `eval.rs` ↔ eval.c (the Lua side is ../script/);
 //! - `clock.rs`: the playground's own CLOCK command (not Redis).
 
 pub mod call;
 pub mod clock;
+pub mod cluster;
 pub mod config;
 pub mod db;
 pub mod dispatch;

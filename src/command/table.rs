@@ -59,6 +59,10 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("copy", db::copy),
     ("move", db::move_),
     ("touch", db::touch),
+    // cluster.c
+    ("dump", super::cluster::dump),
+    ("restore", super::cluster::restore),
+    ("restore-asking", super::cluster::restore),
     // object.c
     ("object|encoding", object::object_encoding),
     ("object|refcount", object::object_refcount),

@@ -49,6 +49,8 @@ const COMMANDS: &[&str] = &[
     "move",
     "touch",
     "object",
+    "dump",
+    "restore",
     "set",
     "get",
     "getex",
