@@ -615,3 +615,52 @@ fn scripts_among_clients() {
         "#,
     );
 }
+
+/// Bitmaps (bitops.c): `setbit` only when a bit changed or the string was created or grew
+/// (SETBIT and BITFIELD alike), BITOP's `set` or `del`, keymiss, WATCH touched by the same.
+#[test]
+fn keyspace_events_of_bitmaps() {
+    check(
+        "bitmaps",
+        r#"
+        B: CONFIG SET notify-keyspace-events KEAm
+        A: PSUBSCRIBE __key*@0__:*
+        B: SETBIT b 0 0
+        B: SETBIT b 0 0
+        B: SETBIT b 1 1
+        B: SETBIT b 1 1
+        B: SETBIT b 100 0
+        B: GETBIT nosuch 3
+        B: BITFIELD f SET u8 0 0
+        B: BITFIELD f SET u8 0 0
+        B: BITFIELD f INCRBY u8 0 0 GET u8 0
+        B: BITFIELD f OVERFLOW FAIL INCRBY u8 0 1000
+        B: BITFIELD g OVERFLOW FAIL INCRBY u2 20 10
+        B: BITFIELD_RO nosuch GET u8 0
+        B: BITOP AND dest b nosuch
+        B: BITOP OR dest nosuch
+        B: BITOP OR dest nosuch
+        B: SET n 12
+        B: SETBIT n 2 0
+        B: BITCOUNT nosuch
+        A?
+        C: WATCH b
+        B: SETBIT b 1 1
+        C: MULTI
+        C: GET b
+        C: EXEC
+        C: WATCH b
+        B: SETBIT b 1 0
+        C: MULTI
+        C: GET b
+        C: EXEC
+        C: WATCH dest2
+        B: BITOP NOT dest2 b
+        C: MULTI
+        C: GET dest2
+        C: EXEC
+        A?
+        B: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}

@@ -1617,3 +1617,189 @@ fn random_geo_commands_match_a_live_server() {
     eprintln!("random differential, geo: {} seeds × {n} lines", seeds.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// 5. Bitmaps (bitops.c): SETBIT, GETBIT, BITCOUNT, BITPOS, BITOP, BITFIELD, BITFIELD_RO
+// ---------------------------------------------------------------------------------------------
+// A few keys holding short strings (some integer-encoded, some embstr, some grown raw),
+// offsets within a few hundred bytes, ranges at the edges in bytes and bits, every BITFIELD
+// width and overflow policy, and the string commands that change the same keys — with
+// MEMORY USAGE now and then, so the sds growth model is compared too.
+
+const BIT_KEYS: &[&str] = &["b1", "b2", "b3", "b1", "b2", "bn", "\"b\\xff\"", "bl"];
+const BIT_OFFSETS: &[&str] = &[
+    "0",
+    "1",
+    "7",
+    "8",
+    "9",
+    "15",
+    "16",
+    "63",
+    "64",
+    "100",
+    "255",
+    "256",
+    "1000",
+    "2047",
+    "4000",
+    "-1",
+    "abc",
+    "#1",
+    "4294967296",
+    "\"\"",
+];
+const BIT_RANGE: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "-1",
+    "-2",
+    "-3",
+    "5",
+    "7",
+    "8",
+    "15",
+    "100",
+    "-100",
+    "9223372036854775807",
+    "x",
+    "-9223372036854775808",
+];
+
+fn bitfield_type(rng: &mut Rng) -> String {
+    match rng.below(20) {
+        0 => rng.pick(&["u64", "i65", "u0", "U8", "x8", "\"\""]).into(),
+        _ => {
+            let signed = rng.chance(50);
+            let bits = 1 + rng.below(if signed { 64 } else { 63 });
+            format!("{}{bits}", if signed { 'i' } else { 'u' })
+        }
+    }
+}
+
+fn bitfield_value(rng: &mut Rng) -> String {
+    match rng.below(8) {
+        0 => rng.pick(&["9223372036854775807", "-9223372036854775808", "abc", "1.5"]).into(),
+        1 => format!("-{}", rng.next() % 300),
+        2 => (rng.next() as i64).to_string(),
+        _ => (rng.next() % 300).to_string(),
+    }
+}
+
+fn bit_args(rng: &mut Rng) -> Vec<String> {
+    let key = |rng: &mut Rng| rng.pick(BIT_KEYS).to_string();
+    let offset = |rng: &mut Rng| {
+        if rng.chance(85) {
+            (rng.next() % 600).to_string()
+        } else {
+            rng.pick(BIT_OFFSETS).to_string()
+        }
+    };
+    let range = |rng: &mut Rng| rng.pick(BIT_RANGE).to_string();
+    let mut a: Vec<String> = Vec::new();
+    match rng.below(24) {
+        0..=4 => {
+            let v = if rng.chance(95) { rng.pick(&["0", "1"]) } else { rng.pick(&["2", "-1", "x"]) };
+            a.extend([rng.opt(&["SETBIT"]), key(rng), offset(rng), v.into()]);
+        }
+        5 | 6 => a.extend([rng.opt(&["GETBIT"]), key(rng), offset(rng)]),
+        7 | 8 => {
+            a.extend([rng.opt(&["BITCOUNT"]), key(rng)]);
+            if rng.chance(70) {
+                a.extend([range(rng), range(rng)]);
+                if rng.chance(50) {
+                    a.push(if rng.chance(90) { rng.opt(&["BIT", "BYTE"]) } else { "bogus".into() });
+                }
+            }
+        }
+        9 | 10 => {
+            let bit = if rng.chance(95) { rng.pick(&["0", "1"]) } else { rng.pick(&["2", "x"]) };
+            a.extend([rng.opt(&["BITPOS"]), key(rng), bit.into()]);
+            if rng.chance(70) {
+                a.push(range(rng));
+                if rng.chance(60) {
+                    a.push(range(rng));
+                    if rng.chance(50) {
+                        a.push(if rng.chance(90) { rng.opt(&["BIT", "BYTE"]) } else { "bogus".into() });
+                    }
+                }
+            }
+        }
+        11 | 12 => {
+            let op = if rng.chance(95) { rng.opt(&["AND", "OR", "XOR", "NOT"]) } else { "NAND".into() };
+            a.extend([rng.opt(&["BITOP"]), op.clone(), key(rng)]);
+            let n = if op.eq_ignore_ascii_case("not") && rng.chance(90) { 1 } else { 1 + rng.below(3) };
+            for _ in 0..n {
+                a.push(key(rng));
+            }
+        }
+        13..=16 => {
+            let ro = rng.chance(20);
+            a.extend([if ro { rng.opt(&["BITFIELD_RO"]) } else { rng.opt(&["BITFIELD"]) }, key(rng)]);
+            for _ in 0..rng.below(4) + usize::from(rng.chance(90)) {
+                match rng.below(if ro { 5 } else { 4 }) {
+                    0 => a.extend([
+                        rng.opt(&["OVERFLOW"]),
+                        rng.opt(&["WRAP", "SAT", "FAIL", "WRAP", "SAT", "FAIL", "NONE"]),
+                    ]),
+                    1 => a.extend([rng.opt(&["SET"]), bitfield_type(rng), offset(rng), bitfield_value(rng)]),
+                    2 => a.extend([rng.opt(&["INCRBY"]), bitfield_type(rng), offset(rng), bitfield_value(rng)]),
+                    _ => a.extend([rng.opt(&["GET"]), bitfield_type(rng), offset(rng)]),
+                }
+            }
+        }
+        17 => a.extend([
+            "SET".into(),
+            key(rng),
+            rng.pick(&[
+                "foobar",
+                "\"\\xff\\xf0\\x00\"",
+                "\"\"",
+                "12",
+                "-1",
+                "9223372036854775807",
+                "\"\\x00\\x00\\x01\"",
+                LONG65,
+            ])
+            .into(),
+        ]),
+        18 => a.extend(["APPEND".into(), key(rng), rng.pick(&["x", "\"\\xff\\xff\"", "123", LONG65]).into()]),
+        19 => a.extend(["SETRANGE".into(), key(rng), offset(rng), rng.pick(&["x", "\"\\x80\"", "abc"]).into()]),
+        20 => a.extend([rng.pick(&["GET", "STRLEN", "OBJECT ENCODING", "MEMORY USAGE", "TYPE"]).into(), key(rng)]),
+        21 => a.extend(["DEL".into(), key(rng)]),
+        22 => a.extend(["LPUSH".into(), "bl".into(), "x".into()]),
+        _ => a.extend(["MEMORY".into(), "USAGE".into(), key(rng)]),
+    }
+    a
+}
+
+fn random_bit_line(rng: &mut Rng) -> (String, Check) {
+    let mut args = bit_args(rng);
+    if rng.chance(3) {
+        if rng.chance(50) && args.len() > 1 {
+            args.pop();
+        } else {
+            args.push(rng.pick(BIT_RANGE).into());
+        }
+    }
+    (args.join(" "), Check::Exact)
+}
+
+#[test]
+fn random_bitmap_commands_match_a_live_server() {
+    check_tools();
+    let n: usize = std::env::var("REDISPLAY_DIFF_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
+    let seeds: Vec<u64> = match std::env::var("REDISPLAY_DIFF_SEED").ok().and_then(|v| v.parse().ok()) {
+        Some(s) => vec![s],
+        None => vec![501, 502, 503],
+    };
+    let mut failures = Vec::new();
+    for &seed in &seeds {
+        if let Err(e) = run_random(seed, n, random_bit_line, "bitmaps") {
+            failures.push(e);
+        }
+    }
+    eprintln!("random differential, bitmaps: {} seeds × {n} lines", seeds.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -117,6 +117,14 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("substr", string::getrange),
     ("setrange", string::setrange),
     ("lcs", string::lcs),
+    // bitops.c
+    ("setbit", super::bitops::setbit),
+    ("getbit", super::bitops::getbit),
+    ("bitcount", super::bitops::bitcount),
+    ("bitpos", super::bitops::bitpos),
+    ("bitop", super::bitops::bitop),
+    ("bitfield", super::bitops::bitfield),
+    ("bitfield_ro", super::bitops::bitfield_ro),
     // expire.c
     ("expire", expire::expire),
     ("pexpire", expire::pexpire),
