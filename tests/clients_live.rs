@@ -664,3 +664,44 @@ fn keyspace_events_of_bitmaps() {
         "#,
     );
 }
+
+/// HyperLogLog (hyperloglog.c): `pfadd` from PFADD (only when something changed) and from
+/// PFMERGE (always); PFCOUNT rewriting its cache touches WATCHers but fires no event; a
+/// PFCOUNT served from a valid cache touches nothing.
+#[test]
+fn keyspace_events_of_hyperloglogs() {
+    check(
+        "hyperloglog",
+        r#"
+        B: CONFIG SET notify-keyspace-events KEA
+        A: PSUBSCRIBE __key*@0__:*
+        B: PFADD h a b c
+        B: PFADD h a
+        B: PFADD h
+        B: PFADD fresh
+        B: PFMERGE m h
+        B: PFMERGE m
+        B: PFCOUNT h
+        B: PFDEBUG TODENSE h
+        B: PFDEBUG GETREG fresh
+        A?
+        C: WATCH h
+        B: PFCOUNT h
+        C: MULTI
+        C: PFCOUNT h
+        C: EXEC
+        C: WATCH h
+        B: PFCOUNT h
+        C: MULTI
+        C: PFCOUNT h
+        C: EXEC
+        C: WATCH h
+        B: PFADD h a
+        C: MULTI
+        C: PFCOUNT h
+        C: EXEC
+        A?
+        B: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}

@@ -1803,3 +1803,117 @@ fn random_bitmap_commands_match_a_live_server() {
     eprintln!("random differential, bitmaps: {} seeds × {n} lines", seeds.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// 6. HyperLogLog (hyperloglog.c): PFADD, PFCOUNT, PFMERGE, PFDEBUG
+// ---------------------------------------------------------------------------------------------
+// A few keys grown from a small alphabet and from numbered elements (so some go dense), the
+// cached cardinality read back, merges across sparse and dense, corruption by SETRANGE/APPEND,
+// strings that are not HLLs, and hll-sparse-max-bytes moved by CONFIG SET. GET prints the raw
+// bytes, so every opcode and header byte is compared.
+
+const HLL_KEYS: &[&str] = &["h1", "h2", "h3", "h1", "h2", "hs", "\"h\\xff\"", "hl"];
+
+fn hll_args(rng: &mut Rng) -> Vec<String> {
+    let key = |rng: &mut Rng| rng.pick(HLL_KEYS).to_string();
+    let element = |rng: &mut Rng| match rng.below(10) {
+        0 => rng.pick(&["\"\"", "a", "b", "\"\\x00\"", "\"\\xff\"", LONG65]).to_string(),
+        1..=3 => format!("e{}", rng.below(50)),
+        _ => format!("n{}", rng.below(100_000)),
+    };
+    let mut a: Vec<String> = Vec::new();
+    match rng.below(30) {
+        0..=6 | 28 | 29 => {
+            a.extend([rng.opt(&["PFADD"]), key(rng)]);
+            let n = if rng.chance(20) { 50 + rng.below(300) } else { rng.below(6) };
+            for _ in 0..n {
+                a.push(element(rng));
+            }
+        }
+        7..=9 => {
+            a.extend([rng.opt(&["PFCOUNT"]), key(rng)]);
+            for _ in 0..usize::from(rng.chance(30)) * (1 + rng.below(3)) {
+                a.push(key(rng));
+            }
+        }
+        10 | 11 => {
+            a.extend([rng.opt(&["PFMERGE"]), key(rng)]);
+            for _ in 0..rng.below(4) {
+                a.push(key(rng));
+            }
+        }
+        12..=14 => {
+            let sub = if rng.chance(3) {
+                "GETREG".to_string()
+            } else if rng.chance(5) {
+                rng.pick(&["bogus", "\"\""]).to_string()
+            } else {
+                rng.opt(&["ENCODING", "DECODE", "TODENSE"])
+            };
+            a.extend([rng.opt(&["PFDEBUG"]), sub, key(rng)]);
+        }
+        15 | 16 => a.extend([rng.pick(&["GET", "STRLEN", "MEMORY USAGE", "OBJECT ENCODING", "TYPE"]).into(), key(rng)]),
+        17 => a.extend([
+            "SETRANGE".into(),
+            key(rng),
+            rng.pick(&["0", "4", "8", "15", "16", "17", "20", "12303", "12304"]).into(),
+            rng.pick(&["\"\\x00\"", "\"\\x80\"", "\"\\x7f\\xff\"", "HYLL", "x", "\"\\x01\"", "\"\\xfe\""]).into(),
+        ]),
+        18 => a.extend(["APPEND".into(), key(rng), rng.pick(&["x", "\"\\x80\"", "\"\\x00\""]).into()]),
+        19 => a.extend([
+            "SET".into(),
+            key(rng),
+            rng.pick(&[
+                "foo",
+                "123",
+                "\"\"",
+                "HYLL",
+                "\"HYLL\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x80\\x7f\\xff\"",
+                "\"HYLL\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x80\\x7f\\xfe\\x80\"",
+                "\"HYLL\\x01\\x00\\x00\\x00\\x03\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x3f\\x7f\\xbf\"",
+            ])
+            .into(),
+        ]),
+        20 | 24..=27 => a.extend(["DEL".into(), key(rng)]),
+        21 => a.extend(["LPUSH".into(), "hl".into(), "x".into()]),
+        22 => a.extend([
+            "CONFIG".into(),
+            "SET".into(),
+            "hll-sparse-max-bytes".into(),
+            rng.pick(&["3000", "3000", "0", "30", "200", "100000", "-1"]).into(),
+        ]),
+        23 => a.extend(["PFCOUNT".into(), key(rng), key(rng)]),
+        _ => unreachable!(),
+    }
+    a
+}
+
+fn random_hll_line(rng: &mut Rng) -> (String, Check) {
+    let mut args = hll_args(rng);
+    if rng.chance(3) {
+        if rng.chance(50) && args.len() > 1 {
+            args.pop();
+        } else {
+            args.push("extra".into());
+        }
+    }
+    (args.join(" "), Check::Exact)
+}
+
+#[test]
+fn random_hyperloglog_commands_match_a_live_server() {
+    check_tools();
+    let n: usize = std::env::var("REDISPLAY_DIFF_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
+    let seeds: Vec<u64> = match std::env::var("REDISPLAY_DIFF_SEED").ok().and_then(|v| v.parse().ok()) {
+        Some(s) => vec![s],
+        None => vec![601, 602, 603],
+    };
+    let mut failures = Vec::new();
+    for &seed in &seeds {
+        if let Err(e) = run_random(seed, n, random_hll_line, "hyperloglog") {
+            failures.push(e);
+        }
+    }
+    eprintln!("random differential, hyperloglog: {} seeds × {n} lines", seeds.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

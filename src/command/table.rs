@@ -125,6 +125,12 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("bitop", super::bitops::bitop),
     ("bitfield", super::bitops::bitfield),
     ("bitfield_ro", super::bitops::bitfield_ro),
+    // hyperloglog.c
+    ("pfadd", super::hyperloglog::pfadd),
+    ("pfcount", super::hyperloglog::pfcount),
+    ("pfmerge", super::hyperloglog::pfmerge),
+    ("pfdebug", super::hyperloglog::pfdebug),
+    ("pfselftest", super::hyperloglog::pfselftest),
     // expire.c
     ("expire", expire::expire),
     ("pexpire", expire::pexpire),

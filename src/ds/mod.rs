@@ -2,6 +2,7 @@
 
 pub mod buckets;
 pub mod geohash;
+pub mod hll;
 pub mod intset;
 pub mod long_double;
 pub mod pqsort;
