@@ -218,6 +218,9 @@ pub struct Engine {
     pub(crate) blocking: crate::blocked::BlockingState,
     /// A script is running: blocking commands answer at once (`CLIENT_DENY_BLOCKING`).
     pub(crate) in_script: bool,
+    /// `errno` left at ERANGE by SORT's strtod (command/sort.rs), with the connection count
+    /// then: a new connection or a command that clears errno ends it.
+    pub(crate) errno_erange: Option<u64>,
     /// INFO's `tcp_port`: 6379 in the page, the real port under `redisplay serve`.
     pub tcp_port: u16,
     /// Lua scripting: the Lua state, the script cache, math.random's generator (script.rs).
@@ -262,6 +265,7 @@ impl Engine {
             watched_keys: BTreeMap::new(),
             blocking: Default::default(),
             in_script: false,
+            errno_erange: None,
             tcp_port: 6379,
             scripts: Default::default(),
         };
@@ -476,6 +480,9 @@ impl Engine {
             c.argv_mem = argv.iter().map(|a| a.len()).sum();
         }
         let reply = handler(self, &call);
+        if self.errno_erange.is_some() {
+            crate::command::sort::after_command(self, &cmd.name, argv);
+        }
         self.current_command = outer;
         // Values the command may have changed in place get their size recomputed.
         for d in self.dbs.iter_mut() {

@@ -705,3 +705,52 @@ fn keyspace_events_of_hyperloglogs() {
         "#,
     );
 }
+
+/// SORT … STORE (sort.c): `sortstore` (list class) or `del` when the result is empty; a
+/// client blocked on the destination is served; WATCHers touched; BY/GET lookups of missing
+/// keys are key misses.
+#[test]
+fn keyspace_events_and_blocked_clients_of_sort_store() {
+    check(
+        "sort",
+        r#"
+        B: CONFIG SET notify-keyspace-events KEA
+        A: PSUBSCRIBE __key*@0__:*
+        B: RPUSH src 3 1 2
+        C& BLPOP dst 0
+        B: SORT src STORE dst
+        C?
+        B: LRANGE dst 0 -1
+        B: SORT src DESC STORE dst
+        B: SORT nosuch STORE dst
+        B: SORT nosuch STORE dst
+        B: SORT src BY w_* GET h_*->f LIMIT 0 1
+        A?
+        D: WATCH out
+        B: SORT src STORE out
+        D: MULTI
+        D: LLEN out
+        D: EXEC
+        D: WATCH out
+        B: SORT src LIMIT 5 5 STORE out
+        D: MULTI
+        D: EXISTS out
+        D: EXEC
+        D: WATCH src
+        B: SORT_RO src
+        B: SORT src
+        D: MULTI
+        D: LLEN src
+        D: EXEC
+        C& BLPOP l2 0
+        B: ZADD z 1 a 2 b
+        B: SORT z BY nosort STORE l2
+        C?
+        A?
+        B: CONFIG SET notify-keyspace-events Km
+        B: SORT src BY w_* GET h_*->f
+        A?
+        B: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}

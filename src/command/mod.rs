@@ -2,7 +2,7 @@
 //! it models — server.rs ↔ server.c, db.rs ↔ db.c, string.rs ↔ t_string.c, expire.rs ↔
 //! expire.c, object.rs ↔ object.c, config.rs ↔ config.c, list.rs ↔ t_list.c, hash.rs ↔
 //! t_hash.c, set.rs ↔ t_set.c, zset.rs ↔ t_zset.c, geo.rs ↔ geo.c, multi.rs ↔ multi.c,
-//! networking.rs ↔ networking.c, bitops.rs ↔ bitops.c, hyperloglog.rs ↔ hyperloglog.c (Pub/Sub's commands live with their state in ../pubsub.rs) — plus clock.rs, the
+//! networking.rs ↔ networking.c, bitops.rs ↔ bitops.c, hyperloglog.rs ↔ hyperloglog.c, sort.rs ↔ sort.c (Pub/Sub's commands live with their state in ../pubsub.rs) — plus clock.rs, the
 //! playground's own CLOCK command. Shared reply helpers live here, with Redis's exact error
 //! strings (server.c `createSharedObjects()`).
 
@@ -22,6 +22,7 @@ pub mod object;
 pub mod replication;
 pub mod server;
 pub mod set;
+pub mod sort;
 pub mod string;
 pub mod table;
 pub mod zset;

@@ -131,6 +131,9 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("pfmerge", super::hyperloglog::pfmerge),
     ("pfdebug", super::hyperloglog::pfdebug),
     ("pfselftest", super::hyperloglog::pfselftest),
+    // sort.c
+    ("sort", super::sort::sort),
+    ("sort_ro", super::sort::sort_ro),
     // expire.c
     ("expire", expire::expire),
     ("pexpire", expire::pexpire),
