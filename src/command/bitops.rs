@@ -682,6 +682,28 @@ fn bitfield_generic(e: &mut Engine, c: &Call, readonly_cmd: bool) -> Reply {
     Reply::Array(replies)
 }
 
+/// db.c `bitfieldGetKeys()`: the key, read-only when every subcommand is a complete GET or
+/// OVERFLOW (a syntax error counts as a write).
+pub(crate) fn bitfield_get_keys(args: &[Vec<u8>]) -> Vec<(usize, Vec<String>)> {
+    let mut readonly = true;
+    let mut i = 2;
+    while i < args.len() {
+        let remargs = args.len() - i - 1;
+        let a = &args[i];
+        if is_opt(a, "get") && remargs >= 2 {
+            i += 2;
+        } else if is_opt(a, "overflow") && remargs >= 1 {
+            i += 1;
+        } else {
+            readonly = false;
+            break;
+        }
+        i += 1;
+    }
+    let flags: &[&str] = if readonly { &["RO", "access"] } else { &["RW", "access", "update"] };
+    vec![(1, flags.iter().map(|f| f.to_string()).collect())]
+}
+
 pub fn bitfield(e: &mut Engine, c: &Call) -> Reply {
     bitfield_generic(e, c, false)
 }
