@@ -754,3 +754,29 @@ fn keyspace_events_and_blocked_clients_of_sort_store() {
         "#,
     );
 }
+
+/// The `new` event (db.c `dbAdd()`) for keys created by SETBIT, BITFIELD (even when its write
+/// fails), BITOP, PFADD, PFMERGE and SORT … STORE — and none when they overwrite.
+#[test]
+fn new_key_events_of_bitmaps_hyperloglogs_and_sort() {
+    check(
+        "new keys",
+        r#"
+        B: CONFIG SET notify-keyspace-events KEn
+        A: PSUBSCRIBE __key*@0__:*
+        B: SETBIT b 3 1
+        B: SETBIT b 4 1
+        B: BITFIELD f OVERFLOW FAIL INCRBY u2 0 9
+        B: BITOP NOT d b
+        B: BITOP NOT d b
+        B: PFADD h a
+        B: PFMERGE m h
+        B: PFMERGE m h
+        B: RPUSH l 2 1
+        B: SORT l STORE s
+        B: SORT l STORE s
+        A?
+        B: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}
