@@ -17,6 +17,10 @@
 //! that arrived as a bulk of 32 KB or more is sized as if created exactly, without the 2 spare
 //! bytes Redis keeps (§2.2: one class too low when that sits just under a class boundary).
 
+pub use crate::ds::sds::{
+    sds_alloc, sds_capacity, sds_greedy_room, sds_grown_alloc, sds_header, sds_make_room_for, sds_trimmed_room,
+    size_class,
+};
 use crate::ds::skiplist::NIL;
 use crate::object::{Hash, Set, StrValue, Value, Zset};
 
@@ -42,73 +46,6 @@ pub const SIZEOF_ZSET: usize = 16;
 pub const SIZEOF_ZSKIPLIST: usize = 32;
 /// 24 + 16 × ZSKIPLIST_MAXLEVEL (32): the skiplist header node.
 pub const SIZEOF_ZSL_HEADER: usize = 24 + 16 * 32;
-
-/// jemalloc's size class for an allocation of `n` bytes (Debian build, 16-byte quantum).
-pub fn size_class(n: usize) -> usize {
-    const SMALL: &[usize] = &[
-        8, 16, 32, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536,
-        1792, 2048, 2560, 3072, 3584, 4096, 5120, 6144, 7168, 8192, 10240, 12288, 14336, 16384, 20480,
-    ];
-    if n == 0 {
-        return 0;
-    }
-    if let Some(&c) = SMALL.iter().find(|&&c| c >= n) {
-        return c;
-    }
-    // Above 16 KiB: four classes per power of two.
-    let mut base = 16384usize;
-    loop {
-        let step = base / 4;
-        for k in 1..=4 {
-            if base + k * step >= n {
-                return base + k * step;
-            }
-        }
-        base *= 2;
-        if base > usize::MAX / 8 {
-            return n;
-        }
-    }
-}
-
-/// sds.c `sdsReqType()` header size for a string of `len` bytes (type 5 for short ones, except
-/// the empty string, which sdsnewlen makes type 8).
-pub fn sds_header(len: usize) -> usize {
-    if len == 0 {
-        3
-    } else if len < 32 {
-        1
-    } else if len < 256 {
-        3
-    } else if len < 65536 {
-        5
-    } else if (len as u64) < (1u64 << 32) {
-        9
-    } else {
-        17
-    }
-}
-
-/// The allocation of an sds holding `len` bytes created exactly (sdsnewlen).
-pub fn sds_alloc(len: usize) -> usize {
-    size_class(sds_header(len) + len + 1)
-}
-
-/// The room sds.c `sdsMakeRoomFor()` reserves when an sds grows to `newlen` bytes: double it
-/// below 1 MB (SDS_MAX_PREALLOC), else add 1 MB.
-pub fn sds_greedy_room(newlen: usize) -> usize {
-    if newlen < 1024 * 1024 {
-        newlen * 2
-    } else {
-        newlen + 1024 * 1024
-    }
-}
-
-/// The allocation of a grown sds with `room` bytes of capacity (never type 5).
-pub fn sds_grown_alloc(room: usize) -> usize {
-    let hdr = sds_header(room).max(3);
-    size_class(hdr + room + 1)
-}
 
 /// The j-th of a fixed pseudo-random sequence of positions below `len`.
 fn scatter(j: usize, len: usize) -> usize {
@@ -302,7 +239,7 @@ pub fn value_alloc(v: &Value) -> usize {
 
 /// A raw string's sds: exact when created whole, with sdsMakeRoomFor's spare room when it grew.
 fn raw_sds_alloc(len: usize, room: usize) -> usize {
-    if room > len {
+    if room >= len && room > 0 {
         sds_grown_alloc(room)
     } else {
         sds_alloc(len)

@@ -648,3 +648,168 @@ fn scripts_among_clients() {
         "#,
     );
 }
+
+/// Bitmaps (bitops.c): `setbit` only when a bit changed or the string was created or grew
+/// (SETBIT and BITFIELD alike), BITOP's `set` or `del`, keymiss, WATCH touched by the same.
+#[test]
+fn keyspace_events_of_bitmaps() {
+    check(
+        "bitmaps",
+        r#"
+        B: CONFIG SET notify-keyspace-events KEAm
+        A: PSUBSCRIBE __key*@0__:*
+        B: SETBIT b 0 0
+        B: SETBIT b 0 0
+        B: SETBIT b 1 1
+        B: SETBIT b 1 1
+        B: SETBIT b 100 0
+        B: GETBIT nosuch 3
+        B: BITFIELD f SET u8 0 0
+        B: BITFIELD f SET u8 0 0
+        B: BITFIELD f INCRBY u8 0 0 GET u8 0
+        B: BITFIELD f OVERFLOW FAIL INCRBY u8 0 1000
+        B: BITFIELD g OVERFLOW FAIL INCRBY u2 20 10
+        B: BITFIELD_RO nosuch GET u8 0
+        B: BITOP AND dest b nosuch
+        B: BITOP OR dest nosuch
+        B: BITOP OR dest nosuch
+        B: SET n 12
+        B: SETBIT n 2 0
+        B: BITCOUNT nosuch
+        A?
+        C: WATCH b
+        B: SETBIT b 1 1
+        C: MULTI
+        C: GET b
+        C: EXEC
+        C: WATCH b
+        B: SETBIT b 1 0
+        C: MULTI
+        C: GET b
+        C: EXEC
+        C: WATCH dest2
+        B: BITOP NOT dest2 b
+        C: MULTI
+        C: GET dest2
+        C: EXEC
+        A?
+        B: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}
+
+/// HyperLogLog (hyperloglog.c): `pfadd` from PFADD (only when something changed) and from
+/// PFMERGE (always); PFCOUNT rewriting its cache touches WATCHers but fires no event; a
+/// PFCOUNT served from a valid cache touches nothing.
+#[test]
+fn keyspace_events_of_hyperloglogs() {
+    check(
+        "hyperloglog",
+        r#"
+        B: CONFIG SET notify-keyspace-events KEA
+        A: PSUBSCRIBE __key*@0__:*
+        B: PFADD h a b c
+        B: PFADD h a
+        B: PFADD h
+        B: PFADD fresh
+        B: PFMERGE m h
+        B: PFMERGE m
+        B: PFCOUNT h
+        B: PFDEBUG TODENSE h
+        B: PFDEBUG GETREG fresh
+        A?
+        C: WATCH h
+        B: PFCOUNT h
+        C: MULTI
+        C: PFCOUNT h
+        C: EXEC
+        C: WATCH h
+        B: PFCOUNT h
+        C: MULTI
+        C: PFCOUNT h
+        C: EXEC
+        C: WATCH h
+        B: PFADD h a
+        C: MULTI
+        C: PFCOUNT h
+        C: EXEC
+        A?
+        B: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}
+
+/// SORT … STORE (sort.c): `sortstore` (list class) or `del` when the result is empty; a
+/// client blocked on the destination is served; WATCHers touched; BY/GET lookups of missing
+/// keys are key misses.
+#[test]
+fn keyspace_events_and_blocked_clients_of_sort_store() {
+    check(
+        "sort",
+        r#"
+        B: CONFIG SET notify-keyspace-events KEA
+        A: PSUBSCRIBE __key*@0__:*
+        B: RPUSH src 3 1 2
+        C& BLPOP dst 0
+        B: SORT src STORE dst
+        C?
+        B: LRANGE dst 0 -1
+        B: SORT src DESC STORE dst
+        B: SORT nosuch STORE dst
+        B: SORT nosuch STORE dst
+        B: SORT src BY w_* GET h_*->f LIMIT 0 1
+        A?
+        D: WATCH out
+        B: SORT src STORE out
+        D: MULTI
+        D: LLEN out
+        D: EXEC
+        D: WATCH out
+        B: SORT src LIMIT 5 5 STORE out
+        D: MULTI
+        D: EXISTS out
+        D: EXEC
+        D: WATCH src
+        B: SORT_RO src
+        B: SORT src
+        D: MULTI
+        D: LLEN src
+        D: EXEC
+        C& BLPOP l2 0
+        B: ZADD z 1 a 2 b
+        B: SORT z BY nosort STORE l2
+        C?
+        A?
+        B: CONFIG SET notify-keyspace-events Km
+        B: SORT src BY w_* GET h_*->f
+        A?
+        B: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}
+
+/// The `new` event (db.c `dbAdd()`) for keys created by SETBIT, BITFIELD (even when its write
+/// fails), BITOP, PFADD, PFMERGE and SORT … STORE — and none when they overwrite.
+#[test]
+fn new_key_events_of_bitmaps_hyperloglogs_and_sort() {
+    check(
+        "new keys",
+        r#"
+        B: CONFIG SET notify-keyspace-events KEn
+        A: PSUBSCRIBE __key*@0__:*
+        B: SETBIT b 3 1
+        B: SETBIT b 4 1
+        B: BITFIELD f OVERFLOW FAIL INCRBY u2 0 9
+        B: BITOP NOT d b
+        B: BITOP NOT d b
+        B: PFADD h a
+        B: PFMERGE m h
+        B: PFMERGE m h
+        B: RPUSH l 2 1
+        B: SORT l STORE s
+        B: SORT l STORE s
+        A?
+        B: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}

@@ -13,12 +13,14 @@
 //!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `networking.rs` ↔ networking.c
 //!   (CLIENT, HELLO, AUTH, RESET, QUIT), `replication.rs` ↔ replication.c (ROLE);
 //! - `string.rs` ↔ t_string.c, `expire.rs` ↔ expire.c, `list.rs` ↔ t_list.c, `hash.rs` ↔
-//!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c;
+//!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c, `bitops.rs` ↔
+//!   bitops.c, `hyperloglog.rs` ↔ hyperloglog.c, `sort.rs` ↔ sort.c;
 //! - `cluster.rs` ↔ cluster.c (DUMP, RESTORE: the payload format is ../persist/rdb.rs);
 //! - `multi.rs` ↔ multi.c, `pubsub.rs` ↔ pubsub.c (the tables and delivery are ../pubsub.rs),
 //!   `eval.rs` ↔ eval.c (the Lua side is ../script/);
 //! - `clock.rs`: the playground's own CLOCK command (not Redis).
 
+pub mod bitops;
 pub mod call;
 pub mod clock;
 pub mod cluster;
@@ -29,6 +31,7 @@ pub mod eval;
 pub mod expire;
 pub mod geo;
 pub mod hash;
+pub mod hyperloglog;
 pub mod list;
 pub mod multi;
 pub mod networking;
@@ -37,6 +40,7 @@ pub mod pubsub;
 pub mod replication;
 pub mod server;
 pub mod set;
+pub mod sort;
 pub mod string;
 pub mod table;
 pub mod zset;

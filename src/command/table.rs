@@ -98,6 +98,23 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("substr", string::getrange),
     ("setrange", string::setrange),
     ("lcs", string::lcs),
+    // bitops.c
+    ("setbit", super::bitops::setbit),
+    ("getbit", super::bitops::getbit),
+    ("bitcount", super::bitops::bitcount),
+    ("bitpos", super::bitops::bitpos),
+    ("bitop", super::bitops::bitop),
+    ("bitfield", super::bitops::bitfield),
+    ("bitfield_ro", super::bitops::bitfield_ro),
+    // hyperloglog.c
+    ("pfadd", super::hyperloglog::pfadd),
+    ("pfcount", super::hyperloglog::pfcount),
+    ("pfmerge", super::hyperloglog::pfmerge),
+    ("pfdebug", super::hyperloglog::pfdebug),
+    ("pfselftest", super::hyperloglog::pfselftest),
+    // sort.c
+    ("sort", super::sort::sort),
+    ("sort_ro", super::sort::sort_ro),
     // expire.c
     ("expire", expire::expire),
     ("pexpire", expire::pexpire),

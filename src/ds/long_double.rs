@@ -295,7 +295,9 @@ impl CFloat {
             }
             CFloat::Finite { .. } => match self.to_long_double_fmt(DOUBLE)? {
                 LongDouble::Finite { neg, mant, exp } => {
-                    let v = mant as f64 * 2f64.powi(exp as i32);
+                    // In two steps: 2^exp alone underflows below 2^-1022, mant × 2^exp doesn't.
+                    let (first, rest): (i32, i64) = if exp < -1000 { (-1000, exp + 1000) } else { (0, exp) };
+                    let v = mant as f64 * 2f64.powi(first) * 2f64.powi(rest as i32);
                     Some(if neg { -v } else { v })
                 }
                 _ => None,
@@ -339,6 +341,40 @@ impl CFloat {
                 }
                 Ok(_) => self.to_f64().unwrap_or(if *neg { -0.0 } else { 0.0 }),
             },
+        }
+    }
+
+    /// C `strtod()`'s result and whether it sets `errno = ERANGE`, as glibc does: on overflow
+    /// (±inf from a finite literal), and when the result is subnormal or zero and not exact.
+    pub fn strtod_erange(&self) -> (f64, bool) {
+        let v = self.to_f64_lenient();
+        match self {
+            CFloat::Finite { digits, .. } => {
+                if v.is_infinite() {
+                    (v, true)
+                } else if v == 0.0 {
+                    (v, digits.bits() != 0)
+                } else if v.abs() < f64::MIN_POSITIVE {
+                    (v, !self.equals_f64(v))
+                } else {
+                    (v, false)
+                }
+            }
+            _ => (v, false),
+        }
+    }
+
+    /// Whether the literal's exact value is `v`.
+    fn equals_f64(&self, v: f64) -> bool {
+        let Ok((_, num, den, exp2)) = self.exact() else { return false };
+        let LongDouble::Finite { mant, exp, .. } = LongDouble::from_f64(v) else { return false };
+        // num/den × 2^exp2 == mant × 2^exp  ⇔  num × 2^(exp2-exp) == mant × den
+        let rhs = BigUint::from(mant) * &den;
+        let d = exp2 - exp;
+        if d >= 0 {
+            (num << d as u64) == rhs
+        } else {
+            num == (rhs << (-d) as u64)
         }
     }
 
