@@ -1,6 +1,12 @@
-//! DUMP and RESTORE (and RESTORE-ASKING, the same handler): Redis 7.0 keeps them in cluster.c
-//! (`dumpCommand()`, `restoreCommand()`; MIGRATE, their network sibling, is not here — there is
-//! no second server). The payload format is persist/rdb.rs.
+//! cluster.c's commands on a server that is not a cluster: DUMP and RESTORE (and RESTORE-ASKING,
+//! the same handler: `dumpCommand()`, `restoreCommand()`), MIGRATE, and CLUSTER, READONLY,
+//! READWRITE and ASKING, which answer as redis-server 7.0 does with `cluster-enabled no`. The
+//! payload format is persist/rdb.rs.
+//!
+//! MIGRATE (`migrateCommand()`) parses and checks its arguments in Redis's order and answers
+//! NOKEY when none of its keys exists; the playground has no network, so a migration that would
+//! start answers as a server whose target cannot be reached does (`IOERR error or timeout
+//! connecting to the client`) and moves nothing.
 //!
 //! RESTORE follows restoreCommand()'s order of checks: options (REPLACE, ABSTTL, IDLETIME s and
 //! FREQ f — not both, IDLETIME ≥ 0, 0 ≤ FREQ ≤ 255), the key must not exist unless REPLACE
@@ -178,4 +184,60 @@ fn set_lru_or_lfu(e: &Engine, lru: &mut u32, lfu_freq: i64, lru_idle: i64) {
         }
         *lru = (abs as u64 & LRU_CLOCK_MAX as u64) as u32;
     }
+}
+
+/// Every CLUSTER subcommand on a server started without `cluster-enabled` (`clusterCommand()`
+/// refuses before dispatching; unknown subcommands and arity were checked by the table).
+pub fn cluster_disabled(_e: &mut Engine, _c: &Call) -> Reply {
+    Reply::err("ERR This instance has cluster support disabled")
+}
+
+/// READONLY, READWRITE and ASKING (`readonlyCommand()`…): cluster-only.
+pub fn cluster_only(_e: &mut Engine, _c: &Call) -> Reply {
+    Reply::err("ERR This instance has cluster support disabled")
+}
+
+/// cluster.c `migrateCommand()`: options, then timeout and db, then which keys exist.
+pub fn migrate(e: &mut Engine, c: &Call) -> Reply {
+    let (mut first_key, mut num_keys) = (3, 1);
+    let mut j = 6;
+    while j < c.argc() {
+        let more = c.argc() - 1 - j;
+        let a = c.arg(j);
+        if is_opt(a, "copy") || is_opt(a, "replace") {
+        } else if is_opt(a, "auth") {
+            if more == 0 {
+                return syntax_error();
+            }
+            j += 1;
+        } else if is_opt(a, "auth2") {
+            if more < 2 {
+                return syntax_error();
+            }
+            j += 2;
+        } else if is_opt(a, "keys") {
+            if !c.arg(3).is_empty() {
+                return Reply::err(
+                    "ERR When using MIGRATE KEYS option, the key argument must be set to the empty string",
+                );
+            }
+            first_key = j + 1;
+            num_keys = c.argc() - j - 1;
+            break;
+        } else {
+            return syntax_error();
+        }
+        j += 1;
+    }
+    if let Err(r) = parse_i64(c.arg(5)) {
+        return r;
+    }
+    if let Err(r) = parse_i64(c.arg(4)) {
+        return r;
+    }
+    let present = (first_key..first_key + num_keys).filter(|&k| e.lookup_read(c.db, c.arg(k)).is_some()).count();
+    if present == 0 {
+        return Reply::Status("NOKEY".into());
+    }
+    Reply::err("IOERR error or timeout connecting to the client")
 }
