@@ -104,6 +104,30 @@ async function readPlayRequests(search, notices) {
   return out;
 }
 
+/**
+ * The top bar's menus (<details>): Escape closes the open one and gives the focus back to its
+ * button; opening one closes the other; a click outside closes it.
+ */
+function setupMenus() {
+  const menus = /** @type {HTMLDetailsElement[]} */ ([...document.querySelectorAll(".topbar-menus details")]);
+  for (const menu of menus) {
+    menu.addEventListener("toggle", () => {
+      if (menu.open) for (const other of menus) if (other !== menu) other.open = false;
+    });
+  }
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    const open = menus.find((m) => m.open);
+    if (!open) return;
+    event.preventDefault();
+    open.open = false;
+    open.querySelector("summary")?.focus();
+  });
+  document.addEventListener("click", (event) => {
+    for (const menu of menus) if (menu.open && event.target instanceof Node && !menu.contains(event.target)) menu.open = false;
+  });
+}
+
 /** The top bar's lab list, filled the first time it is opened. */
 function setupLabPicker() {
   const picker = document.querySelector(".lab-picker");
@@ -291,6 +315,7 @@ async function boot() {
     labEl.closest(".workspace")?.classList.add("with-lab");
     labPlayer = attachLab(labEl, lab, parts);
   }
+  setupMenus();
   setupLabPicker();
   setupShare(recorder, play.labId, parts.store);
 

@@ -32,6 +32,7 @@ export function isPanelView(view) {
  * @property {number} frameTicks  ticks run by the latest frame
  * @property {number} lagMs       virtual ms the latest frame could not run within its tick budget (reported, never hidden)
  * @property {number} pendingMs   virtual ms requested by "jump"/"step" and not yet run (a big jump spans frames)
+ * @property {number} jumpMs      the whole jump being run (pendingMs is what is left of it), for its progress; 0 when none
  * @property {number} expired
  * @property {number} droppedEvents
  * @property {number} unreadableDrains  drains whose events the engine could not hand over (lost, not just dropped)
@@ -81,6 +82,7 @@ export function createInitialState({ seed, startMs, paused = false, speed = 1, p
       lagMs: 0,
       // Virtual ms requested by "jump"/"step" and not yet run (a big jump spans frames).
       pendingMs: 0,
+      jumpMs: 0,
       expired: 0,
       droppedEvents: 0,
       // Drains whose events the engine could not hand over (lost, not just dropped).

@@ -5,7 +5,7 @@
 // only: every word comes from the model, and user data (key and member names) goes in through
 // textContent or canvas text, never markup. Input is bound by zset-input.js.
 
-import { el } from "../dom.js";
+import { el, setText } from "../dom.js";
 import { drawSkiplist } from "./zset-skiplist-canvas.js";
 import { createListpackPanel } from "./zset-listpack-panel.js";
 import { createZsetLegend } from "./zset-legend.js";
@@ -191,7 +191,7 @@ export function createZsetDom(root) {
  */
 function drawHead(dom, s) {
   const h = headText(s);
-  dom.keyEl.textContent = h.key;
+  setText(dom.keyEl, h.key);
   if (h.title !== null) dom.keyEl.title = h.title;
   dom.encodingEl.hidden = h.encoding === null;
   if (h.encoding !== null) {
@@ -209,7 +209,7 @@ function drawEmpty(dom, s) {
   const text = emptyText(s);
   dom.empty.hidden = text === null;
   if (text === null) return;
-  dom.emptyTitle.textContent = text.title;
+  setText(dom.emptyTitle, text.title);
   dom.emptyHint.textContent = text.hint;
   dom.emptyExample.textContent = text.example;
 }
@@ -222,7 +222,7 @@ function drawBanner(dom, s) {
   if (s.conversion !== null) {
     const text = bannerText(s.conversion);
     if (dom.bannerText.textContent !== text) {
-      dom.bannerText.textContent = text;
+      setText(dom.bannerText, text);
       dom.banner.classList.remove("is-new");
       void dom.banner.offsetWidth; // restart the entrance transition
       dom.banner.classList.add("is-new");
@@ -319,7 +319,7 @@ export function renderZset(dom, s, ui, now) {
   dom.skiplist.hidden = mode !== "skiplist";
   dom.root.dataset.mode = mode;
   drawBanner(dom, s);
-  dom.statusEl.textContent = s.status;
+  setText(dom.statusEl, s.status);
   if (s.win !== null && mode === "listpack" && ui.renderedListpack !== s.dataVersion) {
     ui.renderedListpack = s.dataVersion;
     dom.listpack.render(s.win, s.landed?.member ?? null);
