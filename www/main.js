@@ -128,6 +128,34 @@ function setupMenus() {
   });
 }
 
+/**
+ * The theme toggle ("Light theme", pressed or not): light or dark, remembered (localStorage);
+ * until it is used the page follows the system's prefers-color-scheme.
+ */
+function setupThemeToggle() {
+  const button = document.getElementById("theme-toggle");
+  if (!(button instanceof HTMLButtonElement)) return;
+  const root = document.documentElement;
+  const system = window.matchMedia?.("(prefers-color-scheme: light)");
+  const current = () => root.dataset.theme ?? (system?.matches ? "light" : "dark");
+  const show = () => {
+    const theme = current();
+    button.setAttribute("aria-pressed", String(theme === "light"));
+  };
+  button.addEventListener("click", () => {
+    const next = current() === "light" ? "dark" : "light";
+    root.dataset.theme = next;
+    try {
+      localStorage.setItem("redisplay-theme", next);
+    } catch {
+      // Storage refused (a private window): the choice lasts for this page.
+    }
+    show();
+  });
+  system?.addEventListener?.("change", show);
+  show();
+}
+
 /** The top bar's lab list, filled the first time it is opened. */
 function setupLabPicker() {
   const picker = document.querySelector(".lab-picker");
@@ -255,13 +283,14 @@ async function boot() {
   const welcome = lab
     ? [
         `redisplay — lab “${lab.title}”. Seed ${seed}, clock stopped at ${formatClock(startMs)}: time passes only when a step says so (CLOCK ADVANCE) or you play the clock.`,
-        "Run each step from the panel on the left, or type the commands yourself (Tab completes, ↑/↓ recall).",
+        "Run each step with its “Run this step” button, or type the commands yourself (Tab completes, ↑/↓ recall).",
         `This lab again: ${link}`,
       ]
     : [
         `redisplay — a Redis 7.0 engine running in this page. Seed ${seed}, clock starting ${formatClock(startMs)}.`,
         "Type redis-cli commands (Tab completes, ↑/↓ recall). Time is virtual: pause, step or jump it above; CLOCK GET|SET|ADVANCE does it from here.",
         "“+ Another client” opens another redis-cli on the same engine (up to three): race WATCH, BLPOP or SUBSCRIBE against it.",
+        "New here? The Labs menu (top right) has fifteen guided labs: a leaderboard, expiry, the eight eviction policies, a distributed lock, a delay queue…",
         `Same run again: ${link}`,
       ];
   let parts;
@@ -316,6 +345,7 @@ async function boot() {
     labPlayer = attachLab(labEl, lab, parts);
   }
   setupMenus();
+  setupThemeToggle();
   setupLabPicker();
   setupShare(recorder, play.labId, parts.store);
 

@@ -4,13 +4,18 @@
 // The loop is the only writer of the `clock` part (from advance_to results and drained events);
 // controls write the UI part (paused, speed) through `set`. Views read `get()` when they draw.
 
-/** @typedef {"zset" | "expiry" | "eviction" | "delay-queue"} PanelView */
+/** @typedef {"keyspace" | "zset" | "expiry" | "eviction" | "delay-queue"} PanelView */
 
 /** The speeds the clock control offers: virtual ms per real ms. */
 export const SPEEDS = Object.freeze([1, 10, 60, 600, 3600]);
 
-/** @type {readonly PanelView[]} the views the right-hand panel switches between (the tabs above it) */
-export const PANEL_VIEWS = Object.freeze(["zset", "expiry", "eviction", "delay-queue"]);
+/**
+ * The views the right-hand panel switches between (the tabs above it). "keyspace" is the
+ * keyspace list itself, moved into that panel's place (a lab about strings, hashes or locks
+ * shows its keys there, and the console gets the column's full height).
+ * @type {readonly PanelView[]}
+ */
+export const PANEL_VIEWS = Object.freeze(["keyspace", "zset", "expiry", "eviction", "delay-queue"]);
 
 /**
  * Whether `view` is one of PANEL_VIEWS.
