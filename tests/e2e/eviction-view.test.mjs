@@ -11,7 +11,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, frames, settled, drained, clockMs } from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, frames, settled, drained, clockMs, clickReset } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=7&t=${START}#eviction`;
@@ -511,7 +511,7 @@ async function configureWorkload(page, { distribution = "zipf", keys = 5000, rat
 
 /** Reset, configure, run the workload to its end at 10×; returns what the view and INFO say. */
 async function resetAndRun(page, spec) {
-  await page.click("#clock-reset");
+  await clickReset(page);
   await pause(page);
   // The fresh engine's config shows in the controls.
   await page.waitForFunction(() => document.getElementById("eviction-policy").value === "noeviction" && document.getElementById("eviction-maxmemory").value === "0");

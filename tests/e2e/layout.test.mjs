@@ -32,6 +32,7 @@ async function stepFourTimesAtOnePoint(page) {
 for (const [width, height, query] of [
   [1366, 768, `?seed=11&t=${START}`],
   [1024, 768, `?seed=11&t=${START}`],
+  [1280, 800, `?seed=11&t=${START}`],
   [1366, 768, "?lab=lock"],
   [390, 844, `?seed=11&t=${START}`],
 ]) {
