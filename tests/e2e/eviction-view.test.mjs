@@ -813,3 +813,21 @@ test("screenshot: one eviction under allkeys-lru with a workload's keys (test-re
     await context.close();
   }
 });
+
+test("compare policies at 2 MB: when the cache never fills, the view says so instead of eight equal bars", async () => {
+  const { page, context, errors } = await openEviction();
+  try {
+    await setMaxmemory(page, "2mb");
+    await page.click("#eviction-wl-compare");
+    await page.waitForFunction(() => document.getElementById("eviction-compare-section").dataset.done === "true", null, { timeout: 120_000 });
+    const evicted = await page.$$eval("#eviction-compare .ev-cmp-row", (l) => l.map((x) => Number(x.dataset.evicted) + Number(x.dataset.oom)));
+    assert.equal(evicted.length, 8);
+    assert.ok(evicted.every((n) => n === 0), "nothing evicted or refused under any policy");
+    const caption = await page.textContent("#eviction-compare-caption");
+    assert.match(caption, /never filled/);
+    assert.match(caption, /maxmemory/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
