@@ -7,7 +7,7 @@
 // for it).
 
 import { el } from "./dom.js";
-import { EngineLoadError } from "./engine.js";
+import { EngineLoadError, onEngineDownload } from "./engine.js";
 import { describeError, number } from "./format.js";
 import { parseBootParams } from "./params.js";
 import { isPanelView } from "./store.js";
@@ -355,7 +355,34 @@ function setupShare(recorder, labId, store) {
   });
 }
 
+/**
+ * The loading bar: how much of the engine's file has arrived, in bytes (the status line says
+ * it in words every tenth, not on every chunk, for screen readers).
+ */
+function showDownloadProgress() {
+  const status = document.getElementById("boot-status");
+  const bar = document.getElementById("boot-progress");
+  if (!status || !(bar instanceof HTMLProgressElement)) return () => {};
+  const kb = (/** @type {number} */ n) => `${number(Math.round(n / 1024))} KB`;
+  let said = -1;
+  return onEngineDownload(({ loaded, total, done }) => {
+    if (total) {
+      bar.max = total;
+      bar.value = Math.min(loaded, total);
+    }
+    const tenth = total ? Math.floor((10 * loaded) / total) : Math.floor(loaded / 262_144);
+    if (tenth === said && !done) return;
+    said = tenth;
+    status.textContent = done
+      ? "Starting the engine…"
+      : total
+        ? `Loading the engine… ${kb(loaded)} of ${kb(total)}`
+        : `Loading the engine… ${kb(loaded)}`;
+  });
+}
+
 async function boot() {
+  const stopProgress = showDownloadProgress();
   const params = parseBootParams(window.location.search, { nowMs: Date.now(), randomSeed });
   const notices = createNotices(/** @type {HTMLElement} index.html has it */ (document.getElementById("notices")));
   for (const problem of params.problems) notices.show(problem, "warning");
@@ -407,6 +434,8 @@ async function boot() {
       },
     });
   } catch (err) {
+    stopProgress();
+    document.getElementById("boot-progress")?.remove();
     console.error("redisplay: the engine could not be loaded", err);
     const message =
       err instanceof EngineLoadError
@@ -416,6 +445,7 @@ async function boot() {
     return;
   }
 
+  stopProgress();
   // Everything that changes the engine from here on is recorded, so it can be shared.
   recorder = recordSession(parts.engine, { seed, startMs });
   if (session) {
