@@ -598,6 +598,33 @@ export function emptyText(s) {
   };
 }
 
+/** How the skiplist picture is panned and zoomed from the keyboard (its label ends with it). */
+export const SKIPLIST_KEYS = "Drag, scroll or use the arrow keys to pan; + and − zoom; Home and End jump to the ends.";
+
+/**
+ * The skiplist picture in words, for screen readers (the canvas's label): the set's size and
+ * levels, the ranks on show and the first members with their score and level.
+ * @param {ZsetState} s
+ * @param {number} [listed]  members named at most
+ */
+export function skiplistDescription(s, listed = 8) {
+  const w = s.win;
+  if (w === null) return `Skiplist lanes. ${SKIPLIST_KEYS}`;
+  const shown = w.entries.slice(0, cols(s));
+  const first = w.start;
+  const last = first + shown.length - 1;
+  const named = shown
+    .slice(0, listed)
+    .map((e) => `${e.member} (score ${formatScore(e.score)}, level ${e.level})`)
+    .join(", ");
+  const more = shown.length > listed ? `, and ${number(shown.length - listed)} more` : "";
+  return (
+    `Skiplist of ${number(w.len)} ${plural(w.len, "member")} in ${w.max_level} ${plural(w.max_level, "level")}. ` +
+    (shown.length > 0 ? `Ranks ${number(first)}–${number(last)} shown: ${named}${more}. ` : "") +
+    SKIPLIST_KEYS
+  );
+}
+
 /**
  * The tooltip for one skiplist entry: its member, score/rank/level and its links.
  * @param {ZsetEntry} e

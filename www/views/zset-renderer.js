@@ -5,7 +5,7 @@
 // only: every word comes from the model, and user data (key and member names) goes in through
 // textContent or canvas text, never markup. Input is bound by zset-input.js.
 
-import { el, setText } from "../dom.js";
+import { el, setText, showBidiControls } from "../dom.js";
 import { drawSkiplist } from "./zset-skiplist-canvas.js";
 import { createListpackPanel } from "./zset-listpack-panel.js";
 import { createZsetLegend } from "./zset-legend.js";
@@ -20,7 +20,9 @@ import {
   flashOf,
   headText,
   isSkiplist,
+  SKIPLIST_KEYS,
   searchReveal,
+  skiplistDescription,
   tooltipLines,
 } from "./zset-model.js";
 
@@ -98,10 +100,7 @@ function createSkiplist() {
   const canvasWrap = el("div", "zset-canvas-wrap");
   canvasWrap.tabIndex = 0;
   canvasWrap.setAttribute("role", "img");
-  canvasWrap.setAttribute(
-    "aria-label",
-    "Skiplist lanes. Drag, scroll or use the arrow keys to pan; + and − zoom; Home and End jump to the ends.",
-  );
+  canvasWrap.setAttribute("aria-label", `Skiplist lanes. ${SKIPLIST_KEYS}`);
   const canvas = el("canvas", "zset-canvas");
   canvas.id = "zset-canvas";
   const tooltip = el("div", "zset-tooltip");
@@ -261,6 +260,9 @@ function drawCanvas(dom, s, ui, now) {
     path: placed ? { placed, reveal: searchReveal(s.search, now) } : null,
   });
   ui.layout = result.layout;
+  // What the picture shows, in words (bidi controls in member names shown as marks).
+  const described = showBidiControls(skiplistDescription(s));
+  if (dom.canvasWrap.getAttribute("aria-label") !== described) dom.canvasWrap.setAttribute("aria-label", described);
   canvas.dataset.lanes = String(result.lanes);
   canvas.dataset.columns = String(result.columns);
   canvas.dataset.links = String(result.links);
