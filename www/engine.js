@@ -74,17 +74,21 @@ async function expectedSize(response, fromManifest) {
 }
 
 /**
- * Reads a stream to its end, telling the listeners how far it got.
- * @param {ReadableStream<Uint8Array>} stream
+ * Counts a copy of the response's body as it arrives, telling the listeners how far it got.
+ * (The bytes themselves come from `arrayBuffer()`, which settles once the request completed; a
+ * body read to its end by a reader alone can be dropped before the network layer has finished
+ * it, and Chromium then logs the fetch as aborted. For the same reason the engine is not
+ * compiled with WebAssembly.compileStreaming.)
+ * @param {ReadableStream<Uint8Array>} copy
  * @param {Promise<number | null>} totalSoon  the total, once known (the count does not wait for it)
  */
-async function countDownload(stream, totalSoon) {
+async function countDownload(copy, totalSoon) {
   /** @type {number | null} */
   let total = null;
   totalSoon.then((t) => {
     total = t;
   });
-  const reader = stream.getReader();
+  const reader = copy.getReader();
   let loaded = 0;
   tellDownload({ loaded, total, done: false });
   for (;;) {
@@ -93,7 +97,6 @@ async function countDownload(stream, totalSoon) {
     loaded += value.byteLength;
     tellDownload({ loaded, total, done: false });
   }
-  tellDownload({ loaded, total: total ?? loaded, done: true });
 }
 
 /** Why the engine could not start, in words for the page. `cause` keeps the original error. */
@@ -150,12 +153,7 @@ async function compileWasm(url) {
     );
   }
   try {
-    if (response.body && typeof WebAssembly.compileStreaming === "function") {
-      // Compiled while it downloads; the other branch of the stream counts the bytes.
-      const [counted, compiled] = response.body.tee();
-      countDownload(counted, expectedSize(response, sizeSoon)).catch(() => {});
-      return await WebAssembly.compileStreaming(new Response(compiled, { headers: { "content-type": "application/wasm" } }));
-    }
+    if (response.body) countDownload(response.clone().body ?? new ReadableStream(), expectedSize(response, sizeSoon)).catch(() => {});
     const bytes = await response.arrayBuffer();
     tellDownload({ loaded: bytes.byteLength, total: bytes.byteLength, done: true });
     return await WebAssembly.compile(bytes);
