@@ -4,7 +4,7 @@
 // commands sent to Redis. DOM only: the rows and formats are in delay-queue-panel-model.js.
 
 import { el } from "../dom.js";
-import { METRIC_ROWS, formatMetric, shownMetrics } from "./delay-queue-panel-model.js";
+import { METRIC_ROWS, formatMetric } from "./delay-queue-panel-model.js";
 
 export { METRIC_ROWS, formatMs } from "./delay-queue-panel-model.js";
 
@@ -44,7 +44,7 @@ export function createDelayQueueMetrics(root, label) {
     show(metrics) {
       if (metrics === last) return;
       last = metrics;
-      const shown = shownMetrics(metrics);
+      const shown = metrics;
       for (const { key, td, format } of cells) {
         const v = shown ? shown[key] : undefined;
         const text = formatMetric(v, format);

@@ -383,19 +383,6 @@ export const METRIC_ROWS = /** @type {ReadonlyArray<readonly [keyof SimMetrics, 
   ])
 );
 
-/**
- * The metrics as the table shows them. Before the producer has sent its first command no order
- * can have reached Redis, so none can have left it: the lab's metrics() counts an order created
- * at 0 ms as "lost" until its ZADD arrives (rtt/2 later); here it is still pending.
- * @template {{lost: number, pending: number, producerCommands: number}} M
- * @param {M | null} m
- * @returns {M | null}
- */
-export function shownMetrics(m) {
-  if (m === null || !(m.producerCommands === 0 && m.lost > 0)) return m;
-  return { ...m, pending: m.pending + m.lost, lost: 0 };
-}
-
 const rates = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
 
 /**
