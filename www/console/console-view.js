@@ -186,13 +186,20 @@ export function createConsole(
   // -------------------------------------------------------------------------------------------
 
   // Scrolling reads the layout: once per frame, however many entries were appended in it.
+  // Entries out of sight are not laid out (content-visibility), so the last ones may grow once
+  // they are drawn: the next frames look again until the end stays in view.
   let scrollQueued = false;
-  function scrollToEnd() {
+  function scrollToEnd(settle = 3) {
     if (scrollQueued) return;
     scrollQueued = true;
     requestAnimationFrame(() => {
       scrollQueued = false;
       terminal.scrollTop = terminal.scrollHeight;
+      if (settle === 0) return;
+      requestAnimationFrame(() => {
+        const atEnd = terminal.scrollTop + terminal.clientHeight >= terminal.scrollHeight - 1;
+        if (!scrollQueued && !atEnd) scrollToEnd(settle - 1);
+      });
     });
   }
 
