@@ -556,7 +556,11 @@ export function createConsole(
     }
   });
 
-  input.addEventListener("input", refreshHint);
+  input.addEventListener("input", () => {
+    // The line changed since Escape: Tab completes it again.
+    escaped = false;
+    refreshHint();
+  });
   input.addEventListener("animationend", () => input.classList.remove("no-match"));
 
   input.addEventListener("paste", (event) => {
