@@ -178,6 +178,8 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
 
   function close() {
     if (consoles.length < 2) return;
+    // Its pasted lines go with it.
+    jobs.cancel(consoles.length - 1);
     engine.closeConsole();
     consoles.pop()?.pane.remove();
     syncButtons();
@@ -237,7 +239,10 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
     viewOf: (n) => consoles[n]?.view ?? null,
     /** A recreated engine has only its first client: drop the other panes. */
     engineRecreated() {
-      while (consoles.length > 1) consoles.pop()?.pane.remove();
+      while (consoles.length > 1) {
+        jobs.cancel(consoles.length - 1);
+        consoles.pop()?.pane.remove();
+      }
       syncButtons();
       consoles[0].label.textContent = labelText(0);
       consoles[0].view.setState({ prompt: engine.promptOf(0), blocked: false, subscribed: false });
