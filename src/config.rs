@@ -30,7 +30,7 @@
 //! (`playground-*`) are hidden: `CONFIG GET *` doesn't list them, `CONFIG GET playground-*`
 //! does not match them either, only their exact names do.
 
-use crate::util::{eq_ic, glob_match, string2d, string2ll};
+use crate::util::{c_str, eq_ic, glob_match, string2d, string2ll, strtol};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
@@ -182,6 +182,7 @@ pub const PARAMS: &[ParamDef] = &[
     fixed("io-threads-do-reads", Kind::Bool, "no"),
     fixed("always-show-logo", Kind::Bool, "no"),
     p("protected-mode", Kind::Bool, "yes"),
+    // DUMP compresses strings of more than 20 bytes with LZF (rdb.c rdbSaveRawString()).
     p("rdbcompression", Kind::Bool, "yes"),
     p("rdb-del-sync-files", Kind::Bool, "no"),
     p("activerehashing", Kind::Bool, "yes"),
@@ -261,6 +262,7 @@ pub const PARAMS: &[ParamDef] = &[
     p("appendfsync", Kind::Enum(&["everysec", "always", "no"]), "everysec"),
     p("oom-score-adj", Kind::Enum(&["no", "yes", "relative", "absolute"]), "no"),
     p("acl-pubsub-default", Kind::Enum(&["allchannels", "resetchannels"]), "resetchannels"),
+    // Stored and validated; RESTORE here always checks payloads as `yes` does (persist/rdb.rs).
     p("sanitize-dump-payload", Kind::Enum(&["no", "yes", "clients"]), "no"),
     fixed("enable-protected-configs", Kind::Enum(PROTECTED_ACTION), "no"),
     fixed("enable-debug-command", Kind::Enum(PROTECTED_ACTION), "no"),
@@ -491,10 +493,7 @@ pub fn keyspace_events_to_string(flags: u32) -> String {
 /// string. Quirks kept: no digits at all is 0 (`""`, `"kb"`), an overflowing number saturates
 /// (strtoull's ERANGE is not checked) and the unit multiplication wraps.
 pub fn parse_memory(s: &[u8]) -> Option<u64> {
-    let s = match s.iter().position(|&b| b == 0) {
-        Some(n) => &s[..n],
-        None => s,
-    };
+    let s = c_str(s);
     if s.first() == Some(&b'-') {
         return None;
     }
@@ -635,7 +634,7 @@ fn parse_value(def: &ParamDef, v: &[u8]) -> Result<Val, String> {
             if eq_ic(ws[0], "no") && eq_ic(ws[1], "one") {
                 Val::Str(String::new())
             } else {
-                let (port, rest) = strtoll(ws[1]);
+                let (port, _, rest) = strtol(ws[1]);
                 if !(0..=65535).contains(&port) || !rest.is_empty() {
                     return Err("Invalid master port".into());
                 }
@@ -733,7 +732,7 @@ fn parse_obuf_limits(v: &[u8]) -> Result<String, String> {
         if !(eq_ic(class, "normal") || eq_ic(class, "slave") || eq_ic(class, "replica") || eq_ic(class, "pubsub")) {
             return Err("Invalid client class specified in buffer limit configuration.".into());
         }
-        let (secs, rest) = strtoll(q[3]);
+        let (secs, _, rest) = strtol(q[3]);
         if parse_memory(q[1]).is_none() || parse_memory(q[2]).is_none() || secs < 0 || !rest.is_empty() {
             return Err("Error in hard, soft or soft_seconds setting in buffer limit configuration.".into());
         }
@@ -757,7 +756,7 @@ fn merge_obuf_limits(current: &str, v: &str) -> String {
         let class = if class == "replica" { "slave".to_string() } else { class };
         let hard = parse_memory(q[1]).unwrap_or(0);
         let soft = parse_memory(q[2]).unwrap_or(0);
-        let secs = strtoll(q[3]).0;
+        let secs = strtol(q[3]).0;
         if let Some(c) = classes.iter_mut().find(|c| c.0 == class) {
             *c = (class, hard, soft, secs);
         }
@@ -773,7 +772,7 @@ fn parse_oom_score_adj_values(v: &[u8]) -> Result<String, String> {
     }
     let mut out = Vec::new();
     for w in ws {
-        let (n, rest) = strtoll(w);
+        let (n, _, rest) = strtol(w);
         if !rest.is_empty() || !(-2000..=2000).contains(&n) {
             return Err("Invalid oom-score-adj-values, elements must be between -2000 and 2000.".into());
         }
@@ -833,7 +832,7 @@ fn parse_save(v: &[u8]) -> Option<String> {
     }
     let mut nums = Vec::with_capacity(words.len());
     for (j, w) in words.iter().enumerate() {
-        let (val, rest) = strtoll(w);
+        let (val, _, rest) = strtol(w);
         if !rest.is_empty() || (j % 2 == 0 && val < 1) || (j % 2 == 1 && val < 0) {
             return None;
         }
@@ -841,31 +840,6 @@ fn parse_save(v: &[u8]) -> Option<String> {
     }
     let pairs: Vec<String> = nums.chunks(2).map(|p| format!("{} {}", p[0], p[1] as i32)).collect();
     Some(pairs.join(" "))
-}
-
-/// C `strtoll(s, &end, 10)` on a C string: the value (saturated on overflow) and what is left
-/// after the number (the whole string when there is no number).
-fn strtoll(s: &[u8]) -> (i64, &[u8]) {
-    let s = c_str(s);
-    let mut i = 0;
-    while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
-        i += 1;
-    }
-    let neg = s.get(i) == Some(&b'-');
-    if matches!(s.get(i), Some(b'-') | Some(b'+')) {
-        i += 1;
-    }
-    let start = i;
-    let mut v: i128 = 0;
-    while i < s.len() && s[i].is_ascii_digit() {
-        v = (v * 10 + (s[i] - b'0') as i128).min(1 << 64);
-        i += 1;
-    }
-    if i == start {
-        return (0, s);
-    }
-    let v = if neg { -v } else { v };
-    (v.clamp(i64::MIN as i128, i64::MAX as i128) as i64, &s[i..])
 }
 
 /// config.c `numericParseString()`: a memory value first (MEMORY_CONFIG), then `N%`
@@ -936,14 +910,6 @@ fn check_bounds(n: i64, min: i64, max: i64, unsigned: bool, percent: bool, octal
         return Err(format!("argument must be between {min} and {max} inclusive"));
     }
     Ok(())
-}
-
-/// `%s` of an argument: a C string ends at its first NUL.
-fn c_str(b: &[u8]) -> &[u8] {
-    match b.iter().position(|&c| c == 0) {
-        Some(n) => &b[..n],
-        None => b,
-    }
 }
 
 /// config.c `updateHZ()`: hz is stored clamped to 1..500.

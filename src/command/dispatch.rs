@@ -188,6 +188,9 @@ impl Engine {
         let outer_counted = std::mem::replace(&mut self.error_already_counted, false);
         let reply = handler(self, &call);
         let error_counted = std::mem::replace(&mut self.error_already_counted, outer_counted);
+        if self.errno_erange.is_some() {
+            crate::command::sort::after_command(self, &cmd.name, argv);
+        }
         self.current_command = outer;
         // Values the command may have changed in place get their size recomputed.
         for d in self.dbs.iter_mut() {
