@@ -95,9 +95,9 @@ impl Engine {
         }
     }
 
-    /// Clients currently blocked (INFO `blocked_clients`).
+    /// Clients currently blocked (INFO `blocked_clients`), CLIENT PAUSE's postponed ones too.
     pub fn blocked_clients(&self) -> usize {
-        self.clients.values().filter(|c| c.blocked.is_some()).count()
+        self.clients.values().filter(|c| c.is_blocked()).count()
     }
 
     /// blocked.c `signalKeyAsReady()`: remember the key if a client waits on it.
@@ -148,8 +148,9 @@ impl Engine {
                     match served {
                         Some(reply) => {
                             self.unblock(id);
+                            self.add_reply(id, reply);
                             if let Some(c) = self.clients.get_mut(&id) {
-                                c.outbox.push_back(reply);
+                                c.reset_after_command(false);
                             }
                             self.flush_new_key_events();
                         }
@@ -187,8 +188,9 @@ impl Engine {
             .collect();
         for id in due {
             self.unblock(id);
+            self.add_reply(id, Reply::NilArray);
             if let Some(c) = self.clients.get_mut(&id) {
-                c.outbox.push_back(Reply::NilArray);
+                c.reset_after_command(false);
             }
         }
     }

@@ -117,6 +117,7 @@ pub const PARAMS: &[ParamDef] = &[
     a("busy-reply-threshold", "lua-time-limit", int(0, LONG_MAX), "5000"),
     p("maxclients", uint(1, UINT_MAX), "10000"),
     p("timeout", int(0, INT_MAX), "0"),
+    p("tracking-table-max-keys", uint(0, LONG_MAX), "1000000"),
     // The default user's password (ACL `>pass`); "" = nopass. Clients connected before it is
     // set stay authenticated, as in Redis.
     p("requirepass", Kind::Str, ""),

@@ -59,6 +59,10 @@ impl Engine {
 
     /// expire.c `activeExpireCycle()`: returns what it did (None when it didn't run).
     pub(crate) fn active_expire_cycle(&mut self, kind: CycleKind) -> Option<ExpireCycleReport> {
+        // While clients are paused (CLIENT PAUSE) nothing expires.
+        if self.check_client_pause_timeout() {
+            return None;
+        }
         let classic = self.classic_expiry();
         let effort = if classic { 0 } else { (self.config.int("active-expire-effort").clamp(1, 10) - 1) as u64 };
         let keys_per_loop = KEYS_PER_LOOP + KEYS_PER_LOOP / 4 * effort;

@@ -22,8 +22,11 @@
 //! - `memory`: the used_memory model (zmalloc/jemalloc size classes, `objectComputeSize()`);
 //!   `cost`: the CPU cost model behind every time budget.
 //! - `expire`: the active expire cycle; `evict`: maxmemory and its policies.
-//! - `notify`: keyspace notifications; `pubsub`: channels, patterns, delivery; `multi`: the
-//!   WATCH bookkeeping; `blocked`: blocking commands in virtual time.
+//! - `notify`: keyspace notifications; `pubsub`: channels, patterns, shard channels, delivery;
+//!   `multi`: the WATCH bookkeeping; `blocked`: blocking commands in virtual time.
+//! - `tracking`: client-side caching (CLIENT TRACKING's table, BCAST prefixes, invalidations);
+//!   `pause`: CLIENT PAUSE (postponed commands, the dataset standing still); `monitor`: MONITOR's
+//!   feed.
 //! - `script`: Lua — the state, `redis.call`, the conversions.
 //! - `zset`: the sorted-set type (listpack ↔ skiplist) shared by ZSET and GEO commands.
 //! - `events`: what the engine did, as plain data for the views.
@@ -57,15 +60,18 @@ pub mod evict;
 pub mod expire;
 pub mod introspect;
 pub mod memory;
+pub mod monitor;
 pub mod multi;
 pub mod notify;
 pub mod object;
+pub mod pause;
 pub mod pubsub;
 pub mod reply;
 pub mod script;
 pub mod session;
 pub mod sim;
 pub mod tokenize;
+pub mod tracking;
 pub mod util;
 pub mod zset;
 

@@ -1,6 +1,7 @@
 //! Keyspace notifications: models notify.c `notifyKeyspaceEvent()` — and, because every real
-//! modification passes through it, multi.c `signalModifiedKey()`/`touchWatchedKey()` (WATCH)
-//! and db.c `dbAdd()`'s `new` event and ready-key signal (blocking pops).
+//! modification passes through it, db.c `signalModifiedKey()`: multi.c `touchWatchedKey()`
+//! (WATCH) and tracking.c `trackingInvalidateKey()` (client-side caching) — and db.c `dbAdd()`'s
+//! `new` event and ready-key signal (blocking pops).
 //!
 //! Each event belongs to a class (`g` generic, `$` string, `l` list, `s` set, `h` hash, `z` zset,
 //! `x` expired, `e` evicted, `m` key-miss, `n` new). When `notify-keyspace-events` enables the
@@ -48,6 +49,11 @@ impl Engine {
         }
         if event != "keymiss" && event != "new" {
             self.touch_watched_key(db, key);
+            // tracking.c trackingInvalidateKey(), from signalModifiedKey(): the client that made
+            // the change (none for expiry, eviction and a script's lua client).
+            let by =
+                if self.in_script || event == "expired" || event == "evicted" { None } else { self.current_client };
+            self.tracking_invalidate_key(by, key, true);
         }
         self.publish_keyspace_event(event, db, key, log);
     }

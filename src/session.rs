@@ -5,7 +5,10 @@
 //! redis-cli uses for INFO and friends (`cliFormatReplyRaw`).
 //!
 //! The native CLI and the page's console both run lines through `Session::run_line`, so they
-//! print exactly the same bytes. Differences from redis-cli: there is no connection (`connect`
+//! print exactly the same bytes. Like redis-cli 7.0, a console waits for each command's reply
+//! (a blocking pop, a command held by CLIENT PAUSE — and forever after CLIENT REPLY OFF/SKIP,
+//! whose reply never comes), and after SUBSCRIBE or MONITOR only prints what arrives until
+//! Ctrl-C. Differences from redis-cli: there is no connection (`connect`
 //! explains that), a repeat count above `MAX_REPEAT` is refused with a message instead of
 //! running for hours, and the `(N.NNs)` timing line is never printed (time is virtual).
 
@@ -32,8 +35,8 @@ pub struct LineOutput {
     /// The command blocked (BLPOP on an empty list…): redis-cli waits for its reply, which
     /// `Session::poll` prints when it comes.
     pub blocked: bool,
-    /// The console entered subscribe mode: redis-cli now only prints messages (`poll`) until
-    /// Ctrl-C (`Session::interrupt`).
+    /// The console entered subscribe mode or MONITOR: redis-cli now only prints what arrives
+    /// (`poll`) until Ctrl-C (`Session::interrupt`).
     pub subscribed: bool,
 }
 
@@ -46,6 +49,11 @@ struct Console {
     pre_multi_dbnum: i64,
     /// In redis-cli's subscribe loop (`config.pubsub_mode`).
     pubsub_mode: bool,
+    /// In redis-cli's MONITOR loop (`config.monitor_mode`): it prints what arrives until Ctrl-C.
+    monitor_mode: bool,
+    /// Waiting for a reply that will never come (CLIENT REPLY OFF/SKIP): redis-cli 7.0 reads
+    /// one reply per command sent, so it hangs until Ctrl-C, printing push messages meanwhile.
+    awaiting_reply: bool,
     /// Repeats of a line still to send once a blocked command is answered.
     pending: Vec<Vec<u8>>,
     pending_repeats: i64,
@@ -59,6 +67,8 @@ impl Console {
             in_multi: false,
             pre_multi_dbnum: 0,
             pubsub_mode: false,
+            monitor_mode: false,
+            awaiting_reply: false,
             pending: vec![],
             pending_repeats: 0,
         }
@@ -138,14 +148,21 @@ impl Session {
         p
     }
 
-    /// Waiting for a blocked command's reply.
+    /// Waiting for a reply: a blocked command's (BLPOP, or any command while clients are
+    /// paused), or one CLIENT REPLY OFF/SKIP keeps from ever coming.
     pub fn is_waiting(&self, console: usize) -> bool {
-        self.consoles.get(console).is_some_and(|c| self.engine.is_blocked(c.client))
+        self.consoles.get(console).is_some_and(|c| c.awaiting_reply || self.engine.is_blocked(c.client))
     }
 
-    /// In redis-cli's subscribe loop.
+    /// In one of redis-cli's reading loops — subscribe mode, or MONITOR: it prints what arrives
+    /// and reads no input until Ctrl-C.
     pub fn is_subscribed(&self, console: usize) -> bool {
-        self.consoles.get(console).is_some_and(|c| c.pubsub_mode)
+        self.consoles.get(console).is_some_and(|c| c.pubsub_mode || c.monitor_mode)
+    }
+
+    /// In redis-cli's MONITOR loop.
+    pub fn is_monitoring(&self, console: usize) -> bool {
+        self.consoles.get(console).is_some_and(|c| c.monitor_mode)
     }
 
     /// Runs one line on the first console.
@@ -253,7 +270,8 @@ impl Session {
         // reading messages or waiting for a blocked command's reply: it says so and connects
         // again, as after a command sent on a closed connection.
         let c = &self.consoles[console];
-        if self.engine.client(c.client).is_none() && (c.pubsub_mode || !c.pending.is_empty()) {
+        let reading = c.pubsub_mode || c.monitor_mode || c.awaiting_reply || !c.pending.is_empty();
+        if self.engine.client(c.client).is_none() && reading {
             text.extend_from_slice(b"Error: Server closed the connection\n");
             self.reconnect(console);
             return text;
@@ -319,7 +337,18 @@ impl Session {
             return;
         }
         let reply = self.engine.execute(client, argv);
+        let proto = self.proto_of(client);
+        for r in self.engine.take_outbox_before_reply(client) {
+            out.text.extend(r.to_cli_proto(proto));
+        }
         if self.engine.is_blocked(client) {
+            return;
+        }
+        if self.engine.reply_dropped(client) {
+            // redis-cli waits for the reply it expects; what else arrives prints meanwhile.
+            out.text.extend(self.format_outbox(console));
+            self.consoles[console].awaiting_reply = true;
+            out.blocked = true;
             return;
         }
         let argc = argv.len();
@@ -348,6 +377,10 @@ impl Session {
         let c = &mut self.consoles[console];
         if subscribe && !is_err {
             c.pubsub_mode = true;
+        }
+        // redis-cli stays in its MONITOR loop unless the reply was an error.
+        if command == b"monitor" && !is_err {
+            c.monitor_mode = true;
         }
         if command == b"select" && argc == 2 && !is_err {
             c.dbnum = atoi(&argv[1]);

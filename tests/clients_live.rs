@@ -2,11 +2,13 @@
 //! keyspace notifications, MULTI/EXEC errors, WATCH races, blocking pops served in order.
 //!
 //! Each scenario is a script of steps for named clients (A, B, C…), each one a connection to
-//! the live server and a client of one engine:
+//! the live server and a client of one engine, with the same client id on both sides:
 //! - `A: cmd …`  send the command and take its reply(ies) — and anything else that arrived;
-//! - `A& cmd …`  send it and don't wait (a blocking command);
+//! - `A& cmd …`  send it and don't wait (a blocking command, one whose reply is dropped);
 //! - `A?`        take what arrived for A since (messages, a blocked command's late reply);
-//! - `@sleep N`  let N ms pass: the server sleeps for real, the engine's clock moves N ms.
+//! - `@sleep N`  let N ms pass: the server sleeps for real, the engine's clock moves N ms;
+//! - `$B` in a command is client B's id; `cmd |> flags redir` keeps only those fields of a
+//!   CLIENT LIST/INFO reply; MONITOR's timestamps are masked (wall clock vs virtual clock).
 //!
 //! Every reply is printed as `redis-cli --no-raw` prints it (the engine's formatter applied to
 //! the server's RESP), and the two transcripts must be byte-identical.
@@ -37,6 +39,12 @@ struct Conn {
 }
 
 impl Conn {
+    fn open(port: u16) -> Conn {
+        let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        stream.set_nodelay(true).ok();
+        Conn { stream, buf: Vec::new() }
+    }
+
     fn send(&mut self, argv: &[Vec<u8>]) {
         let mut out = format!("*{}\r\n", argv.len()).into_bytes();
         for a in argv {
@@ -66,6 +74,24 @@ impl Conn {
             }
         }
     }
+
+    /// `CLIENT ID` (after `HELLO 3` when `proto` is 3): the connection's id.
+    fn handshake(&mut self, proto: u8) -> ClientId {
+        if proto == 3 {
+            // The HELLO reply holds the connection id, which may differ: not compared.
+            self.send(&[b"HELLO".to_vec(), b"3".to_vec()]);
+            self.take(1, Duration::from_millis(1));
+        }
+        self.send(&[b"CLIENT".to_vec(), b"ID".to_vec()]);
+        match self.take(1, Duration::from_millis(1)).first() {
+            Some(Reply::Integer(id)) => *id as ClientId,
+            other => panic!("CLIENT ID answered {other:?}"),
+        }
+    }
+
+    fn local(&self) -> String {
+        self.stream.local_addr().map(|a| a.to_string()).unwrap_or_default()
+    }
 }
 
 fn wall_ms() -> i64 {
@@ -81,6 +107,94 @@ fn check(name: &str, script: &str) {
     check_engine(name, script);
     check_wire(name, script, 2);
     check_wire(name, script, 3);
+}
+
+/// One step of a scenario.
+enum Step {
+    Sleep(u64),
+    /// `X?`: what arrived for X.
+    Take(char),
+    /// `X: cmd` (wait for a reply) or `X& cmd` (don't); `cmd |> f g` keeps only the fields `f`,
+    /// `g` of `field=value` replies (CLIENT LIST/INFO).
+    Send {
+        who: char,
+        wait: bool,
+        cmd: String,
+        fields: Option<Vec<String>>,
+    },
+}
+
+fn parse_step(line: &str) -> Step {
+    if let Some(ms) = line.strip_prefix("@sleep ") {
+        return Step::Sleep(ms.trim().parse().unwrap());
+    }
+    let who = line.chars().next().unwrap();
+    let rest = &line[who.len_utf8()..];
+    if rest.trim() == "?" {
+        return Step::Take(who);
+    }
+    let (wait, cmd) = match rest.chars().next() {
+        Some(':') => (true, &rest[1..]),
+        Some('&') => (false, &rest[1..]),
+        _ => panic!("bad step {line:?}"),
+    };
+    let (cmd, fields) = match cmd.split_once(" |> ") {
+        Some((c, f)) => (c, Some(f.split_whitespace().map(String::from).collect())),
+        None => (cmd, None),
+    };
+    Step::Send { who, wait, cmd: cmd.trim().to_string(), fields }
+}
+
+/// The step's arguments, `$X` replaced by client X's id (the same on both sides).
+fn step_argv(cmd: &str, ids: &[(char, ClientId)]) -> Vec<Vec<u8>> {
+    let mut cmd = cmd.to_string();
+    for (who, id) in ids {
+        cmd = cmd.replace(&format!("${who}"), &id.to_string());
+    }
+    split_args(cmd.as_bytes()).expect("step arguments")
+}
+
+/// The `field=value` (CLIENT LIST/INFO) and `field:value` (INFO) tokens of `fields` in `text`
+/// (a reply as printed, quoted or not), one line per client.
+fn keep_fields(text: &str, fields: &[String]) -> String {
+    let mut out = String::new();
+    let text = text.replace("\\r\\n", " ").replace("\\n", " ");
+    for token in text.split(|c: char| c.is_whitespace() || c == '"') {
+        let Some((key, _)) = token.split_once(['=', ':']) else { continue };
+        if key == "id" && !out.is_empty() {
+            out.push('\n');
+        }
+        if fields.iter().any(|f| f == key) {
+            out.push_str(token);
+            out.push(' ');
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// MONITOR's timestamps (`1735689600.123456 [`, wall clock on one side, virtual on the other)
+/// read `<time> [`.
+fn mask_times(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits >= 9
+            && (i == 0 || !b[i - 1].is_ascii_digit())
+            && b.get(i + digits) == Some(&b'.')
+            && b[i + digits + 1..].iter().take_while(|c| c.is_ascii_digit()).count() == 6
+            && b[i + digits + 7..].starts_with(b" [")
+        {
+            out.push_str("<time>");
+            i += digits + 7;
+            continue;
+        }
+        out.push(b[i] as char);
+        i += 1;
+    }
+    out
 }
 
 /// The raw replies that arrive within `quiet` (after at least `at_least` frames).
@@ -107,14 +221,39 @@ fn take_raw(conn: &mut Conn, at_least: usize, quiet: Duration) -> Vec<u8> {
     }
 }
 
+/// Raw frames as text: the bytes, or — for a step that keeps some fields — those fields of the
+/// frames as redis-cli prints them.
+fn raw_text(raw: &[u8], proto: u8, fields: Option<&Vec<String>>, addrs: &[(String, char)]) -> String {
+    let mut text = match fields {
+        None => String::from_utf8_lossy(raw).into_owned(),
+        Some(f) => {
+            let mut rest = raw;
+            let mut printed = String::new();
+            while let Some((r, used)) = parse_resp(rest) {
+                printed.push_str(&String::from_utf8_lossy(&r.to_cli_proto(proto)));
+                rest = &rest[used..];
+            }
+            keep_fields(&printed, f)
+        }
+    };
+    for (addr, who) in addrs {
+        text = text.replace(addr.as_str(), &format!("<{who}>"));
+    }
+    mask_times(&text)
+}
+
 /// The script against a fresh redis-server and a fresh `redisplay serve`, on raw sockets
-/// speaking RESP`proto`: every step's bytes must be identical.
+/// speaking RESP`proto`: every step's bytes must be identical. Each client has the same id on
+/// both servers (connections are opened until they agree), so `$X` and the ids replies carry
+/// match; peer addresses in MONITOR lines read `<X>`.
 fn check_wire(name: &str, script: &str, proto: u8) {
     use redisplay::net::server::{ServeOptions, Server as Ours};
     let redis = Server::start();
     let ours = Ours::start(ServeOptions { port: 0, seed: 11, ..Default::default() }).expect("redisplay serve");
     let ports = [redis.port(), ours.addr.port()];
     let mut conns: Vec<(char, [Conn; 2])> = Vec::new();
+    let mut ids: Vec<(char, ClientId)> = Vec::new();
+    let mut addrs: [Vec<(String, char)>; 2] = [Vec::new(), Vec::new()];
     let mut transcripts = [String::new(), String::new()];
     let quiet = Duration::from_millis(40);
     for raw in script.lines() {
@@ -122,49 +261,52 @@ fn check_wire(name: &str, script: &str, proto: u8) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if let Some(ms) = line.strip_prefix("@sleep ") {
-            std::thread::sleep(Duration::from_millis(ms.trim().parse().unwrap()));
+        let step = parse_step(line);
+        if let Step::Sleep(ms) = step {
+            std::thread::sleep(Duration::from_millis(ms));
             continue;
         }
-        let who = line.chars().next().unwrap();
+        let who = match &step {
+            Step::Take(w) | Step::Send { who: w, .. } => *w,
+            Step::Sleep(_) => unreachable!(),
+        };
         let idx = match conns.iter().position(|(c, _)| *c == who) {
             Some(i) => i,
             None => {
-                let pair = ports.map(|port| {
-                    let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-                    stream.set_nodelay(true).ok();
-                    let mut conn = Conn { stream, buf: Vec::new() };
-                    if proto == 3 {
-                        // The HELLO reply holds the connection id, which may differ: not compared.
-                        conn.send(&[b"HELLO".to_vec(), b"3".to_vec()]);
-                        take_raw(&mut conn, 1, Duration::from_millis(1));
-                    }
-                    conn
-                });
+                let mut pair = ports.map(Conn::open);
+                let mut pair_ids = [pair[0].handshake(proto), pair[1].handshake(proto)];
+                while pair_ids[0] != pair_ids[1] {
+                    let lower = if pair_ids[0] < pair_ids[1] { 0 } else { 1 };
+                    pair[lower] = Conn::open(ports[lower]);
+                    pair_ids[lower] = pair[lower].handshake(proto);
+                }
+                ids.push((who, pair_ids[0]));
+                for (side, conn) in pair.iter().enumerate() {
+                    addrs[side].push((conn.local(), who));
+                }
                 conns.push((who, pair));
                 conns.len() - 1
             }
         };
-        let rest = &line[1..];
         for t in transcripts.iter_mut() {
             t.push_str(&format!("{line}\n"));
         }
         let pair = &mut conns[idx].1;
-        if rest.trim() == "?" {
-            for (i, conn) in pair.iter_mut().enumerate() {
-                transcripts[i].push_str(&String::from_utf8_lossy(&take_raw(conn, 0, quiet)));
+        match step {
+            Step::Take(_) => {
+                for (i, conn) in pair.iter_mut().enumerate() {
+                    transcripts[i].push_str(&raw_text(&take_raw(conn, 0, quiet), proto, None, &addrs[i]));
+                }
             }
-            continue;
-        }
-        let (wait, cmd) = match rest.chars().next() {
-            Some(':') => (1, &rest[1..]),
-            Some('&') => (0, &rest[1..]),
-            _ => panic!("bad step {line:?}"),
-        };
-        let argv = split_args(cmd.trim().as_bytes()).expect("step arguments");
-        for (i, conn) in pair.iter_mut().enumerate() {
-            conn.send(&argv);
-            transcripts[i].push_str(&String::from_utf8_lossy(&take_raw(conn, wait, quiet)));
+            Step::Send { wait, cmd, fields, .. } => {
+                let argv = step_argv(&cmd, &ids);
+                for (i, conn) in pair.iter_mut().enumerate() {
+                    conn.send(&argv);
+                    let got = take_raw(conn, wait as usize, quiet);
+                    transcripts[i].push_str(&raw_text(&got, proto, fields.as_ref(), &addrs[i]));
+                }
+            }
+            Step::Sleep(_) => {}
         }
     }
     let [live, ours] = &transcripts;
@@ -173,6 +315,10 @@ fn check_wire(name: &str, script: &str, proto: u8) {
 
 /// Panics with the first differing lines and both transcripts when they differ.
 fn assert_same(what: &str, ours_name: &str, live: &str, ours: &str) {
+    // CLIENTS_LIVE_SHOW=1 prints what redis-server answered.
+    if std::env::var_os("CLIENTS_LIVE_SHOW").is_some() {
+        eprintln!("--- {what}: redis ---\n{live}");
+    }
     if live != ours {
         let diff: Vec<String> = live
             .lines()
@@ -190,11 +336,13 @@ fn assert_same(what: &str, ours_name: &str, live: &str, ours: &str) {
 }
 
 /// Runs a script on the live server and the in-process engine; asserts identical transcripts.
+/// Each engine client gets the id and the address its live connection has.
 fn check_engine(name: &str, script: &str) {
     check_tools();
     let server = Server::start();
     let mut engine = Engine::new(EngineOptions { seed: 11, start_ms: wall_ms() });
     let mut conns: Vec<(char, Conn, ClientId)> = Vec::new();
+    let mut ids: Vec<(char, ClientId)> = Vec::new();
     let (mut live, mut ours) = (String::new(), String::new());
     let quiet = Duration::from_millis(40);
     for raw in script.lines() {
@@ -202,8 +350,8 @@ fn check_engine(name: &str, script: &str) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if let Some(ms) = line.strip_prefix("@sleep ") {
-            let ms: u64 = ms.trim().parse().unwrap();
+        let step = parse_step(line);
+        if let Step::Sleep(ms) = step {
             std::thread::sleep(Duration::from_millis(ms));
             continue;
         }
@@ -213,55 +361,65 @@ fn check_engine(name: &str, script: &str) {
             engine.advance_to(now, u64::MAX);
             engine.before_sleep();
         }
-        let who = line.chars().next().unwrap();
+        let who = match &step {
+            Step::Take(w) | Step::Send { who: w, .. } => *w,
+            Step::Sleep(_) => unreachable!(),
+        };
         let idx = match conns.iter().position(|(c, _, _)| *c == who) {
             Some(i) => i,
             None => {
-                let stream = TcpStream::connect(("127.0.0.1", server.port())).expect("connect");
-                stream.set_nodelay(true).ok();
-                let id = engine.connect();
-                conns.push((who, Conn { stream, buf: Vec::new() }, id));
+                let mut conn = Conn::open(server.port());
+                let want = conn.handshake(2);
+                let id = loop {
+                    let id = engine.connect();
+                    assert!(id <= want, "the engine's client ids ran ahead of redis-server's");
+                    if id == want {
+                        break id;
+                    }
+                    engine.disconnect(id);
+                };
+                engine.set_client_addr(id, conn.local(), format!("127.0.0.1:{}", server.port()));
+                ids.push((who, id));
+                conns.push((who, conn, id));
                 conns.len() - 1
             }
         };
-        let rest = &line[1..];
         let header = format!("{line}\n");
         live.push_str(&header);
         ours.push_str(&header);
         let (_, conn, id) = &mut conns[idx];
         let id = *id;
-        if rest.trim() == "?" {
-            live.push_str(&text(&conn.take(0, quiet)));
-            let pending = engine.take_outbox(id);
-            ours.push_str(&text(&pending));
-            continue;
-        }
-        let (wait, cmd) = match rest.chars().next() {
-            Some(':') => (true, &rest[1..]),
-            Some('&') => (false, &rest[1..]),
-            _ => panic!("bad step {line:?}"),
+        let (wait, cmd, fields) = match step {
+            Step::Take(_) => {
+                live.push_str(&mask_times(&text(&conn.take(0, quiet))));
+                let pending = engine.take_outbox(id);
+                ours.push_str(&mask_times(&text(&pending)));
+                continue;
+            }
+            Step::Send { wait, cmd, fields, .. } => (wait, cmd, fields),
+            Step::Sleep(_) => unreachable!(),
         };
-        let argv = split_args(cmd.trim().as_bytes()).expect("step arguments");
+        let argv = step_argv(&cmd, &ids);
         conn.send(&argv);
         let reply = engine.execute(id, &argv);
         engine.before_sleep();
-        if wait {
-            live.push_str(&text(&conn.take(1, quiet)));
-            let mut mine = Vec::new();
-            if !engine.is_blocked(id) {
-                mine.push(reply);
+        // Whatever the server answered (at once, for a step that doesn't wait).
+        let got = text(&conn.take(wait as usize, quiet));
+        let mut mine = engine.take_outbox_before_reply(id);
+        if !engine.is_blocked(id) && !engine.reply_dropped(id) {
+            mine.push(reply);
+        }
+        mine.extend(engine.take_outbox(id));
+        let mine = text(&mine);
+        match &fields {
+            Some(f) => {
+                live.push_str(&keep_fields(&got, f));
+                ours.push_str(&keep_fields(&mine, f));
             }
-            mine.extend(engine.take_outbox(id));
-            ours.push_str(&text(&mine));
-        } else {
-            // Whatever the server answered at once (if it did not block).
-            live.push_str(&text(&conn.take(0, quiet)));
-            let mut mine = Vec::new();
-            if !engine.is_blocked(id) {
-                mine.push(reply);
+            None => {
+                live.push_str(&mask_times(&got));
+                ours.push_str(&mask_times(&mine));
             }
-            mine.extend(engine.take_outbox(id));
-            ours.push_str(&text(&mine));
         }
     }
     assert_same(name, "engine", &live, &ours);
@@ -612,6 +770,274 @@ fn scripts_among_clients() {
         E: EXEC
         D?
         A: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client-side caching (tracking.c): the table, BCAST, OPTIN/OPTOUT, NOLOOP, REDIRECT. Over RESP2
+// only a redirection to a subscribed client receives invalidations (as `message`s on
+// `__redis__:invalidate`); over RESP3 every client gets `invalidate` pushes.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn tracking_remembers_what_a_client_read_and_invalidates_it_once() {
+    check(
+        "tracking",
+        r#"
+        R: SUBSCRIBE __redis__:invalidate
+        A: CLIENT TRACKINGINFO
+        A: CLIENT GETREDIR
+        A: CLIENT TRACKING on REDIRECT $R
+        A: CLIENT GETREDIR
+        A: CLIENT TRACKINGINFO
+        A: CLIENT INFO |> flags redir
+        A: GET a
+        A: MGET b c
+        B: SET a 1
+        R?
+        B: MSET b 1 c 2
+        R?
+        A: GET a
+        B: DEL a
+        B: DEL a
+        R?
+        A: EXISTS x y
+        A: TTL t1
+        A: TYPE t2
+        A: STRLEN t3
+        A: HGET h f
+        A: ZSCORE z m
+        A: SMEMBERS s
+        A: LRANGE l 0 -1
+        A: ZUNION 2 z1 z2
+        A: SINTERCARD 2 s1 s2
+        B: MSET x 1 y 2 t1 1 t2 1 t3 1
+        B: HSET h f v
+        B: ZADD z 1 m
+        B: SADD s m
+        B: RPUSH l a
+        B: ZADD z1 1 a
+        B: SADD s2 a
+        R?
+        A: GET k
+        A: SET k 1
+        R?
+        A: GET wt
+        A: HSET wt f v
+        A: HGET wt f
+        B: SET wt x
+        R?
+        A: GET a
+        B: SELECT 1
+        B: SET a 1
+        B: SELECT 0
+        R?
+        A: GET f1
+        A: GET f2
+        A: FLUSHDB
+        R?
+        A: GET f3
+        B: FLUSHALL
+        R?
+        B: FLUSHALL
+        R?
+        A: MULTI
+        A: GET m1
+        A: SET m1 x
+        A: GET m1
+        A: EXEC
+        R?
+        B: SET m1 y
+        R?
+        C: CLIENT TRACKING on
+        C: GET own
+        B: SET own 1
+        C?
+        C: GET own
+        C: SET own 2
+        C: CLIENT TRACKING off
+        B: SET own 3
+        C?
+        B: INFO |> tracking_clients tracking_total_prefixes
+        A: CLIENT TRACKING off
+        A: CLIENT TRACKINGINFO
+        B: INFO |> tracking_clients
+        "#,
+    );
+}
+
+#[test]
+fn tracking_bcast_prefixes_and_noloop() {
+    check(
+        "tracking-bcast",
+        r#"
+        R: SUBSCRIBE __redis__:invalidate
+        A: CLIENT TRACKING on BCAST REDIRECT $R
+        A: CLIENT TRACKINGINFO
+        A: CLIENT INFO |> flags redir
+        B: SET foo 1
+        R?
+        B: MSET b 1 a 2 a 3
+        R?
+        A: SET mine 1
+        R?
+        A: CLIENT TRACKING on BCAST PREFIX x
+        A: CLIENT TRACKING on
+        A: CLIENT TRACKING off
+        A: CLIENT TRACKING on BCAST PREFIX user: PREFIX obj: REDIRECT $R NOLOOP
+        A: CLIENT TRACKINGINFO
+        B: SET user:1 a
+        B: SET obj:2 b
+        B: SET other c
+        R?
+        A: SET user:2 x
+        A: MSET user:3 y obj:3 z
+        B: SET user:3 w
+        R?
+        A: CLIENT TRACKING on BCAST PREFIX us
+        A: CLIENT TRACKING on BCAST PREFIX user:1:
+        A: CLIENT TRACKING on BCAST PREFIX a PREFIX ab
+        A: CLIENT TRACKING on BCAST PREFIX z PREFIX a PREFIX ab
+        A: PING
+        A: CLIENT TRACKINGINFO
+        D: CLIENT TRACKING on BCAST PREFIX user REDIRECT $R
+        B: SET user:9 x
+        R?
+        B: INFO |> tracking_clients tracking_total_prefixes
+        B: EVAL "redis.call('set', 'user:7', 1) redis.call('set', 'abc', 1) return 1" 0
+        R?
+        A: EVAL "redis.call('set', 'user:8', 1) return 1" 0
+        R?
+        D: CLIENT TRACKING off
+        B: FLUSHALL
+        R?
+        B: INFO |> tracking_clients tracking_total_prefixes
+        "#,
+    );
+}
+
+#[test]
+fn tracking_optin_optout_noloop_scripts_and_errors() {
+    check(
+        "tracking-modes",
+        r#"
+        R: SUBSCRIBE __redis__:invalidate
+        A: CLIENT CACHING yes
+        A: CLIENT TRACKING on OPTIN REDIRECT $R
+        A: CLIENT CACHING no
+        A: CLIENT CACHING maybe
+        A: CLIENT TRACKING on OPTOUT
+        A: CLIENT CACHING yes
+        A: CLIENT TRACKINGINFO
+        A: GET k1
+        A: GET k2
+        A: CLIENT CACHING yes
+        A: CLIENT TRACKINGINFO
+        A: MULTI
+        A: GET k3
+        A: GET k4
+        A: EXEC
+        A: GET k5
+        B: MSET k1 1 k2 1 k3 1 k4 1 k5 1
+        R?
+        A: CLIENT TRACKING off
+        A: CLIENT TRACKING on OPTOUT REDIRECT $R
+        A: CLIENT CACHING yes
+        A: GET o1
+        A: CLIENT CACHING no
+        A: CLIENT TRACKINGINFO
+        A: GET o2
+        A: GET o3
+        B: MSET o1 1 o2 1 o3 1
+        R?
+        A: CLIENT TRACKING off
+        A: CLIENT TRACKING on NOLOOP REDIRECT $R
+        A: GET n
+        A: SET n 1
+        R?
+        A: GET n
+        B: SET n 2
+        R?
+        A: CLIENT TRACKING off
+        A: CLIENT TRACKING on REDIRECT $R
+        A: EVAL "return redis.call('get', KEYS[1])" 1 s2
+        A: EVAL "return redis.call('get', 's3')" 0
+        A: EVAL "redis.call('get', 's4') return redis.call('get', KEYS[1])" 1 s5
+        A: EVAL_RO "return redis.call('get', KEYS[1])" 1 s6
+        A: EVAL "return redis.call('set', KEYS[1], 'v')" 1 s8
+        B: MSET s2 1 s3 1 s4 1 s5 1 s6 1 s8 1
+        R?
+        A: CLIENT TRACKING on PREFIX a
+        A: CLIENT TRACKING on BCAST OPTIN
+        A: CLIENT TRACKING on OPTIN OPTOUT
+        A: CLIENT TRACKING on REDIRECT 99999
+        A: CLIENT TRACKING on REDIRECT abc
+        A: CLIENT TRACKING on REDIRECT 0
+        A: CLIENT TRACKING on REDIRECT -5
+        A: CLIENT TRACKING on REDIRECT $R REDIRECT $R
+        A: CLIENT TRACKING on FOO
+        A: CLIENT TRACKING maybe
+        A: CLIENT TRACKING off FOO
+        A: CLIENT TRACKING on REDIRECT
+        A: CLIENT TRACKING on PREFIX
+        A: CLIENT TRACKING
+        A: CLIENT CACHING
+        A: CLIENT GETREDIR x
+        A: CLIENT TRACKINGINFO x
+        A: CLIENT TRACKING on REDIRECT $A
+        A: GET self
+        B: SET self 1
+        A?
+        S: SUBSCRIBE __redis__:invalidate
+        A: CLIENT TRACKING on REDIRECT $S
+        A: GET q
+        C: CLIENT KILL ID $S
+        B: SET q 1
+        A?
+        A: CLIENT TRACKINGINFO
+        A: CLIENT LIST ID $A |> flags redir
+        A: GET q
+        B: SET q 2
+        A?
+        A: CLIENT TRACKING on
+        A: CLIENT TRACKINGINFO
+        A: RESET
+        A: CLIENT TRACKINGINFO
+        "#,
+    );
+}
+
+#[test]
+fn tracking_invalidates_expired_evicted_and_forgotten_keys() {
+    check(
+        "tracking-expiry",
+        r#"
+        R: SUBSCRIBE __redis__:invalidate
+        A: CLIENT TRACKING on REDIRECT $R
+        B: SET e v PX 100
+        A: GET e
+        @sleep 400
+        R?
+        B: SET big x
+        A: GET big
+        A: GET other
+        B: CONFIG SET maxmemory-policy allkeys-lru
+        B: CONFIG SET maxmemory 1
+        B: GET other
+        B: DBSIZE
+        B: CONFIG SET maxmemory 0
+        R?
+        B: CONFIG SET tracking-table-max-keys 2
+        B: CONFIG GET tracking-table-max-keys
+        A: MGET m1 m2
+        B: INFO |> tracking_total_keys tracking_total_items
+        A: GET m3
+        B: PING
+        B: INFO |> tracking_total_keys tracking_total_items
+        B: CONFIG SET tracking-table-max-keys 0
+        B: CONFIG SET tracking-table-max-keys -1
+        B: CONFIG SET tracking-table-max-keys 1000000
         "#,
     );
 }

@@ -11,7 +11,9 @@
 //! The families (file ↔ Redis file):
 //! - `server.rs` ↔ server.c (PING, ECHO, TIME, INFO, COMMAND), `db.rs` ↔ db.c, `object.rs` ↔
 //!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `networking.rs` ↔ networking.c
-//!   (CLIENT, HELLO, AUTH, RESET, QUIT), `replication.rs` ↔ replication.c (ROLE);
+//!   (CLIENT, HELLO, AUTH, RESET, QUIT), `tracking.rs` ↔ tracking.c's CLIENT subcommands
+//!   (TRACKING, CACHING, GETREDIR, TRACKINGINFO), `replication.rs` ↔ replication.c (ROLE,
+//!   MONITOR);
 //! - `string.rs` ↔ t_string.c, `expire.rs` ↔ expire.c, `list.rs` ↔ t_list.c, `hash.rs` ↔
 //!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c;
 //! - `multi.rs` ↔ multi.c, `pubsub.rs` ↔ pubsub.c (the tables and delivery are ../pubsub.rs),
@@ -37,6 +39,7 @@ pub mod server;
 pub mod set;
 pub mod string;
 pub mod table;
+pub mod tracking;
 pub mod zset;
 
 use crate::reply::Reply;

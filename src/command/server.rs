@@ -115,7 +115,7 @@ fn info_section(e: &Engine, name: &str) -> String {
             kv("cluster_connections", "0".into());
             kv("maxclients", e.config.int("maxclients").to_string());
             kv("blocked_clients", e.blocked_clients().to_string());
-            kv("tracking_clients", "0".into());
+            kv("tracking_clients", e.tracking_clients().to_string());
             kv(
                 "clients_in_timeout_table",
                 e.clients.values().filter(|c| c.blocked.as_ref().is_some_and(|b| b.timeout_ms > 0)).count().to_string(),
@@ -166,6 +166,11 @@ fn info_section(e: &Engine, name: &str) -> String {
             kv("keyspace_misses", s.keyspace_misses.to_string());
             kv("pubsub_channels", e.pubsub.channels.len().to_string());
             kv("pubsub_patterns", e.pubsub.patterns.len().to_string());
+            kv("pubsubshard_channels", e.shard_channels.len().to_string());
+            let (keys, items, prefixes) = e.tracking_totals();
+            kv("tracking_total_keys", keys.to_string());
+            kv("tracking_total_items", items.to_string());
+            kv("tracking_total_prefixes", prefixes.to_string());
             kv("total_error_replies", s.total_error_replies.to_string());
             "Stats"
         }
@@ -389,6 +394,31 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
             })
             .collect(),
     )
+}
+
+/// db.c `getKeysFromCommand()` as tracking.c calls it: the keys of the legacy (first, last,
+/// step) range, or — for commands with movable keys, whose getkeys_proc decides — what their
+/// key specs find.
+pub(crate) fn command_keys(cmd: &Command, argv: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    if cmd.has_flag("movablekeys") {
+        let found = keys_from_specs(cmd, &key_specs(cmd), argv).unwrap_or_default();
+        return found.into_iter().filter_map(|(i, _)| argv.get(i).cloned()).collect();
+    }
+    if cmd.first_key <= 0 {
+        return vec![];
+    }
+    let argc = argv.len() as i64;
+    let last = if cmd.last_key < 0 { argc + cmd.last_key } else { cmd.last_key };
+    let step = cmd.step.max(1);
+    let mut keys = Vec::new();
+    let mut j = cmd.first_key;
+    while j <= last {
+        if let Some(k) = argv.get(j as usize) {
+            keys.push(k.clone());
+        }
+        j += step;
+    }
+    keys
 }
 
 /// db.c `setGetKeys()`: the key is read too when a GET option is present (compared as a C
