@@ -34,8 +34,6 @@ fn may_replicate(cmd: &Command) -> bool {
                 | "eval"
                 | "evalsha"
                 | "fcall"
-                | "script|flush"
-                | "script|load"
                 | "function|load"
                 | "function|delete"
                 | "function|flush"
@@ -129,6 +127,15 @@ impl Engine {
             self.unpause_clients();
         }
         self.pause.kind.is_some()
+    }
+
+    /// blocked.c `unblockClient()` for one postponed client (CLIENT UNBLOCK … ERROR): its
+    /// command runs again before the server sleeps — and waits again if clients are still paused.
+    pub(crate) fn release_postponed(&mut self, client: ClientId) {
+        if let Some(i) = self.pause.postponed.iter().position(|&id| id == client) {
+            self.pause.postponed.remove(i);
+            self.pause.unblocked.push(client);
+        }
     }
 
     /// A client that goes away stops waiting.

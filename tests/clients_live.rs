@@ -379,6 +379,8 @@ fn check_engine(name: &str, script: &str) {
                     engine.disconnect(id);
                 };
                 engine.set_client_addr(id, conn.local(), format!("127.0.0.1:{}", server.port()));
+                // The live connection ran CLIENT ID (a MONITOR sees it): so does the engine's.
+                engine.execute(id, &[b"CLIENT".to_vec(), b"ID".to_vec()]);
                 ids.push((who, id));
                 conns.push((who, conn, id));
                 conns.len() - 1
@@ -1038,6 +1040,325 @@ fn tracking_invalidates_expired_evicted_and_forgotten_keys() {
         B: CONFIG SET tracking-table-max-keys 0
         B: CONFIG SET tracking-table-max-keys -1
         B: CONFIG SET tracking-table-max-keys 1000000
+        "#,
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// CLIENT REPLY, UNBLOCK, PAUSE, NO-EVICT, KILL and the flags CLIENT LIST shows (networking.c)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn client_reply_off_skip_drop_replies_but_not_pushes() {
+    check(
+        "client-reply",
+        r#"
+        A& CLIENT REPLY OFF
+        A& SET k v
+        A& GET k
+        A& NOSUCHCOMMAND
+        A: CLIENT REPLY ON
+        A: GET k
+        A& CLIENT REPLY SKIP
+        A& PING
+        A: PING x
+        A& CLIENT REPLY SKIP
+        A& CLIENT REPLY SKIP
+        A& PING y
+        A& CLIENT REPLY OFF
+        A& CLIENT REPLY SKIP
+        A: CLIENT REPLY ON
+        A& CLIENT REPLY SKIP
+        A: CLIENT REPLY ON
+        A: PING z
+        A: CLIENT REPLY foo
+        A& CLIENT REPLY SKIP
+        A& CLIENT REPLY foo
+        A: PING w
+        A: CLIENT REPLY
+        A& CLIENT REPLY OFF
+        A& SUBSCRIBE ch2
+        B: PUBLISH ch2 hi
+        A?
+        A& CLIENT REPLY ON
+        A& UNSUBSCRIBE
+        A: CLIENT REPLY ON
+        A& CLIENT REPLY SKIP
+        A& BLPOP q 0
+        B: RPUSH q x
+        A?
+        A: PING after
+        A& CLIENT REPLY SKIP
+        A& BLPOP q 0.05
+        @sleep 300
+        A?
+        A: PING after2
+        A& CLIENT REPLY OFF
+        A& CLIENT TRACKING on REDIRECT $A
+        A& GET t
+        B: SET t 1
+        A?
+        A& RESET
+        A: PING reset
+        "#,
+    );
+}
+
+#[test]
+fn client_unblock_answers_a_blocked_client_with_its_timeout_or_an_error() {
+    check(
+        "client-unblock",
+        r#"
+        B& BLPOP q 0
+        A: CLIENT LIST ID $B |> flags cmd
+        A: CLIENT UNBLOCK $B ERROR
+        B?
+        B& BZPOPMIN z 0
+        A: CLIENT UNBLOCK $B TIMEOUT
+        B?
+        B& BLMOVE a b LEFT LEFT 0
+        A: CLIENT UNBLOCK $B
+        B?
+        A: CLIENT UNBLOCK $B
+        A: CLIENT UNBLOCK $A
+        A: CLIENT UNBLOCK 999
+        A: CLIENT UNBLOCK 999 foo
+        A: CLIENT UNBLOCK abc
+        A: CLIENT UNBLOCK abc foo
+        A: CLIENT UNBLOCK -1
+        A: CLIENT UNBLOCK 1 2 3
+        A: CLIENT UNBLOCK
+        B& BLPOP q 5
+        A: INFO |> blocked_clients clients_in_timeout_table
+        A: CLIENT UNBLOCK $B TIMEOUT
+        B?
+        A: INFO |> blocked_clients clients_in_timeout_table
+        A: CLIENT PAUSE 100000 WRITE
+        B& BLPOP q 0
+        A: CLIENT UNBLOCK $B ERROR
+        A: INFO |> blocked_clients
+        A: CLIENT LIST ID $B |> flags cmd
+        A: CLIENT UNPAUSE
+        B?
+        A: CLIENT LIST ID $B |> flags cmd
+        A: CLIENT UNBLOCK $B ERROR
+        B?
+        A: MULTI
+        A: CLIENT UNBLOCK $B
+        A: EXEC
+        "#,
+    );
+}
+
+#[test]
+fn client_pause_holds_writes_or_everything_until_unpause_or_its_end() {
+    check(
+        "client-pause",
+        r##"
+        A: SET FOO BAR
+        A: CLIENT PAUSE 100000 WRITE
+        B: GET FOO
+        B: PING
+        B: INFO |> blocked_clients
+        B& SET FOO BAZ
+        C: INFO |> blocked_clients
+        C: CLIENT LIST ID $B |> flags cmd argv-mem
+        B?
+        D: MULTI
+        D& SET x 1
+        E& PUBLISH ch m
+        F& EVAL "return 1" 0
+        G: EVAL "#!lua flags=no-writes\nreturn 2" 0
+        H: EVAL_RO "return 3" 0
+        J: SCRIPT LOAD "return 1"
+        K& EVAL "#!lua\nreturn redis.call('set', 'y', 1)" 0
+        L: MULTI
+        L: GET FOO
+        L: PING
+        L: EXEC
+        N& EXPIRE FOO 100
+        P: MULTI
+        P: GET FOO
+        P: CLIENT PAUSE 100000 WRITE
+        C: CLIENT PAUSE 10 WRITE
+        C: CLIENT PAUSE abc
+        C: CLIENT PAUSE -1
+        C: CLIENT PAUSE 10 FOO
+        C: CLIENT PAUSE abc FOO
+        C: CLIENT PAUSE 10 write extra
+        C: CLIENT PAUSE 99999999999999999999
+        C: CLIENT UNPAUSE x
+        C: INFO |> blocked_clients
+        A: CLIENT UNPAUSE
+        B?
+        D?
+        E?
+        F?
+        K?
+        N?
+        D: EXEC
+        P: EXEC
+        A: TTL FOO
+        A: CLIENT UNPAUSE
+        A: MULTI
+        A: SET FOO1 BAR
+        A: CLIENT PAUSE 100000 WRITE
+        A: SET FOO2 BAR
+        A: EXEC
+        B& SET FOO3 BAR
+        A: MGET FOO1 FOO2 FOO3
+        A: CLIENT UNPAUSE
+        B?
+        M: PING
+        A: CLIENT PAUSE 1500 ALL
+        B& PING
+        A& CLIENT UNPAUSE
+        M& MONITOR
+        @sleep 2000
+        B?
+        A?
+        M?
+        B: PING
+        A: MULTI
+        A: CLIENT PAUSE 1500 ALL
+        A: CLIENT PAUSE 10 WRITE
+        A: EXEC
+        @sleep 100
+        B& GET FOO
+        B?
+        @sleep 2000
+        B?
+        "##,
+    );
+}
+
+#[test]
+fn client_pause_freezes_expiry_and_lets_reads_see_keys_as_gone() {
+    check(
+        "client-pause-expiry",
+        r#"
+        A: MULTI
+        A: SET key value PX 100
+        A: SET k2 v
+        A: CLIENT PAUSE 100000 WRITE
+        A: SET k3 v
+        A: EXEC
+        @sleep 400
+        A: GET key
+        A: EXISTS key
+        A: DBSIZE
+        A: TTL key
+        A: TYPE key
+        A: KEYS key
+        A: INFO |> expired_keys
+        A: CLIENT UNPAUSE
+        A: GET key
+        A: INFO |> expired_keys
+        "#,
+    );
+}
+
+#[test]
+fn client_flags_no_evict_and_kill_filters() {
+    check(
+        "client-flags",
+        r#"
+        A: CLIENT NO-EVICT on
+        A: CLIENT INFO |> flags
+        A: CLIENT NO-EVICT OFF
+        A: CLIENT INFO |> flags
+        A: CLIENT NO-EVICT x
+        A: CLIENT NO-EVICT
+        A: CLIENT NO-EVICT ON
+        A: CLIENT TRACKING on BCAST
+        A: WATCH k
+        B: SET k 1
+        A: MULTI
+        A: PING
+        A: CLIENT INFO |> flags multi
+        A: EXEC
+        A: RESET
+        A: CLIENT INFO |> flags
+        C: SUBSCRIBE x
+        A: CLIENT LIST TYPE pubsub |> id flags sub
+        C: PSUBSCRIBE p*
+        A: CLIENT LIST ID $C |> flags sub psub ssub
+        A: CLIENT KILL TYPE foo
+        A: CLIENT KILL ID abc
+        A: CLIENT KILL ID 0
+        A: CLIENT KILL ID 1 SKIPME maybe
+        A: CLIENT KILL MAXAGE 1
+        A: CLIENT KILL USER nobody
+        A: CLIENT KILL ADDR 1.2.3.4:5
+        A: CLIENT KILL LADDR 1.2.3.4:5
+        A: CLIENT KILL 1.2.3.4:5
+        A: CLIENT KILL ID $C TYPE normal
+        A: CLIENT KILL ID $C TYPE pubsub
+        A: CLIENT KILL ID $C
+        D: CLIENT KILL ID $D
+        D: CLIENT KILL ID $D SKIPME no
+        "#,
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// MONITOR (replication.c replicationFeedMonitors)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn monitor_sees_every_command_as_redis_shows_it() {
+    check(
+        "monitor",
+        r#"
+        M: MONITOR
+        A: SET k v
+        A: SELECT 2
+        A: SET k2 12345
+        A: SELECT 0
+        A: GET nokey
+        A: LPUSH k x
+        A: MULTI
+        A: SET a 1
+        A: INCR a
+        A: EXEC
+        A: EVAL "redis.call('set','b','x') return redis.call('get','b')" 0
+        A: EVAL "return redis.call('select', 3) and redis.call('set','x','y')" 0
+        A: EVAL "return 1" abc
+        A: EVALSHA 0000000000000000000000000000000000000000 0
+        A: EVAL_RO "return redis.call('get','x')" 0
+        A: AUTH foo
+        A: AUTH user pass
+        A: AUTH a b c
+        A: HELLO 2 AUTH default pw
+        A: HELLO 2 SETNAME name AUTH default pw
+        A: HELLO 9 AUTH default pw
+        A: CONFIG GET hz
+        A: CLIENT ID
+        A: CLIENT LIST |> id
+        A: CLIENT KILL ID 9999
+        A: NOSUCH cmd
+        A: GET
+        A: SET "a b" "x\ny\x00\xff"
+        A& BLPOP q 0
+        B: RPUSH q x
+        A?
+        A: PING
+        M?
+        M: PING x
+        M& MONITOR
+        M?
+        N: MONITOR
+        C: SUBSCRIBE c
+        C: PING
+        C: UNSUBSCRIBE
+        M?
+        N?
+        M: RESET
+        A: PING
+        M?
+        N?
+        A: QUIT
+        N?
         "#,
     );
 }

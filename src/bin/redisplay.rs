@@ -129,6 +129,8 @@ fn main() {
     let follow_wall_clock = time.is_none();
     let start_ms = time.unwrap_or_else(wall_ms);
     let mut session = Session::new(EngineOptions { seed, start_ms });
+    // redis-cli shows RESP3 push messages when its output is a terminal.
+    session.show_pushes = std::io::IsTerminal::is_terminal(&std::io::stdout());
     // No views here: don't build events nobody will read.
     session.engine.set_event_recording(false);
 

@@ -244,8 +244,8 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
 }
 
 /// networking.c `clearClientConnectionState()` (RESET): out of MONITOR, tracking off, out of
-/// MULTI, no watches, no subscriptions, no blocking, db 0, no name, RESP2, CLIENT REPLY ON,
-/// NO-EVICT off.
+/// MULTI, no watches, no subscriptions, no blocking, db 0, no name, RESP2, CLIENT REPLY ON
+/// (NO-EVICT stays on in 7.0.15).
 pub fn reset(e: &mut Engine, c: &Call) -> Reply {
     e.monitors.retain(|&id| id != c.client);
     e.disable_tracking(c.client);
@@ -258,7 +258,6 @@ pub fn reset(e: &mut Engine, c: &Call) -> Reply {
         cl.outbox.clear();
         cl.resp = 2;
         cl.monitor = false;
-        cl.no_evict = false;
         cl.reply_off = false;
         cl.reply_skip_next = false;
     }
@@ -407,7 +406,9 @@ pub fn client_reply(e: &mut Engine, c: &Call) -> Reply {
 }
 
 /// `CLIENT UNBLOCK id [TIMEOUT|ERROR]`: a client blocked on keys gets its timeout reply or an
-/// UNBLOCKED error; one postponed by CLIENT PAUSE, or not blocked, is left alone (0).
+/// UNBLOCKED error. One postponed by CLIENT PAUSE gets the error as 7.0.15 gives it — and its
+/// command still runs (postponed again while the pause lasts); TIMEOUT there makes 7.0.15 panic
+/// (`replyToBlockedClientTimedOut()` knows no BLOCKED_POSTPONE): here it answers 0.
 pub fn client_unblock(e: &mut Engine, c: &Call) -> Reply {
     if c.argc() > 4 {
         return subcommand_syntax_error(c);
@@ -422,6 +423,11 @@ pub fn client_unblock(e: &mut Engine, c: &Call) -> Reply {
     }
     let Some(id) = string2ll(c.arg(2)) else { return Reply::err(crate::command::NOT_INTEGER) };
     let target = id as ClientId;
+    if error && e.clients.get(&target).is_some_and(|t| t.postponed.is_some()) {
+        e.add_reply(target, Reply::err("UNBLOCKED client unblocked via CLIENT UNBLOCK"));
+        e.release_postponed(target);
+        return Reply::Integer(1);
+    }
     if e.clients.get(&target).is_none_or(|t| t.blocked.is_none()) {
         return Reply::Integer(0);
     }
