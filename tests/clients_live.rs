@@ -1177,6 +1177,7 @@ fn client_pause_holds_writes_or_everything_until_unpause_or_its_end() {
         L: PING
         L: EXEC
         N& EXPIRE FOO 100
+        O& SPUBLISH ch x
         P: MULTI
         P: GET FOO
         P: CLIENT PAUSE 100000 WRITE
@@ -1196,6 +1197,7 @@ fn client_pause_holds_writes_or_everything_until_unpause_or_its_end() {
         F?
         K?
         N?
+        O?
         D: EXEC
         P: EXEC
         A: TTL FOO
@@ -1359,6 +1361,75 @@ fn monitor_sees_every_command_as_redis_shows_it() {
         N?
         A: QUIT
         N?
+        "#,
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sharded Pub/Sub (7.0: SSUBSCRIBE, SUNSUBSCRIBE, SPUBLISH, PUBSUB SHARD*; one shard)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn sharded_pubsub_delivery_counts_and_restrictions() {
+    check(
+        "pubsub-shard",
+        r#"
+        A: SSUBSCRIBE a b
+        A: SUBSCRIBE c
+        A: SSUBSCRIBE a
+        A: PSUBSCRIBE p*
+        B: SPUBLISH a hello
+        B: PUBLISH a nope
+        B: SPUBLISH c nope
+        B: SPUBLISH nobody x
+        B: PUBSUB SHARDCHANNELS b*
+        B: PUBSUB SHARDCHANNELS nothing*
+        B: PUBSUB SHARDNUMSUB a b c d
+        B: PUBSUB SHARDNUMSUB
+        B: PUBSUB CHANNELS
+        B: PUBSUB NUMSUB a c
+        B: PUBSUB NUMPAT
+        B: INFO |> pubsub_channels pubsub_patterns pubsubshard_channels
+        B: CLIENT LIST ID $A |> flags sub psub ssub
+        A?
+        A: GET x
+        A: SPUBLISH a x
+        A: PING
+        A: SUNSUBSCRIBE a x
+        A: SUNSUBSCRIBE
+        A: SUNSUBSCRIBE
+        A: UNSUBSCRIBE
+        A: PUNSUBSCRIBE
+        A: SUNSUBSCRIBE
+        A: SSUBSCRIBE q
+        A: PING
+        B: SPUBLISH q "\x00bin\xff"
+        A?
+        A: RESET
+        B: PUBSUB SHARDNUMSUB q
+        B: SSUBSCRIBE x
+        B: SPUBLISH x self
+        B: SUNSUBSCRIBE x
+        B: SPUBLISH x self
+        C: MULTI
+        C: SSUBSCRIBE m
+        C: SUBSCRIBE m2
+        C: EXEC
+        C: UNSUBSCRIBE
+        C: SSUBSCRIBE
+        C: SPUBLISH
+        C: SPUBLISH a
+        C: EVAL "return redis.call('spublish','a','b')" 0
+        C: EVAL "return redis.call('ssubscribe','a')" 0
+        C: CONFIG SET notify-keyspace-events KEA
+        D: SSUBSCRIBE __keyspace@0__:k
+        C: SET k v
+        D?
+        C: CONFIG SET notify-keyspace-events ""
+        E: SSUBSCRIBE gone
+        C: CLIENT KILL ID $E
+        C: PUBSUB SHARDNUMSUB gone
+        C: INFO |> pubsubshard_channels
         "#,
     );
 }

@@ -93,3 +93,12 @@ pub fn is_opt(arg: &[u8], word: &str) -> bool {
 pub fn invalid_expire_time(cmd: &str) -> Reply {
     Reply::Error(format!("ERR invalid expire time in '{cmd}' command").into_bytes())
 }
+
+/// networking.c `addReplySubcommandSyntaxError()`: a subcommand given more arguments than it
+/// takes (`'%.128s'` of the subcommand as typed).
+pub fn subcommand_syntax_error(container: &str, sub: &[u8]) -> Reply {
+    let mut msg = b"ERR unknown subcommand or wrong number of arguments for '".to_vec();
+    msg.extend(c_str(sub).iter().take(128));
+    msg.extend(format!("'. Try {container} HELP.").bytes());
+    Reply::Error(msg)
+}

@@ -16,7 +16,7 @@
 //! as with a server without passwords.
 
 use crate::command::call::Call;
-use crate::command::{is_opt, syntax_error};
+use crate::command::{is_opt, subcommand_syntax_error, syntax_error};
 use crate::engine::{Client, ClientId, Engine, PauseKind};
 use crate::reply::Reply;
 use crate::util::{string2ll, text};
@@ -371,15 +371,6 @@ pub fn hello(e: &mut Engine, c: &Call) -> Reply {
     ])
 }
 
-/// `unknown subcommand or wrong number of arguments for '<sub>'` (networking.c
-/// `addReplySubcommandSyntaxError()`).
-fn subcommand_syntax_error(c: &Call) -> Reply {
-    let mut msg = b"ERR unknown subcommand or wrong number of arguments for '".to_vec();
-    msg.extend(crate::command::c_str(c.arg(1)).iter().take(128));
-    msg.extend(b"'. Try CLIENT HELP.");
-    Reply::Error(msg)
-}
-
 /// `CLIENT REPLY ON|OFF|SKIP`: OFF and SKIP have no reply of their own.
 pub fn client_reply(e: &mut Engine, c: &Call) -> Reply {
     let Some(cl) = e.clients.get_mut(&c.client) else { return Reply::err("ERR no such client") };
@@ -411,7 +402,7 @@ pub fn client_reply(e: &mut Engine, c: &Call) -> Reply {
 /// (`replyToBlockedClientTimedOut()` knows no BLOCKED_POSTPONE): here it answers 0.
 pub fn client_unblock(e: &mut Engine, c: &Call) -> Reply {
     if c.argc() > 4 {
-        return subcommand_syntax_error(c);
+        return subcommand_syntax_error("CLIENT", c.arg(1));
     }
     let mut error = false;
     if c.argc() == 4 {
@@ -449,7 +440,7 @@ pub fn client_unblock(e: &mut Engine, c: &Call) -> Reply {
 /// is added to the clock as 7.0 adds it — without an overflow check.
 pub fn client_pause(e: &mut Engine, c: &Call) -> Reply {
     if c.argc() > 4 {
-        return subcommand_syntax_error(c);
+        return subcommand_syntax_error("CLIENT", c.arg(1));
     }
     let mut kind = PauseKind::All;
     if c.argc() == 4 {
