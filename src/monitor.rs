@@ -10,8 +10,9 @@
 //! script's own commands follow them; administrative commands (CONFIG, CLIENT KILL, DEBUG…) and
 //! commands refused before running (unknown, wrong arity, NOAUTH, OOM) never.
 //!
-//! Difference: the time is the virtual clock (Redis reads gettimeofday() for each line), so the
-//! microseconds are those of the millisecond the command ran at.
+//! Differences: the time is the virtual clock (Redis reads gettimeofday() for each line), so
+//! the microseconds are those of the millisecond the command ran at; a line that would pass
+//! `playground-max-alloc` (arguments quoted can take four times their size) is cut there.
 
 use std::borrow::Cow;
 
@@ -67,8 +68,17 @@ impl Engine {
             let addr = self.clients.get(&client).map(|c| c.peer_addr()).unwrap_or_default();
             line.extend(format!("[{db} {addr}]").bytes());
         }
+        // A line longer than one allocation may be is cut (args of hundreds of MB through
+        // `redisplay serve` would quadruple when quoted).
+        let max = self.config.int("playground-max-alloc").max(1024) as usize;
         for arg in redacted(argv).iter() {
+            let room = max.saturating_sub(line.len() + 3) / 4;
             line.push(b' ');
+            if arg.len() > room {
+                cat_repr(&mut line, &arg[..room]);
+                line.extend_from_slice(b" ... (cut by the playground: the line passed playground-max-alloc)");
+                break;
+            }
             cat_repr(&mut line, arg);
         }
         // sdscatrepr() leaves only printable ASCII: the line is a status reply.
@@ -99,5 +109,23 @@ mod tests {
         );
         assert_eq!(&*redacted(&argv(&["HELLO", "4", "AUTH", "u", "p"])), &argv(&["HELLO", "4", "AUTH", "u", "p"])[..]);
         assert_eq!(&*redacted(&argv(&["GET", "k"])), &argv(&["GET", "k"])[..]);
+    }
+
+    #[test]
+    fn huge_arguments_make_a_bounded_line() {
+        use crate::engine::EngineOptions;
+        let mut e = Engine::new(EngineOptions::default());
+        let (m, c) = (e.connect(), e.connect());
+        e.execute(m, &argv(&["MONITOR"]));
+        e.take_outbox(m);
+        e.execute(c, &[b"ECHO".to_vec(), vec![0xff; 20 << 20]]);
+        let lines = e.take_outbox(m);
+        let Some(Reply::Status(line)) = lines.first() else { panic!("{lines:?}") };
+        let max = e.config.int("playground-max-alloc") as usize;
+        assert!(line.len() <= max + 100 && line.len() > max / 2, "{}", line.len());
+        assert!(line.ends_with("playground-max-alloc)"));
+        e.execute(c, &argv(&["ECHO", "small"]));
+        let Some(Reply::Status(line)) = e.take_outbox(m).pop() else { panic!() };
+        assert!(line.ends_with("\"ECHO\" \"small\""), "{line}");
     }
 }

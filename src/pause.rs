@@ -176,3 +176,57 @@ impl Engine {
         self.pause.kind
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Engine, EngineOptions};
+    use crate::reply::Reply;
+
+    fn run(e: &mut Engine, c: u64, args: &[&str]) -> Reply {
+        e.execute(c, &args.iter().map(|a| a.as_bytes().to_vec()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn a_timeout_that_overflows_ends_the_pause_at_the_next_check() {
+        for timeout in ["9223372036854775807", "9223372036854775000", "0"] {
+            let mut e = Engine::new(EngineOptions::default());
+            let (a, b) = (e.connect(), e.connect());
+            assert_eq!(run(&mut e, a, &["CLIENT", "PAUSE", timeout, "WRITE"]), Reply::ok());
+            // Until serverCron looks, clients are paused.
+            run(&mut e, b, &["SET", "k", "v"]);
+            assert!(e.is_blocked(b), "{timeout}");
+            let next = e.next_cron_ms();
+            e.advance_to(next, u64::MAX);
+            assert!(!e.is_blocked(b), "{timeout}");
+            assert_eq!(e.take_outbox(b), vec![Reply::ok()]);
+        }
+    }
+
+    #[test]
+    fn writes_wait_reads_pass_and_nothing_expires() {
+        let mut e = Engine::new(EngineOptions::default());
+        let (a, b) = (e.connect(), e.connect());
+        run(&mut e, a, &["SET", "t", "v", "PX", "10"]);
+        run(&mut e, a, &["CLIENT", "PAUSE", "60000", "WRITE"]);
+        let now = e.now_ms();
+        e.advance_to(now + 5000, u64::MAX);
+        assert_eq!(run(&mut e, b, &["GET", "t"]), Reply::Nil);
+        assert_eq!(run(&mut e, b, &["DBSIZE"]), Reply::Integer(1), "read as gone, not deleted");
+        assert_eq!(run(&mut e, b, &["RANDOMKEY"]), Reply::bulk("t"), "gives up instead of looping");
+        run(&mut e, b, &["MULTI"]);
+        run(&mut e, b, &["GET", "t"]);
+        run(&mut e, b, &["EXEC"]);
+        assert!(!e.is_blocked(b), "a read-only transaction runs");
+        run(&mut e, b, &["MULTI"]);
+        run(&mut e, b, &["INCR", "n"]);
+        assert!(e.is_blocked(b), "queueing a write waits");
+        // The pause ends by itself, at the first serverCron tick after its end.
+        e.advance_to(now + 60_000, u64::MAX);
+        assert!(e.is_blocked(b));
+        e.advance_to(now + 60_200, u64::MAX);
+        assert!(!e.is_blocked(b));
+        assert_eq!(e.take_outbox(b), vec![Reply::Status("QUEUED".into())]);
+        assert_eq!(run(&mut e, b, &["EXEC"]), Reply::Array(vec![Reply::Integer(1)]));
+        assert_eq!(run(&mut e, b, &["DBSIZE"]), Reply::Integer(1), "t expired once the pause ended");
+    }
+}

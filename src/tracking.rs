@@ -362,4 +362,61 @@ mod tests {
         // The empty prefix overlaps everything.
         assert!(matches!(check_prefix_collisions(&set(&[""]), &list(&["x"])), (Some(_), false)));
     }
+
+    fn run(e: &mut Engine, c: ClientId, args: &[&str]) -> Reply {
+        e.execute(c, &args.iter().map(|a| a.as_bytes().to_vec()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn thousands_of_prefixes_and_keys_stay_bounded() {
+        use crate::engine::EngineOptions;
+        let mut e = Engine::new(EngineOptions::default());
+        let (a, b) = (e.connect(), e.connect());
+        run(&mut e, a, &["HELLO", "3"]);
+        let prefixes: Vec<String> = (0..3000).map(|i| format!("p{i:05}:")).collect();
+        let mut args = vec!["CLIENT", "TRACKING", "on", "BCAST"];
+        for p in &prefixes {
+            args.extend(["PREFIX", p.as_str()]);
+        }
+        assert_eq!(run(&mut e, a, &args), Reply::ok());
+        assert_eq!(e.tracking_totals().2, 3000);
+        let keys: Vec<String> = (0..300).map(|i| format!("p{:05}:k", i * 7)).collect();
+        let mut mset = vec!["MSET"];
+        for k in &keys {
+            mset.extend([k.as_str(), "v"]);
+        }
+        run(&mut e, b, &mset);
+        e.before_sleep();
+        assert_eq!(e.take_outbox(a).len(), 300, "one message per prefix that saw a change");
+        run(&mut e, a, &["CLIENT", "TRACKING", "off"]);
+        assert_eq!(e.tracking_totals().2, 0, "the prefix table empties with its last client");
+
+        // The key table stays under tracking-table-max-keys, a few commands after it grows.
+        run(&mut e, b, &["CONFIG", "SET", "tracking-table-max-keys", "100"]);
+        run(&mut e, a, &["CLIENT", "TRACKING", "on"]);
+        let many: Vec<String> = (0..1000).map(|i| format!("key:{i}")).collect();
+        let mut mget = vec!["MGET"];
+        mget.extend(many.iter().map(String::as_str));
+        run(&mut e, a, &mget);
+        assert_eq!(e.tracking_totals().0, 1000);
+        let mut commands = 0;
+        while e.tracking_totals().0 > 100 {
+            run(&mut e, b, &["PING"]);
+            commands += 1;
+            assert!(commands < 10, "still {} keys", e.tracking_totals().0);
+        }
+        // Each key forgotten was invalidated, as if it had changed.
+        let told: usize = e
+            .take_outbox(a)
+            .iter()
+            .filter_map(|r| match r {
+                Reply::Push(items) => match items.get(1) {
+                    Some(Reply::Array(keys)) => Some(keys.len()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .sum();
+        assert_eq!(told as u64 + e.tracking_totals().1, 1000);
+    }
 }
