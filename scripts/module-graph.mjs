@@ -32,7 +32,9 @@ export function moduleGraph(root, entries, { load = null } = {}) {
     sources[rel] = source;
     deps[rel] = [];
     if (substitute === null) {
-      for (const m of source.matchAll(SPECIFIER)) {
+      // Comments (a JSDoc `import("./x.js")` type, a commented-out line) are not imports.
+      const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+      for (const m of code.matchAll(SPECIFIER)) {
         deps[rel].push(path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[3])));
       }
     }

@@ -25,7 +25,8 @@ pub fn event_class(event: &str) -> u32 {
         "new" => NEW,
         "del" | "expire" | "persist" | "rename_from" | "rename_to" | "copy_to" | "move_from" | "move_to"
         | "restore" => GENERIC,
-        "set" | "setrange" | "incrby" | "incrbyfloat" | "append" => STRING,
+        "set" | "setrange" | "incrby" | "incrbyfloat" | "append" | "setbit" | "pfadd" => STRING,
+        "sortstore" => LIST,
         e if e.starts_with('l') || e.starts_with('r') || e.starts_with('b') => LIST,
         e if e.starts_with('h') => HASH,
         e if e.starts_with('z') => ZSET,
@@ -48,14 +49,19 @@ impl Engine {
             self.flush_new_key_events();
         }
         if event != "keymiss" && event != "new" {
-            self.touch_watched_key(db, key);
-            // tracking.c trackingInvalidateKey(), from signalModifiedKey(): the client that made
-            // the change (none for expiry, eviction and a script's lua client).
-            let by =
-                if self.in_script || event == "expired" || event == "evicted" { None } else { self.current_client };
-            self.tracking_invalidate_key(by, key, true);
+            self.signal_modified_key(db, key, event == "expired" || event == "evicted");
         }
         self.publish_keyspace_event(event, db, key, log);
+    }
+
+    /// db.c `signalModifiedKey()`: touches WATCHers of the key and invalidates it for tracking
+    /// clients (tracking.c `trackingInvalidateKey()`), naming the client that made the change
+    /// (none for expiry, eviction and a script's lua client). Also for a write with no
+    /// keyspace event (PFCOUNT rewriting its cache).
+    pub(crate) fn signal_modified_key(&mut self, db: usize, key: &[u8], by_the_server: bool) {
+        self.touch_watched_key(db, key);
+        let by = if self.in_script || by_the_server { None } else { self.current_client };
+        self.tracking_invalidate_key(by, key, true);
     }
 
     fn publish_keyspace_event(&mut self, event: &str, db: usize, key: &[u8], log: bool) {

@@ -222,6 +222,9 @@ impl Engine {
             self.feed_monitors(client, db, argv);
         }
         let reply = handler(self, &call);
+        if self.errno_erange.is_some() {
+            crate::command::sort::after_command(self, &cmd.name, argv);
+        }
         self.current_command = outer;
         let db_after = self.client_db(client).unwrap_or(db);
         if cmd.has_flag("readonly") && self.tracking.clients > 0 && self.tracks_reads(client) {

@@ -1,7 +1,9 @@
 //! Connections: models networking.c — CLIENT ID/SETNAME/GETNAME/LIST/INFO/KILL/REPLY/UNBLOCK/
 //! PAUSE/UNPAUSE/NO-EVICT (`clientCommand()`, `catClientInfoString()`, `clientSetName()`),
-//! HELLO (`helloCommand()`), RESET (`clearClientConnectionState()`) and QUIT. CLIENT TRACKING and
-//! its siblings are in tracking.rs; what PAUSE does is ../pause.rs.
+//! HELLO (`helloCommand()`: switches the client to RESP2 or RESP3, with its AUTH and SETNAME
+//! options), RESET (`clearClientConnectionState()`, back to RESP2) and QUIT; AUTH (acl.c
+//! `authCommand()`). CLIENT TRACKING and its siblings are in tracking.rs; what PAUSE does is
+//! ../pause.rs.
 //!
 //! CLIENT REPLY OFF|SKIP: the replies the client would get are dropped (the engine marks them,
 //! `Engine::reply_dropped`; hosts don't send them), except push messages — Pub/Sub messages and
@@ -9,11 +11,12 @@
 //! inside MULTI drops EXEC's whole reply (OFF) or none of it (SKIP), where 7.0 drops the queued
 //! commands' replies from within the array it announced (a malformed reply).
 //!
-//! Deviations: there are no sockets, so CLIENT LIST's socket fields are stand-ins: `addr` is
-//! 127.0.0.1 with port 40000+id, `fd` is 7+id, buffer sizes are those of an idle redis-server
-//! connection (`qbuf=26 qbuf-free=20448 rbs=1024 … tot-mem=22298`), `events=r`. HELLO 3 answers
-//! NOPROTO (the console speaks RESP2 as redis-cli does by default). AUTH inside HELLO is refused
-//! as with a server without passwords.
+//! Deviations: the engine sees no sockets, so CLIENT LIST's socket fields are stand-ins: `addr`
+//! and `laddr` are the real ones only for a `redisplay serve` connection (a console client shows
+//! 127.0.0.1 with port 40000+id), `fd` is 7+id, buffer sizes are those of an idle redis-server
+//! connection (`qbuf=26 qbuf-free=20448 rbs=1024 … tot-mem=22298`), `events=r`. There is no
+//! ACL: the one user is `default`, whose password is `requirepass` (any password while that is
+//! empty), for AUTH and HELLO's AUTH alike.
 
 use crate::command::call::Call;
 use crate::command::{is_opt, subcommand_syntax_error, syntax_error};
