@@ -106,9 +106,9 @@ impl Engine {
         }
     }
 
-    /// Clients currently blocked (INFO `blocked_clients`).
+    /// Clients currently blocked (INFO `blocked_clients`), CLIENT PAUSE's postponed ones too.
     pub fn blocked_clients(&self) -> usize {
-        self.clients.values().filter(|c| c.blocked.is_some()).count()
+        self.clients.values().filter(|c| c.is_blocked()).count()
     }
 
     /// blocked.c `signalKeyAsReady()`: remember the key if a client waits on it.
@@ -161,8 +161,9 @@ impl Engine {
                         Some(reply) => {
                             self.update_stats_on_unblock(id, &argv, Some(&reply), cpu_before);
                             self.unblock(id);
+                            self.add_reply(id, reply);
                             if let Some(c) = self.clients.get_mut(&id) {
-                                c.outbox.push_back(reply);
+                                c.reset_after_command(false);
                             }
                             self.flush_new_key_events();
                         }
@@ -204,8 +205,9 @@ impl Engine {
                 self.update_stats_on_unblock(id, &argv, None, cpu_before);
             }
             self.unblock(id);
+            self.add_reply(id, Reply::NilArray);
             if let Some(c) = self.clients.get_mut(&id) {
-                c.outbox.push_back(Reply::NilArray);
+                c.reset_after_command(false);
             }
         }
     }

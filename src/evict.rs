@@ -131,6 +131,10 @@ impl Engine {
 
     /// evict.c `performEvictions()`.
     pub(crate) fn perform_evictions(&mut self) -> EvictResult {
+        // isSafeToPerformEvictions(): while clients are paused the dataset stands still.
+        if self.check_client_pause_timeout() {
+            return EvictResult::Ok;
+        }
         let maxmemory = self.config.int("maxmemory").max(0) as u64;
         if maxmemory == 0 {
             return EvictResult::Ok;

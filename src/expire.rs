@@ -59,8 +59,9 @@ impl Engine {
 
     /// expire.c `activeExpireCycle()`: returns what it did (None when it didn't run).
     pub(crate) fn active_expire_cycle(&mut self, kind: CycleKind) -> Option<ExpireCycleReport> {
-        // DEBUG SET-ACTIVE-EXPIRE 0 (`server.active_expire_enabled`).
-        if !self.debug.active_expire {
+        // DEBUG SET-ACTIVE-EXPIRE 0 (`server.active_expire_enabled`); while clients are paused
+        // (CLIENT PAUSE) nothing expires.
+        if !self.debug.active_expire || self.check_client_pause_timeout() {
             return None;
         }
         let classic = self.classic_expiry();

@@ -151,7 +151,10 @@ impl Playground {
             }
         };
         let start_ms = start_ms.map(clock_ms).unwrap_or(EngineOptions::default().start_ms);
-        Playground { session: Session::new(EngineOptions { seed, start_ms }) }
+        let mut session = Session::new(EngineOptions { seed, start_ms });
+        // The consoles are redis-cli in a terminal: RESP3 pushes (invalidations) are shown.
+        session.show_pushes = true;
+        Playground { session }
     }
 
     /// Runs one console line as redis-cli would: `{text, prompt, reply, quit, clear}` where

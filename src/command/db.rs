@@ -84,9 +84,11 @@ pub fn flushdb(e: &mut Engine, c: &Call) -> Reply {
         return r;
     }
     let n = e.dbs[c.db].len() as u64;
-    // db.c signalFlushedDb(): watchers of keys that existed see a change.
+    // db.c signalFlushedDb(): watchers of keys that existed see a change; tracking clients
+    // are told everything is invalid.
     e.touch_all_watched_keys_in_db(c.db, None);
     charge_flush(e, c, c.db);
+    e.tracking_invalidate_keys_on_flush();
     e.dbs[c.db].clear();
     e.dirty(n);
     Reply::ok()
@@ -101,6 +103,7 @@ pub fn flushall(e: &mut Engine, c: &Call) -> Reply {
         e.touch_all_watched_keys_in_db(db, None);
         charge_flush(e, c, db);
     }
+    e.tracking_invalidate_keys_on_flush();
     for db in e.dbs.iter_mut() {
         n += db.len() as u64;
         db.clear();
@@ -283,6 +286,9 @@ pub fn scan(e: &mut Engine, c: &Call) -> Reply {
 /// live key turns up or the db is empty. (Redis gives up after 100 tries and returns a dead
 /// key only on a replica, which can't delete; the playground is always a master.)
 pub fn randomkey(e: &mut Engine, c: &Call) -> Reply {
+    // While clients are paused nothing expires: after 100 dead picks, give up and answer one
+    // (Redis 7.0.15 loops forever there; later versions answer as here).
+    let mut tries = 100;
     loop {
         let n = e.dbs[c.db].len();
         if n == 0 {
@@ -294,6 +300,13 @@ pub fn randomkey(e: &mut Engine, c: &Call) -> Reply {
         };
         let key = key.clone();
         if e.dbs[c.db].is_expired(&key, e.now_ms()) {
+            if e.check_client_pause_timeout() {
+                tries -= 1;
+                if tries == 0 {
+                    return Reply::Bulk(key);
+                }
+                continue;
+            }
             e.delete_expired_key(c.db, &key, ExpiredBy::Lazy);
             continue;
         }

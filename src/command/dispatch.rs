@@ -18,10 +18,51 @@ impl Engine {
     /// `call()`), then serves clients blocked on keys the command made ready. When the command
     /// blocks (BLPOP on an empty list…), `is_blocked(client)` is true and the returned reply is a
     /// placeholder: the real one arrives later in the client's outbox.
+    ///
+    /// With CLIENT REPLY OFF/SKIP (or a second MONITOR) the reply is not to be sent:
+    /// `reply_dropped(client)` says so. Outbox entries queued before the reply was made come
+    /// before it (`take_outbox_before_reply`), the rest after.
     pub fn execute(&mut self, client: ClientId, argv: &[Vec<u8>]) -> Reply {
+        let outer = self.current_client.replace(client);
+        if let Some(c) = self.clients.get_mut(&client) {
+            c.reply_dropped = false;
+            c.reply_pos = c.outbox.len();
+        }
         let reply = self.process_command(client, argv);
+        // server.c afterCommand(): the invalidations the client caused for itself follow its reply.
+        self.tracking_handle_pending_key_invalidations();
         self.after_command();
+        self.command_processed(client, argv, &reply);
+        self.current_client = outer;
         reply
+    }
+
+    /// A postponed command run when the pause ended (blocked.c `processUnblockedClients()`):
+    /// as `execute`, its reply (unless dropped, or the command blocks again) to the outbox.
+    fn execute_late(&mut self, client: ClientId, argv: &[Vec<u8>]) {
+        let reply = self.execute(client, argv);
+        if self.is_blocked(client) || self.reply_dropped(client) {
+            return;
+        }
+        if let Some(c) = self.clients.get_mut(&client) {
+            let at = std::mem::take(&mut c.reply_pos).min(c.outbox.len());
+            c.outbox.insert(at, reply);
+        }
+    }
+
+    /// networking.c `commandProcessed()` → `resetClient()` for what a reply depends on: whether
+    /// this one is sent (CLIENT REPLY OFF/SKIP spare push replies, 7.0's `CLIENT_PUSHING`), SKIP
+    /// moving on to the next command, CLIENT CACHING's flag lasting one command (CLIENT commands
+    /// and MULTI queueing keep it). A blocked client is reset when it is unblocked.
+    fn command_processed(&mut self, client: ClientId, argv: &[Vec<u8>], reply: &Reply) {
+        let Some(c) = self.clients.get_mut(&client) else { return };
+        if c.is_blocked() {
+            return;
+        }
+        let push = matches!(reply, Reply::Push(_));
+        c.reply_dropped |= (c.reply_off || c.reply_skip) && !push;
+        let client_cmd = argv.first().is_some_and(|n| n.eq_ignore_ascii_case(b"client"));
+        c.reset_after_command(client_cmd);
     }
 
     fn reject(
@@ -43,6 +84,7 @@ impl Engine {
             if c.in_multi {
                 c.dirty_exec = true;
             }
+            c.reply_pos = c.outbox.len();
         }
         let name = match base {
             Some(b) => Cow::Borrowed(b.name.as_str()),
@@ -134,6 +176,10 @@ impl Engine {
                 );
             }
         }
+        // Make sure to use a reasonable amount of memory for client side caching metadata.
+        if self.tracking.clients > 0 {
+            self.tracking_limit_used_slots();
+        }
         if in_pubsub
             && !matches!(
                 base,
@@ -153,6 +199,20 @@ impl Engine {
                 cmd.name
             );
             return self.reject(client, db, argv, Some(cmd), Reply::err(msg));
+        }
+        // Clients are paused: the command waits for the end of the pause (ALL: any command;
+        // WRITE: one that may write or propagate — for EXEC, any it queued).
+        if self.pause.kind.is_some() {
+            let may_write = self.command_may_replicate(cmd, argv)
+                || (is_exec
+                    && self.clients.get(&client).is_some_and(|c| {
+                        c.queued.iter().any(
+                            |q| matches!(table().lookup(q), Lookup::Found(qc) if self.command_may_replicate(qc, q)),
+                        )
+                    }));
+            if self.must_postpone(client, may_write) {
+                return self.postpone(client, cmd, argv, |e, id, argv| e.execute_late(id, argv));
+            }
         }
         if in_multi && !tx_control {
             if let Some(c) = self.clients.get_mut(&client) {
@@ -183,6 +243,18 @@ impl Engine {
         if let Some(c) = self.clients.get_mut(&client) {
             c.last_cmd = cmd.name.as_str();
             c.argv_mem = argv.iter().map(|a| a.len()).sum();
+            if outer.is_none() {
+                c.reply_pos = c.outbox.len();
+            }
+        }
+        // Tracking remembers the keys of the command a client sent — inside a script, the
+        // script's caller's (tracking.c 7.0 reads the caller's argv).
+        if !self.in_script && self.tracking.clients > 0 && self.tracks_reads(client) {
+            self.tracking_caller_keys = crate::command::server::command_keys(cmd, argv);
+        }
+        // The script commands feed MONITOR before they run, so their commands follow them.
+        if cmd.has_flag("skip_monitor") && !self.monitors.is_empty() {
+            self.feed_monitors(client, db, argv);
         }
         let cpu_before = self.cpu.ns;
         let outer_counted = std::mem::replace(&mut self.error_already_counted, false);
@@ -192,6 +264,14 @@ impl Engine {
             crate::command::sort::after_command(self, &cmd.name, argv);
         }
         self.current_command = outer;
+        let db_after = self.client_db(client).unwrap_or(db);
+        if cmd.has_flag("readonly") && self.tracking.clients > 0 && self.tracks_reads(client) {
+            let keys = self.tracking_caller_keys.clone();
+            self.tracking_remember_keys(client, keys);
+        }
+        if !self.monitors.is_empty() && !cmd.has_flag("skip_monitor") && !cmd.has_flag("admin") {
+            self.feed_monitors(client, db_after, argv);
+        }
         // Values the command may have changed in place get their size recomputed.
         for d in self.dbs.iter_mut() {
             d.refresh_dirty();
@@ -241,7 +321,6 @@ impl Engine {
             self.record_call(client, info, argv, duration, event, duration);
         }
         self.stats.total_commands_processed += 1;
-        let db_after = self.client_db(client).unwrap_or(db);
         self.log_command(client, db_after, Cow::Borrowed(cmd.name.as_str()), argv.len(), reply.is_error());
         reply
     }

@@ -175,7 +175,7 @@ fn section(e: &Engine, name: &str, out: &mut String) {
             w.kv("client_recent_max_input_buffer", 0);
             w.kv("client_recent_max_output_buffer", 0);
             w.kv("blocked_clients", e.blocked_clients());
-            w.kv("tracking_clients", 0);
+            w.kv("tracking_clients", e.tracking_clients());
             w.kv(
                 "clients_in_timeout_table",
                 e.clients.values().filter(|c| c.blocked.as_ref().is_some_and(|b| b.timeout_ms > 0)).count(),
@@ -314,7 +314,7 @@ fn section(e: &Engine, name: &str, out: &mut String) {
             w.kv("keyspace_misses", s.keyspace_misses);
             w.kv("pubsub_channels", e.pubsub.channels.len());
             w.kv("pubsub_patterns", e.pubsub.patterns.len());
-            w.kv("pubsubshard_channels", 0);
+            w.kv("pubsubshard_channels", e.shard_channels.len());
             w.kv("latest_fork_usec", 0);
             w.kv("total_forks", 0);
             w.kv("migrate_cached_sockets", 0);
@@ -325,9 +325,10 @@ fn section(e: &Engine, name: &str, out: &mut String) {
             w.kv("active_defrag_key_misses", 0);
             w.kv("total_active_defrag_time", 0);
             w.kv("current_active_defrag_time", 0);
-            w.kv("tracking_total_keys", 0);
-            w.kv("tracking_total_items", 0);
-            w.kv("tracking_total_prefixes", 0);
+            let (keys, items, prefixes) = e.tracking_totals();
+            w.kv("tracking_total_keys", keys);
+            w.kv("tracking_total_items", items);
+            w.kv("tracking_total_prefixes", prefixes);
             w.kv("unexpected_error_replies", s.unexpected_error_replies);
             w.kv("total_error_replies", s.total_error_replies);
             w.kv("dump_payload_sanitizations", 0);

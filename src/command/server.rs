@@ -210,6 +210,31 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
     )
 }
 
+/// db.c `getKeysFromCommand()` as tracking.c calls it: the keys of the legacy (first, last,
+/// step) range, or — for commands with movable keys, whose getkeys_proc decides — what their
+/// key specs find.
+pub(crate) fn command_keys(cmd: &Command, argv: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    if cmd.has_flag("movablekeys") {
+        let found = keys_from_specs(cmd, &key_specs(cmd), argv).unwrap_or_default();
+        return found.into_iter().filter_map(|(i, _)| argv.get(i).cloned()).collect();
+    }
+    if cmd.first_key <= 0 {
+        return vec![];
+    }
+    let argc = argv.len() as i64;
+    let last = if cmd.last_key < 0 { argc + cmd.last_key } else { cmd.last_key };
+    let step = cmd.step.max(1);
+    let mut keys = Vec::new();
+    let mut j = cmd.first_key;
+    while j <= last {
+        if let Some(k) = argv.get(j as usize) {
+            keys.push(k.clone());
+        }
+        j += step;
+    }
+    keys
+}
+
 /// db.c `setGetKeys()`: the key is read too when a GET option is present (compared as a C
 /// string from the fourth argument on, whatever its position among the options).
 fn set_get_keys(args: &[Vec<u8>]) -> Vec<(usize, Vec<String>)> {

@@ -10,9 +10,13 @@ use crate::object::RObj;
 
 impl Engine {
     /// db.c `expireIfNeeded()`: deletes the key if its time has passed; true if it did.
+    /// While clients are paused (CLIENT PAUSE) the key reads as expired but stays.
     pub(crate) fn expire_if_needed(&mut self, db: usize, key: &[u8]) -> bool {
         if !self.dbs[db].is_expired(key, self.now_ms) {
             return false;
+        }
+        if self.check_client_pause_timeout() {
+            return true;
         }
         self.delete_expired_key(db, key, ExpiredBy::Lazy);
         true
@@ -90,11 +94,9 @@ impl Engine {
 
     /// db.c `lookupKey()`: lazy expiry, then LRU touch and hit/miss stats per `flags`.
     pub(crate) fn lookup(&mut self, db: usize, key: &[u8], flags: u32) -> Option<&mut RObj> {
-        if self.dbs[db].contains(key) {
-            self.expire_if_needed(db, key);
-        }
+        let expired = self.dbs[db].contains(key) && self.expire_if_needed(db, key);
         let lru = self.lruclock;
-        let found = self.dbs[db].contains(key);
+        let found = !expired && self.dbs[db].contains(key);
         if found {
             if flags & (lookup::WRITE | lookup::NOSTATS) == 0 {
                 self.stats.keyspace_hits += 1;

@@ -115,6 +115,25 @@ pub struct Client {
     pub outbox: std::collections::VecDeque<Reply>,
     /// Blocked on keys (blocked.c): what to re-run when a key becomes ready, and when to give up.
     pub blocked: Option<Blocked>,
+    /// Client-side caching (`CLIENT_TRACKING` and its mode flags); None while tracking is off.
+    pub tracking: Option<ClientTracking>,
+    /// CLIENT REPLY: `CLIENT_REPLY_OFF`, `CLIENT_REPLY_SKIP` (this command's reply is dropped)
+    /// and `CLIENT_REPLY_SKIP_NEXT` (the next one's will be).
+    pub reply_off: bool,
+    pub reply_skip: bool,
+    pub reply_skip_next: bool,
+    /// The last command's reply was not sent (CLIENT REPLY OFF/SKIP): hosts must not print it.
+    pub reply_dropped: bool,
+    /// How many outbox entries the last command's reply comes after (see `take_outbox_before`).
+    pub reply_pos: usize,
+    /// A command held while clients are paused (blocked.c `BLOCKED_POSTPONE`), run on unpause.
+    pub postponed: Option<Postponed>,
+    /// In MONITOR mode (`CLIENT_MONITOR`).
+    pub monitor: bool,
+    /// CLIENT NO-EVICT on (`CLIENT_NO_EVICT`).
+    pub no_evict: bool,
+    /// Sharded Pub/Sub subscriptions (SSUBSCRIBE), in subscription order.
+    pub shard_channels: Vec<Vec<u8>>,
 }
 
 impl Client {
@@ -130,8 +149,8 @@ impl Client {
         }
     }
 
-    /// The client's `ip:port` (CLIENT LIST `addr`, SLOWLOG): the real peer for a network
-    /// client, a stand-in for a console of the page.
+    /// The client's `ip:port` (CLIENT LIST `addr`, SLOWLOG, MONITOR): the real peer for a
+    /// network client, a stand-in (port 40000 + id) for a console of the page.
     pub fn peer_addr(&self) -> String {
         match &self.addr {
             Some((addr, _)) => addr.clone(),
@@ -147,10 +166,52 @@ impl Client {
         }
     }
 
-    /// Subscribed to any channel or pattern (RESP2 Pub/Sub mode).
+    /// Subscribed to any channel, pattern or shard channel (`CLIENT_PUBSUB`: RESP2 Pub/Sub mode).
     pub fn in_pubsub(&self) -> bool {
-        !self.channels.is_empty() || !self.patterns.is_empty()
+        !self.channels.is_empty() || !self.patterns.is_empty() || !self.shard_channels.is_empty()
     }
+
+    /// The address the client connected to (CLIENT LIST `laddr`).
+    pub fn local_addr(&self) -> String {
+        match &self.addr {
+            Some((_, laddr)) => laddr.clone(),
+            None => "127.0.0.1:6379".into(),
+        }
+    }
+
+    /// networking.c `resetClient()`'s flags after a command (or when a blocked one is
+    /// answered): CLIENT REPLY SKIP lasts one command (`SKIP_NEXT` → `SKIP`); CLIENT CACHING's
+    /// flag lasts until a command other than CLIENT, outside MULTI.
+    pub(crate) fn reset_after_command(&mut self, client_cmd: bool) {
+        self.reply_skip = std::mem::take(&mut self.reply_skip_next);
+        if !self.in_multi && !client_cmd {
+            if let Some(t) = self.tracking.as_mut() {
+                t.caching = false;
+            }
+        }
+    }
+
+    /// Waits for something: blocked on keys, or postponed by CLIENT PAUSE (`CLIENT_BLOCKED`).
+    pub fn is_blocked(&self) -> bool {
+        self.blocked.is_some() || self.postponed.is_some()
+    }
+}
+
+/// A tracking client's mode (tracking.c; the `CLIENT_TRACKING_*` flags of server.h).
+#[derive(Debug, Clone, Default)]
+pub struct ClientTracking {
+    /// `client_tracking_redirection`: the client invalidations go to (0: this one).
+    pub redirect: ClientId,
+    pub bcast: bool,
+    pub optin: bool,
+    pub optout: bool,
+    pub noloop: bool,
+    /// `CLIENT_TRACKING_CACHING`: CLIENT CACHING yes (OPTIN) / no (OPTOUT) for the next command.
+    pub caching: bool,
+    /// `CLIENT_TRACKING_BROKEN_REDIR`: the redirection target is gone.
+    pub broken_redir: bool,
+    /// BCAST prefixes (`client_tracking_prefixes`, a rax: byte order).
+    pub prefixes: BTreeSet<Vec<u8>>,
 }
 
 /// db.c `lookupKey()` flags.
@@ -240,6 +301,19 @@ pub struct Engine {
     /// EXEC is running its queue: values stored from a queued command's arguments are shared
     /// with the queue until it ends (`RObj::exec_argv`).
     pub(crate) exec_running: bool,
+    /// `server.current_client`: the client whose command runs now (None in cron, beforeSleep).
+    pub(crate) current_client: Option<ClientId>,
+    /// Client-side caching: the tracking table, BCAST prefixes, pending invalidations (tracking.c).
+    pub(crate) tracking: TrackingState,
+    /// CLIENT PAUSE: its type and end, and the clients whose commands wait (networking.c).
+    pub(crate) pause: PauseState,
+    /// `server.monitors`: clients in MONITOR mode, in the order they entered it.
+    pub(crate) monitors: Vec<ClientId>,
+    /// Sharded Pub/Sub channels (`server.pubsubshard_channels`): name → subscribers.
+    pub(crate) shard_channels: IndexMap<Vec<u8>, Vec<ClientId>>,
+    /// The keys a tracking client's read remembers: those of the command the client sent (for
+    /// a script's `redis.call`, the EVAL's — tracking.c 7.0 reads the caller's argv).
+    pub(crate) tracking_caller_keys: Vec<Vec<u8>>,
 }
 
 /// What the DEBUG command switches (debug.c's server fields).
@@ -300,6 +374,65 @@ pub struct EvictState {
 pub struct PubSub {
     pub channels: IndexMap<Vec<u8>, Vec<ClientId>>,
     pub patterns: IndexMap<Vec<u8>, Vec<ClientId>>,
+}
+
+/// tracking.c's globals: `TrackingTable` (key → ids of clients that may cache it),
+/// `PrefixTable` (BCAST prefix → keys modified in this event-loop iteration and subscribed
+/// clients), `server.tracking_pending_keys`, `server.tracking_clients`.
+#[derive(Debug, Default, Clone)]
+pub struct TrackingState {
+    pub table: IndexMap<Vec<u8>, BTreeSet<ClientId>>,
+    /// `TrackingTableTotalItems`: client ids stored across the table.
+    pub total_items: u64,
+    pub prefixes: BTreeMap<Vec<u8>, BcastState>,
+    /// Invalidations for the current client, sent after its command (None: a flush's null).
+    pub pending: Vec<Option<Vec<u8>>>,
+    /// Clients with tracking on.
+    pub clients: usize,
+    /// trackingLimitUsedSlots()'s `timeout_counter` static.
+    pub timeout_counter: u64,
+}
+
+/// tracking.c `bcastState`: keys modified since the last broadcast (→ the client that last
+/// modified each, for NOLOOP; None when no client did: expiry, eviction, a script) and the
+/// clients subscribed to the prefix.
+#[derive(Debug, Default, Clone)]
+pub struct BcastState {
+    pub keys: BTreeMap<Vec<u8>, Option<ClientId>>,
+    pub clients: BTreeSet<ClientId>,
+}
+
+/// networking.c's client pause (`server.client_pause_type`, `client_pause_end_time`) and
+/// `server.postponed_clients`.
+#[derive(Debug, Default, Clone)]
+pub struct PauseState {
+    /// `server.client_pause_type`: None when clients are not paused.
+    pub kind: Option<PauseKind>,
+    /// Unix ms at which the pause ends (may be in the past until the next check).
+    pub end_ms: i64,
+    /// Clients whose command waits for the pause to end, in the order they were postponed.
+    pub postponed: Vec<ClientId>,
+    /// `server.unblocked_clients`: postponed clients released, their commands run before sleep.
+    pub unblocked: Vec<ClientId>,
+}
+
+/// Runs a postponed command when the pause ends (dispatch.rs's late `execute`).
+pub type ResumeFn = fn(&mut Engine, ClientId, &[Vec<u8>]);
+
+/// A command that waits for a pause to end, and how to run it then.
+#[derive(Debug, Clone)]
+pub struct Postponed {
+    pub argv: Vec<Vec<u8>>,
+    pub resume: ResumeFn,
+}
+
+/// CLIENT PAUSE's modes, the stricter last (`CLIENT_PAUSE_WRITE` < `CLIENT_PAUSE_ALL`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PauseKind {
+    /// Commands that may write or propagate wait; reads run; expiry and eviction stop.
+    Write,
+    /// Every command waits.
+    All,
 }
 
 /// Serves one blocked client from the ready key `key` of db `db`: `Some(reply)` when it could
@@ -395,6 +528,12 @@ impl Engine {
             startup_config: Vec::new(),
             replid: replication_id(opts.seed, 0),
             exec_running: false,
+            current_client: None,
+            tracking: Default::default(),
+            pause: Default::default(),
+            monitors: Vec::new(),
+            shard_channels: IndexMap::new(),
+            tracking_caller_keys: Vec::new(),
         };
         e.config_changed();
         e.lruclock = e.lru_clock_at(opts.start_ms);
@@ -496,6 +635,17 @@ impl Engine {
     /// server.c `ustime()`: the virtual clock in µs (see `CpuClock::ustime`).
     pub fn ustime(&self) -> i64 {
         self.cpu.ustime(self.now_ms)
+    }
+
+    /// networking.c `addReply()` for a reply that comes without a command of the client's own
+    /// (a monitor's line, a blocked command's late reply): to its outbox — unless CLIENT REPLY
+    /// OFF/SKIP holds replies back, which in 7.0 spares push messages (`CLIENT_PUSHING`).
+    pub(crate) fn add_reply(&mut self, client: ClientId, reply: Reply) {
+        let Some(c) = self.clients.get_mut(&client) else { return };
+        if (c.reply_off || c.reply_skip) && !matches!(reply, Reply::Push(_)) {
+            return;
+        }
+        c.outbox.push_back(reply);
     }
 
     /// Counts a write (server.dirty, INFO rdb_changes_since_last_save).

@@ -27,8 +27,8 @@
 //! (Redis has no limit for normal clients; we stop reading instead of growing without bound).
 //! maxclients (10000) refuses further connections with Redis's error.
 //!
-//! Deviations: no TLS, no unix sockets, no CLIENT TRACKING (RESP3 push messages are used for
-//! Pub/Sub only); the playground's memory model, not the process's, answers INFO memory.
+//! Deviations: no TLS, no unix sockets; the playground's memory model, not the process's,
+//! answers INFO memory.
 
 use std::collections::BTreeMap;
 use std::io::{ErrorKind, Read, Write};
@@ -451,9 +451,17 @@ impl EventLoop {
             self.offset_ms = self.engine.now_ms() - wall_ms();
         }
         let quit = argv[0].eq_ignore_ascii_case(b"quit");
-        if !self.engine.is_blocked(client) {
-            let proto = self.engine.client(client).map_or(2, |c| c.resp);
-            if let Some(c) = self.conns.get_mut(&id) {
+        let proto = self.engine.client(client).map_or(2, |c| c.resp);
+        // What reached the client before its reply was made (an invalidation of a key evicted
+        // before the command ran), then the reply — unless it waits (blocked, paused) or
+        // CLIENT REPLY OFF/SKIP drops it.
+        let before = self.engine.take_outbox_before_reply(client);
+        let send = !self.engine.is_blocked(client) && !self.engine.reply_dropped(client);
+        if let Some(c) = self.conns.get_mut(&id) {
+            for r in &before {
+                r.encode(proto, &mut c.out);
+            }
+            if send {
                 reply.encode(proto, &mut c.out);
             }
         }
