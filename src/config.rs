@@ -120,6 +120,11 @@ pub const PARAMS: &[ParamDef] = &[
     // The default user's password (ACL `>pass`); "" = nopass. Clients connected before it is
     // set stay authenticated, as in Redis.
     p("requirepass", Kind::Str, ""),
+    // ACL (acl.rs): the log's length, the channels a new user starts with, and the ACL file
+    // the playground never has (ACL LOAD/SAVE answer as a server without one).
+    p("acllog-max-len", int(0, LONG_MAX), "128"),
+    p("acl-pubsub-default", Kind::Enum(&["allchannels", "resetchannels"]), "resetchannels"),
+    fixed("aclfile", Kind::Str, ""),
     p("appendonly", Kind::Bool, "no"),
     p("save", Kind::Save, ""),
     a("replica-ignore-maxmemory", "slave-ignore-maxmemory", Kind::Bool, "yes"),

@@ -25,6 +25,7 @@
 //! - `notify`: keyspace notifications; `pubsub`: channels, patterns, delivery; `multi`: the
 //!   WATCH bookkeeping; `blocked`: blocking commands in virtual time.
 //! - `script`: Lua — the state, `redis.call`, the conversions.
+//! - `acl`: users, their rules and selectors, the permission check, the ACL log (acl.c).
 //! - `zset`: the sorted-set type (listpack ↔ skiplist) shared by ZSET and GEO commands.
 //! - `events`: what the engine did, as plain data for the views.
 //!
@@ -45,6 +46,7 @@
 //! tests/module_graph.rs fails if the circle changes; these are its modules:
 //! `command::dispatch`, `command::table`, `command::multi`, `command::eval`, `script::call`.
 
+pub mod acl;
 pub mod blocked;
 pub mod command;
 pub mod config;

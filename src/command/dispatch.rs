@@ -1,5 +1,5 @@
 //! Running a command: models server.c `processCommand()` (lookup, existence and arity checks
-//! with Redis's errors, NOAUTH, the OOM rule, the Pub/Sub-mode restriction, MULTI queueing) and
+//! with Redis's errors, NOAUTH, the ACL check, the OOM rule, the Pub/Sub-mode restriction, MULTI queueing) and
 //! `call()` (the handler, then stats, the memory peak, the event log), for a client's command,
 //! for EXEC's queue and for a script's `redis.call`. `Engine::execute` is the entry point every
 //! host uses; `Engine::call` is the re-entrant part (EXEC, scripts), as in Redis.
@@ -21,6 +21,11 @@ impl Engine {
     pub fn execute(&mut self, client: ClientId, argv: &[Vec<u8>]) -> Reply {
         let reply = self.process_command(client, argv);
         self.after_command();
+        // CLIENT_CLOSE_AFTER_COMMAND (its user deleted by its own command): closed now, the
+        // reply still goes out.
+        if self.clients.get(&client).is_some_and(|c| c.close_after_command) {
+            self.disconnect(client);
+        }
         reply
     }
 
@@ -71,9 +76,20 @@ impl Engine {
         if cmd.handler.is_none() {
             return Reply::err("ERR command has no handler");
         }
+        // `c->lastcmd` is the command found, whether it then runs or is refused.
+        if let Some(c) = self.clients.get_mut(&client) {
+            c.last_cmd = cmd.name.as_str();
+            c.argv_mem = argv.iter().map(|a| a.len()).sum();
+        }
         // server.c processCommand(): `authRequired(c)` and the command lacks CMD_NO_AUTH.
-        if !cmd.has_flag("no_auth") && self.clients.get(&client).is_some_and(|c| !c.authenticated) {
+        if !cmd.has_flag("no_auth") && self.auth_required(client) {
             return self.reject(client, db, argv, Some(cmd), Reply::err("NOAUTH Authentication required."));
+        }
+        // ACLCheckAllPerm(): NOPERM, and an ACL LOG entry.
+        if let Err(denied) = self.acl_check(client, cmd, argv) {
+            let context = self.acl_context(client);
+            self.acl_log_denied(client, cmd, argv, denied, context);
+            return self.reject(client, db, argv, Some(cmd), super::acl::noperm(cmd, denied));
         }
         let (in_multi, in_pubsub, queued_denyoom) = match self.clients.get(&client) {
             Some(c) => (

@@ -11,13 +11,15 @@
 //! The families (file ↔ Redis file):
 //! - `server.rs` ↔ server.c (PING, ECHO, TIME, INFO, COMMAND), `db.rs` ↔ db.c, `object.rs` ↔
 //!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `networking.rs` ↔ networking.c
-//!   (CLIENT, HELLO, AUTH, RESET, QUIT), `replication.rs` ↔ replication.c (ROLE);
+//!   (CLIENT, HELLO, AUTH, RESET, QUIT), `replication.rs` ↔ replication.c (ROLE), `acl.rs` ↔
+//!   acl.c (ACL, and the permission check dispatch, EXEC and scripts run; users are ../acl.rs);
 //! - `string.rs` ↔ t_string.c, `expire.rs` ↔ expire.c, `list.rs` ↔ t_list.c, `hash.rs` ↔
 //!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c;
 //! - `multi.rs` ↔ multi.c, `pubsub.rs` ↔ pubsub.c (the tables and delivery are ../pubsub.rs),
 //!   `eval.rs` ↔ eval.c (the Lua side is ../script/);
 //! - `clock.rs`: the playground's own CLOCK command (not Redis).
 
+pub mod acl;
 pub mod call;
 pub mod clock;
 pub mod config;

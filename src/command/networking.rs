@@ -1,13 +1,13 @@
 //! Connections: models networking.c — CLIENT ID/SETNAME/GETNAME/LIST/INFO/KILL
-//! (`clientCommand()`, `catClientInfoString()`, `clientSetName()`), HELLO (`helloCommand()`,
-//! RESP2 only), RESET (`clearClientConnectionState()`) and QUIT.
+//! (`clientCommand()`, `catClientInfoString()`, `clientSetName()`), HELLO (`helloCommand()`),
+//! RESET (`clearClientConnectionState()`) and QUIT; AUTH (acl.c `authCommand()`, whose users
+//! and credentials are ../acl.rs).
 //!
 //! Deviations: there are no sockets, so CLIENT LIST's socket fields are stand-ins: `addr` is
 //! 127.0.0.1 with port 40000+id, `fd` is 7+id, buffer sizes are those of an idle redis-server
-//! connection (`qbuf=26 qbuf-free=20448 rbs=1024 … tot-mem=22298`), `events=r`. HELLO 3 answers
-//! NOPROTO (the console speaks RESP2 as redis-cli does by default). AUTH inside HELLO is refused
-//! as with a server without passwords.
+//! connection (`qbuf=26 qbuf-free=20448 rbs=1024 … tot-mem=22298`), `events=r`.
 
+use crate::acl::{Context, LogEntry, Reason};
 use crate::command::call::Call;
 use crate::command::{is_opt, syntax_error};
 use crate::engine::{Client, ClientId, Engine};
@@ -17,7 +17,7 @@ use crate::util::{string2ll, text};
 /// networking.c `catClientInfoString()`. `caller`: the client running CLIENT LIST/INFO, whose
 /// query buffer holds the command (the buffer fields are those redis-server 7.0.15 shows for an
 /// idle connection and for the caller).
-fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
+pub(crate) fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
     let now = e.now_ms();
     let mut flags = String::new();
     if c.in_multi {
@@ -54,7 +54,7 @@ fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
     };
     format!(
         "id={} addr={} laddr={} fd={} name={} age={} idle={} flags={} db={} sub={} psub={} ssub=0 multi={} \
-         {} events=r cmd={} user=default redir=-1 resp={}",
+         {} events=r cmd={} user={} redir=-1 resp={}",
         c.id,
         addr_of(c),
         laddr_of(c),
@@ -69,6 +69,7 @@ fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
         multi,
         buffers,
         c.last_cmd,
+        text(&c.user),
         c.resp,
     )
 }
@@ -208,10 +209,13 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
         } else if is_opt(opt, "laddr") {
             laddr_f = Some(val.to_vec());
         } else if is_opt(opt, "user") {
-            if val != b"default" {
-                return Reply::err(format!("ERR No such user '{}'", text(val)));
+            if e.acl.user(val).is_none() {
+                let mut msg = b"ERR No such user '".to_vec();
+                msg.extend(crate::acl::c_str(val));
+                msg.push(b'\'');
+                return Reply::Error(msg);
             }
-            user_f = Some(());
+            user_f = Some(val.to_vec());
         } else if is_opt(opt, "skipme") {
             if is_opt(val, "yes") {
                 skipme = true;
@@ -225,7 +229,6 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
         }
         i += 2;
     }
-    let _ = user_f;
     let victims: Vec<ClientId> = e
         .clients
         .values()
@@ -239,6 +242,7 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
                 _ => false,
             })
         })
+        .filter(|cl| user_f.as_ref().is_none_or(|u| cl.user == *u))
         .filter(|cl| !(skipme && cl.id == c.client))
         .map(|cl| cl.id)
         .collect();
@@ -260,19 +264,13 @@ pub fn reset(e: &mut Engine, c: &Call) -> Reply {
         cl.outbox.clear();
         cl.resp = 2;
     }
-    // clientSetDefaultAuth(): back to the default user, authenticated only if it has no password.
-    let nopass = e.config.str("requirepass").is_empty();
+    // clientSetDefaultAuth(): back to the default user, authenticated only if it is open.
+    let open = e.default_user_open();
     if let Some(cl) = e.clients.get_mut(&c.client) {
-        cl.authenticated = nopass;
+        cl.user = b"default".to_vec();
+        cl.authenticated = open;
     }
     Reply::Status("RESET".into())
-}
-
-/// acl.c `ACLCheckUserCredentials()` for the one user the playground has, `default`: a
-/// password-less default user takes any password; otherwise it must equal requirepass.
-fn check_credentials(e: &Engine, user: &[u8], pass: &[u8]) -> bool {
-    let required = e.config.str("requirepass");
-    user == b"default" && (required.is_empty() || required.as_bytes() == pass)
 }
 
 /// acl.c `authCommand()`: `AUTH password` or `AUTH username password`.
@@ -282,7 +280,7 @@ pub fn auth(e: &mut Engine, c: &Call) -> Reply {
     }
     let (user, pass): (&[u8], &[u8]) = if c.argc() == 2 {
         // The legacy form on a server without a password is a configuration mistake.
-        if e.config.str("requirepass").is_empty() {
+        if e.acl.default_user().nopass() {
             return Reply::err(
                 "ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?",
             );
@@ -291,11 +289,8 @@ pub fn auth(e: &mut Engine, c: &Call) -> Reply {
     } else {
         (c.arg(1), c.arg(2))
     };
-    if !check_credentials(e, user, pass) {
+    if !e.authenticate_user(c.client, user, pass, c.arg(0)) {
         return Reply::err("WRONGPASS invalid username-password pair or user is disabled.");
-    }
-    if let Some(cl) = e.clients.get_mut(&c.client) {
-        cl.authenticated = true;
     }
     Reply::ok()
 }
@@ -334,11 +329,8 @@ pub fn hello(e: &mut Engine, c: &Call) -> Reply {
         }
     }
     if let Some((user, pass)) = credentials {
-        if !check_credentials(e, &user, &pass) {
+        if !e.authenticate_user(c.client, &user, &pass, c.arg(0)) {
             return Reply::err("WRONGPASS invalid username-password pair or user is disabled.");
-        }
-        if let Some(cl) = e.clients.get_mut(&c.client) {
-            cl.authenticated = true;
         }
     }
     if e.clients.get(&c.client).is_some_and(|cl| !cl.authenticated) {
@@ -368,4 +360,49 @@ pub fn hello(e: &mut Engine, c: &Call) -> Reply {
         (Reply::bulk("role"), Reply::bulk("master")),
         (Reply::bulk("modules"), Reply::Array(vec![])),
     ])
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authentication and the ACL log's client-info (acl.c, beside catClientInfoString())
+// ---------------------------------------------------------------------------------------------
+
+impl Engine {
+    /// acl.c `addACLLogEntry()`: an entry with the client's CLIENT INFO line as it is now.
+    pub(crate) fn acl_log(
+        &mut self,
+        client: ClientId,
+        reason: Reason,
+        context: Context,
+        object: Vec<u8>,
+        user: Vec<u8>,
+    ) {
+        let Some(c) = self.clients.get(&client) else { return };
+        let entry = LogEntry {
+            count: 1,
+            reason,
+            context,
+            object,
+            username: user,
+            ctime_ms: self.now_ms(),
+            client_info: client_info_string(self, c, true),
+        };
+        let max_len = usize::try_from(self.config.int("acllog-max-len")).unwrap_or(usize::MAX);
+        self.acl.log_add(entry, max_len);
+    }
+
+    /// acl.c `ACLAuthenticateUser()` (AUTH, HELLO AUTH): on success the client runs as `user`;
+    /// a failure is logged (`object`: the command's name as typed).
+    pub(crate) fn authenticate_user(&mut self, client: ClientId, user: &[u8], pass: &[u8], object: &[u8]) -> bool {
+        if self.acl.check_credentials(user, pass) {
+            if let Some(c) = self.clients.get_mut(&client) {
+                c.authenticated = true;
+                c.user = user.to_vec();
+            }
+            return true;
+        }
+        let context =
+            if self.clients.get(&client).is_some_and(|c| c.in_multi) { Context::Multi } else { Context::Toplevel };
+        self.acl_log(client, Reason::Auth, context, object.to_vec(), user.to_vec());
+        false
+    }
 }

@@ -391,6 +391,20 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
     )
 }
 
+/// db.c `getKeysFromCommandWithSpecs()` with `GET_KEYSPEC_DEFAULT`, as the ACL check runs it:
+/// each key's position in `args` (args[0] is the command name) and its key-spec flags; none
+/// when the command has no keys or the specs don't fit these arguments.
+pub(crate) fn command_keys(cmd: &Command, args: &[Vec<u8>]) -> Vec<(usize, Vec<String>)> {
+    let specs = key_specs(cmd);
+    let has_getkeys_proc = cmd.name == "set";
+    let variable_flags = specs.iter().any(|s| s.has("variable_flags"));
+    let mut keys = if variable_flags { None } else { keys_from_specs(cmd, &specs, args) };
+    if keys.is_none() && has_getkeys_proc {
+        keys = Some(set_get_keys(args));
+    }
+    keys.unwrap_or_default()
+}
+
 /// db.c `setGetKeys()`: the key is read too when a GET option is present (compared as a C
 /// string from the fourth argument on, whatever its position among the options).
 fn set_get_keys(args: &[Vec<u8>]) -> Vec<(usize, Vec<String>)> {

@@ -3,7 +3,8 @@
 //! - `intset.rs`: intset.c; `buckets.rs`: dict.c's table shape (buckets, resize, sampling);
 //! - `map.rs`: the hash maps behind every dict (deterministic hasher);
 //! - `geohash.rs`: geohash.c and geohash_helper.c; `pqsort.rs`: pqsort.c and glibc's qsort;
-//! - `long_double.rs`: x87 80-bit `long double` arithmetic, `strtold` and its printing.
+//! - `long_double.rs`: x87 80-bit `long double` arithmetic, `strtold` and its printing;
+//! - `sha256.rs`: sha256.c (ACL password hashes).
 
 pub mod buckets;
 pub mod geohash;
@@ -11,4 +12,5 @@ pub mod intset;
 pub mod long_double;
 pub mod map;
 pub mod pqsort;
+pub mod sha256;
 pub mod skiplist;

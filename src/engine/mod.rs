@@ -103,6 +103,11 @@ pub struct Client {
     pub resp: u8,
     /// `c->authenticated`: set at connect when the default user has no password, by AUTH.
     pub authenticated: bool,
+    /// The ACL user the client runs as (`c->user`): `default` until AUTH/HELLO name another.
+    pub user: Vec<u8>,
+    /// `CLIENT_CLOSE_AFTER_COMMAND`: its user was deleted by its own command; the connection
+    /// closes once the reply is out.
+    pub close_after_command: bool,
     /// The peer and local `ip:port` of a network connection (`redisplay serve`); None for
     /// the page's consoles, which CLIENT LIST shows with stand-in addresses.
     pub addr: Option<(String, String)>,
@@ -121,6 +126,7 @@ impl Client {
             last_cmd: "NULL",
             resp: 2,
             authenticated: true,
+            user: b"default".to_vec(),
             ..Default::default()
         }
     }
@@ -196,6 +202,8 @@ pub struct Engine {
     pub tcp_port: u16,
     /// Lua scripting: the Lua state, the script cache, math.random's generator (script/).
     pub(crate) scripts: crate::script::Scripts,
+    /// ACL users and the ACL log (acl.rs).
+    pub(crate) acl: crate::acl::Acl,
 }
 
 // -------------------------------------------------------------------------------------------
@@ -305,6 +313,7 @@ impl Engine {
             in_script: false,
             tcp_port: 6379,
             scripts: Default::default(),
+            acl: Default::default(),
         };
         e.config_changed();
         e.lruclock = e.lru_clock_at(opts.start_ms);
@@ -351,6 +360,9 @@ impl Engine {
         self.lfu = policy.ends_with("-lfu");
         let lru_or_lfu = self.lfu || policy.ends_with("-lru");
         self.shared_integers = !(self.config.int("maxmemory") != 0 && lru_or_lfu);
+        // config.c updateRequirePass(): requirepass is the default user's password.
+        let pass = self.config.str("requirepass").as_bytes().to_vec();
+        self.acl.sync_requirepass(&pass);
     }
 
     pub(crate) fn lfu_policy(&self) -> bool {
