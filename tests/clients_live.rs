@@ -171,8 +171,43 @@ fn check_wire(name: &str, script: &str, proto: u8) {
     assert_same(&format!("{name} over RESP{proto}"), "redisplay serve", live, ours);
 }
 
+/// What can't match between two servers in an ACL LOG entry: its `age-seconds` (wall time on
+/// one side, milliseconds apart) and the socket fields of its `client-info`, which keeps only
+/// `user=` and `cmd=`. Works on redis-cli text and on raw RESP2/RESP3 (a bulk's `$len` line
+/// goes with its value).
+fn mask_acl_log(text: &str) -> String {
+    let mut out = Vec::new();
+    let mut mask_next: Option<&str> = None;
+    for line in text.split('\n') {
+        let trimmed = line.trim_end_matches('\r');
+        if let Some(field) = mask_next {
+            if trimmed.starts_with('$') {
+                out.push("<len>".to_string());
+                continue;
+            }
+            mask_next = None;
+            out.push(if field == "client-info" {
+                let keep: Vec<&str> =
+                    trimmed.split(' ').filter(|w| w.starts_with("user=") || w.starts_with("cmd=")).collect();
+                format!("<client-info {}>", keep.join(" ").trim_end_matches('"'))
+            } else {
+                "<age>".to_string()
+            });
+            continue;
+        }
+        for field in ["age-seconds", "client-info"] {
+            if trimmed.ends_with(field) || trimmed.ends_with(&format!("{field}\"")) {
+                mask_next = Some(field);
+            }
+        }
+        out.push(line.to_string());
+    }
+    out.join("\n")
+}
+
 /// Panics with the first differing lines and both transcripts when they differ.
 fn assert_same(what: &str, ours_name: &str, live: &str, ours: &str) {
+    let (live, ours) = (&mask_acl_log(live), &mask_acl_log(ours));
     if live != ours {
         let diff: Vec<String> = live
             .lines()
@@ -612,6 +647,102 @@ fn scripts_among_clients() {
         E: EXEC
         D?
         A: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}
+
+#[test]
+fn acl_users_among_clients() {
+    check(
+        "acl",
+        r#"
+        A: ACL SETUSER bob on >pw +@all -@dangerous ~b* &news
+        A: ACL SETUSER eve on >pw +@all ~* &*
+        B: AUTH bob pw
+        B: SUBSCRIBE news
+        A: PUBLISH news hello
+        B?
+        # Rules that keep bob's channel keep its subscriber; revoking it disconnects it.
+        A: ACL SETUSER bob &more
+        A: PUBLISH news still-there
+        B?
+        A: ACL SETUSER bob resetchannels &other
+        B?
+        A: PUBSUB NUMSUB news
+        C: AUTH bob pw
+        C: SET b1 v
+        C: GET a1
+        C: PSUBSCRIBE oth*
+        C: PSUBSCRIBE other
+        C: PUNSUBSCRIBE
+        D: AUTH bob pw
+        A: CLIENT KILL USER bob
+        A: CLIENT KILL USER nosuch
+        C?
+        D?
+        # ACL DELUSER disconnects the user's clients, its own connection after the reply.
+        E: AUTH bob pw
+        A: ACL DELUSER bob
+        E?
+        F: AUTH eve pw
+        F: ACL DELUSER eve
+        F?
+        A: ACL USERS
+        # A disabled user's connections keep working; new AUTHs fail.
+        A: ACL SETUSER sam on nopass +@all ~*
+        G: AUTH sam x
+        A: ACL SETUSER sam off
+        G: SET s v
+        G: ACL WHOAMI
+        H: AUTH sam x
+        H: HELLO 2 AUTH sam x
+        # EXEC checks the queue again: rules changed by another client in between.
+        A: ACL SETUSER sam on
+        G: MULTI
+        G: SET s1 v
+        G: GET s1
+        A: ACL SETUSER sam -get
+        G: EXEC
+        # requirepass: new connections must AUTH, connected ones stay in.
+        A: CONFIG SET requirepass pw2
+        I: GET s
+        I: AUTH pw2
+        I: GET s
+        A: ACL WHOAMI
+        A: CONFIG SET requirepass ""
+        J: GET s
+        "#,
+    );
+}
+
+#[test]
+fn acl_log_among_clients() {
+    check(
+        "acl-log",
+        r#"
+        A: ACL LOG RESET
+        A: ACL SETUSER lim on >pw -@all +get +multi +exec +discard +eval +publish +auth ~a* &ch
+        B: AUTH nosuch x
+        B: AUTH nosuch x
+        B: auth lim wrong
+        B: AUTH lim pw
+        B: GET b1
+        B: GET a1
+        B: SET a1 v
+        B: MULTI
+        B: GET c1
+        B: DISCARD
+        B: EVAL "return redis.call('get', 'd1')" 0
+        B: PUBLISH other m
+        B: GET b1
+        A: ACL LOG
+        A: ACL LOG 2
+        A: CONFIG SET acllog-max-len 2
+        B: GET e1
+        A: ACL LOG
+        A: ACL LOG RESET
+        A: ACL LOG
+        A: CONFIG SET acllog-max-len 128
         "#,
     );
 }
