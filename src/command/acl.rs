@@ -414,3 +414,113 @@ pub fn acl_save(_e: &mut Engine, _c: &Call) -> Reply {
 }
 
 const NO_ACL_FILE: &str = "ERR This Redis instance is not configured to use an ACL file. You may want to specify users via the ACL SETUSER command and then issue a CONFIG REWRITE (assuming you have a Redis configuration file set) in order to store users in the Redis configuration.";
+
+#[cfg(test)]
+mod tests {
+    use crate::reply::Reply;
+    use crate::{Engine, EngineOptions};
+
+    fn run(e: &mut Engine, c: crate::ClientId, args: &[&[u8]]) -> Reply {
+        e.execute(c, &args.iter().map(|a| a.to_vec()).collect::<Vec<_>>())
+    }
+
+    fn len(r: &Reply) -> usize {
+        match r {
+            Reply::Array(v) => v.len(),
+            other => panic!("not an array: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn thousands_of_users_and_selectors() {
+        let mut e = Engine::new(EngineOptions::default());
+        let c = e.connect();
+        for i in 0..3000 {
+            let name = format!("user{i}");
+            let pattern = format!("~k{i}*");
+            let r =
+                run(&mut e, c, &[b"ACL", b"SETUSER", name.as_bytes(), b"on", b"+@read", b"-get", pattern.as_bytes()]);
+            assert_eq!(r, Reply::ok());
+        }
+        assert_eq!(len(&run(&mut e, c, &[b"ACL", b"LIST"])), 3001);
+        assert_eq!(len(&run(&mut e, c, &[b"ACL", b"USERS"])), 3001);
+        // One user with a thousand selectors, each a different mix of rules.
+        let mut args: Vec<Vec<u8>> = vec![b"ACL".to_vec(), b"SETUSER".to_vec(), b"many".to_vec(), b"on".to_vec()];
+        for i in 0..1000 {
+            let cat = crate::acl::CATEGORIES[i % crate::acl::CATEGORIES.len()];
+            args.push(format!("(+@{cat} -get ~s{i} &c{i})").into_bytes());
+        }
+        assert_eq!(e.execute(c, &args), Reply::ok());
+        let Reply::Array(list) = run(&mut e, c, &[b"ACL", b"LIST"]) else { panic!() };
+        assert!(list.iter().any(
+            |l| matches!(l, Reply::Bulk(b) if b.starts_with(b"user many on") && b.ends_with(b"&c999 -@all +@pubsub)"))
+        ));
+        let dry = run(&mut e, c, &[b"ACL", b"DRYRUN", b"many", b"set", b"s999", b"v"]);
+        assert_eq!(dry, Reply::bulk("This user has no permissions to access the 's999' key"));
+        assert_eq!(run(&mut e, c, &[b"ACL", b"DRYRUN", b"many", b"set", b"s2", b"v"]), Reply::ok());
+        assert_eq!(run(&mut e, c, &[b"ACL", b"DELUSER", b"many", b"user0", b"user2999"]), Reply::Integer(3));
+    }
+
+    #[test]
+    fn huge_patterns_and_hostile_rules_are_errors_not_panics() {
+        let mut e = Engine::new(EngineOptions::default());
+        let c = e.connect();
+        // A megabyte pattern of stars: matching stays linear-ish (util::glob_match backtracks once).
+        let mut pattern = b"~".to_vec();
+        pattern.extend(std::iter::repeat_n(b"*a", 500_000).flatten());
+        assert_eq!(run(&mut e, c, &[b"ACL", b"SETUSER", b"big", b"on", b"+@all", &pattern]), Reply::ok());
+        let key = vec![b'a'; 100_000];
+        let dry = run(&mut e, c, &[b"ACL", b"DRYRUN", b"big", b"get", &key]);
+        assert!(matches!(dry, Reply::Bulk(_)), "{dry:?}");
+        for bad in [
+            &b"((((((((+get))))))))"[..],
+            b"(",
+            b")",
+            b"(+get",
+            b"(\"",
+            b"(~a \"b c)",
+            b"%",
+            b"%RWRW~x",
+            b"+get|\x00",
+            b"\x00",
+            b"#\xff",
+        ] {
+            let r = run(&mut e, c, &[b"ACL", b"SETUSER", b"bad", bad]);
+            assert!(r.is_error() || r == Reply::ok(), "{bad:?}: {r:?}");
+        }
+        // Selectors nested and unbalanced across arguments.
+        let r = run(&mut e, c, &[b"ACL", b"SETUSER", b"bad", b"(+get", b"(+set", b"~x)", b"(~y"]);
+        assert_eq!(r, Reply::err("ERR Unmatched parenthesis in acl selector starting at '(~y'."));
+        // A failed SETUSER created nothing when the user was new.
+        assert_eq!(run(&mut e, c, &[b"ACL", b"GETUSER", b"bad2"]), Reply::Nil);
+        assert!(run(&mut e, c, &[b"ACL", b"SETUSER", b"bad2", b"on", b"+nosuch"]).is_error());
+        assert_eq!(run(&mut e, c, &[b"ACL", b"GETUSER", b"bad2"]), Reply::Nil);
+        // The log is bounded by acllog-max-len.
+        run(&mut e, c, &[b"ACL", b"SETUSER", b"lim", b"on", b"nopass", b"-@all", b"+auth", b"+get"]);
+        let d = e.connect();
+        run(&mut e, d, &[b"AUTH", b"lim", b"x"]);
+        for i in 0..500 {
+            let key = format!("k{i}");
+            assert!(run(&mut e, d, &[b"GET", key.as_bytes()]).is_error());
+        }
+        assert_eq!(len(&run(&mut e, c, &[b"ACL", b"LOG", b"1000"])), 128);
+        assert_eq!(len(&run(&mut e, c, &[b"ACL", b"LOG"])), 10);
+        let huge = run(&mut e, c, &[b"ACL", b"LOG", b"9223372036854775807"]);
+        assert_eq!(len(&huge), 128);
+        assert!(matches!(run(&mut e, c, &[b"ACL", b"GENPASS", b"4096"]), Reply::Bulk(b) if b.len() == 1024));
+    }
+
+    #[test]
+    fn genpass_follows_the_seed() {
+        let pass = |seed| {
+            let mut e = Engine::new(EngineOptions { seed, ..Default::default() });
+            let c = e.connect();
+            run(&mut e, c, &[b"ACL", b"GENPASS"])
+        };
+        assert_eq!(pass(1), pass(1));
+        assert_ne!(pass(1), pass(2));
+        let Reply::Bulk(p) = pass(1) else { panic!() };
+        assert_eq!(p.len(), 64);
+        assert!(p.iter().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+    }
+}

@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 
 use crate::reply::{parse_resp, Reply};
 
-use super::call::{command_from_spec, Command, CommandTable, Handler};
+use super::call::{command_from_spec, CommandTable, Handler};
 use super::{clock, config, db, expire, hash, list, multi, networking, object, pubsub, server, string, zset};
 
 /// Redis's command names paired with their handlers. Subcommands are `container|sub`.
@@ -323,7 +323,7 @@ fn build_table() -> CommandTable {
         }
     }
     commands.push(super::clock::spec(&handlers));
-    let acl = acl_universe(commands.last());
+    let acl = acl_universe();
     // Keep only what we can run: a command with a handler, or a container with subcommands.
     commands.retain(|c| c.handler.is_some() || !c.subcommands.is_empty());
     commands.sort_by(|a, b| a.name.cmp(&b.name));
@@ -331,9 +331,10 @@ fn build_table() -> CommandTable {
 }
 
 /// Every command and subcommand redis-server 7.0.15 has, with its ACL categories, as
-/// recorded in specs.resp (handler or not: `+@read` and ACL LIST's best fit count them all),
-/// and the playground's own CLOCK: acl.c's view of `server.orig_commands`.
-fn acl_universe(clock: Option<&Command>) -> crate::acl::Universe {
+/// recorded in specs.resp (handler or not: `+@read` and ACL LIST's best fit count them all):
+/// acl.c's view of `server.orig_commands`. The playground's CLOCK is not among them: like a
+/// module command loaded later, it runs for users whose rules start from `+@all`.
+fn acl_universe() -> crate::acl::Universe {
     let words = |r: Option<&Reply>| -> Vec<String> {
         match r {
             Some(Reply::Array(w) | Reply::Set(w)) => w
@@ -367,10 +368,6 @@ fn acl_universe(clock: Option<&Command>) -> crate::acl::Universe {
             subs.sort();
             all.push((String::from_utf8_lossy(name).into_owned(), words(info.get(6)), subs));
         }
-    }
-    if let Some(clock) = clock {
-        let subs = clock.subcommands.iter().map(|s| (s.name.clone(), s.acl_categories.clone())).collect();
-        all.push((clock.name.clone(), clock.acl_categories.clone(), subs));
     }
     all.sort();
     let mut u = crate::acl::Universe::new();
