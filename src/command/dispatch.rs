@@ -162,7 +162,10 @@ impl Engine {
         let call = Call { client, db, argv, cmd, table: table() };
         let outer = self.current_command.replace(cmd.name.as_str());
         if let Some(c) = self.clients.get_mut(&client) {
-            c.last_cmd = cmd.name.as_str();
+            // `c->lastcmd` stays the client's own command (EXEC, EVAL) while it runs others.
+            if outer.is_none() {
+                c.last_cmd = cmd.name.as_str();
+            }
             c.argv_mem = argv.iter().map(|a| a.len()).sum();
         }
         let reply = handler(self, &call);

@@ -314,34 +314,27 @@ pub fn hello(e: &mut Engine, c: &Call) -> Reply {
         }
         proto = Some(ver as u8);
     }
-    let mut setname: Option<Vec<u8>> = None;
-    let mut credentials: Option<(Vec<u8>, Vec<u8>)> = None;
+    // Options take effect in order: an AUTH or SETNAME before a bad option stays done.
     while j < c.argc() {
         let more = c.argc() - j - 1;
         if is_opt(c.arg(j), "auth") && more >= 2 {
-            credentials = Some((c.arg(j + 1).to_vec(), c.arg(j + 2).to_vec()));
+            if !e.authenticate_user(c.client, c.arg(j + 1), c.arg(j + 2), c.arg(0)) {
+                return Reply::err("WRONGPASS invalid username-password pair or user is disabled.");
+            }
             j += 3;
         } else if is_opt(c.arg(j), "setname") && more >= 1 {
-            setname = Some(c.arg(j + 1).to_vec());
+            if let Err(r) = set_name(e, c.client, c.arg(j + 1)) {
+                return r;
+            }
             j += 2;
         } else {
             return Reply::err(format!("ERR Syntax error in HELLO option '{}'", text(c.arg(j))));
-        }
-    }
-    if let Some((user, pass)) = credentials {
-        if !e.authenticate_user(c.client, &user, &pass, c.arg(0)) {
-            return Reply::err("WRONGPASS invalid username-password pair or user is disabled.");
         }
     }
     if e.clients.get(&c.client).is_some_and(|cl| !cl.authenticated) {
         return Reply::err(
             "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time",
         );
-    }
-    if let Some(name) = setname {
-        if let Err(r) = set_name(e, c.client, &name) {
-            return r;
-        }
     }
     let resp = match (proto, e.clients.get_mut(&c.client)) {
         (Some(p), Some(client)) => {
