@@ -114,6 +114,8 @@ function build() {
     if (/^[a-z]+:/i.test(href)) fail(`index.html links a style sheet from elsewhere (${href}); only local ones can be inlined`);
     return `<style data-from="${href}">\n${cssForStyleElement(read(href))}\n</style>`;
   });
+  // Preload hints name served files; in one file everything is inline already.
+  html = html.replace(/\n?\s*<link\s+rel="(?:modulepreload|preload)"[^>]*>/g, "");
   const mainScript = /<script type="module" id="main-script" src="www\/main\.js"><\/script>/;
   if (!mainScript.test(html)) fail('index.html has no <script type="module" id="main-script" src="www/main.js">');
   const payload = { order, entries: ENTRIES, modules };

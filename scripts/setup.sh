@@ -2,7 +2,7 @@
 # Installs what redisplay needs and is missing — nothing else, so a second run takes seconds.
 #   scripts/setup.sh serve   what building and serving the page needs
 #   scripts/setup.sh test    everything the tests need (adds redis-server, Chromium, wasm-pack)
-# Facts behind each step: ../shared/TOOLCHAIN.md (e.g. never Debian's binaryen).
+# Why each step is as it is: docs/toolchain.md (e.g. never Debian's binaryen).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-test}"

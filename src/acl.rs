@@ -828,6 +828,23 @@ impl User {
         Err(Denied { reason: relevant, pos: last_idx })
     }
 
+    /// acl.c `ACLUserCheckCmdWithUnrestrictedKeyAccess()` for read access (what SORT's BY and
+    /// GET patterns need): some selector allows the command with its keys and channels and can
+    /// read every key — `~*` (allkeys) or a read pattern that is exactly `*` (as a C string).
+    pub fn check_with_all_keys_readable(
+        &self,
+        cmd: &CheckedCommand,
+        argv: &[Vec<u8>],
+        keys: &mut dyn FnMut() -> Vec<(usize, u8)>,
+    ) -> bool {
+        let mut cache = KeyCache { keys: None, get: keys };
+        let mut idx = 0usize;
+        self.selectors.iter().any(|s| {
+            s.check_command(cmd, argv, &mut cache, &mut idx).is_ok()
+                && (s.allkeys || s.patterns.iter().any(|p| p.flags & KEY_READ == KEY_READ && c_str(&p.pattern) == b"*"))
+        })
+    }
+
     /// A selector allows every command, key and channel (the default user): no check needed.
     pub fn unrestricted(&self) -> bool {
         self.selectors.iter().any(|s| s.allcommands && s.allkeys && s.allchannels)

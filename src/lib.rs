@@ -26,6 +26,7 @@
 //!   WATCH bookkeeping; `blocked`: blocking commands in virtual time.
 //! - `script`: Lua — the state, `redis.call`, the conversions.
 //! - `acl`: users, their rules and selectors, the permission check, the ACL log (acl.c).
+//! - `persist`: the RDB value encoding behind DUMP/RESTORE (and RDB files), LZF, CRC64.
 //! - `zset`: the sorted-set type (listpack ↔ skiplist) shared by ZSET and GEO commands.
 //! - `events`: what the engine did, as plain data for the views.
 //!
@@ -34,8 +35,8 @@
 //!   splitting; `session`: the redis-cli REPL the page and the CLI share.
 //! - `introspect`: windowed snapshots for the views (playground-only).
 //! - `sim`: simulated clients and workloads (the delay queue, cache-aside, pipelining, LRU).
-//! - `ds`: data structures that know nothing of commands (skiplist, intset, dict shape, geohash,
-//!   pqsort, long double); `util`: Redis's number parsing/printing, glob matching, SHA1.
+//! - `ds`: data structures that know nothing of commands (skiplist, intset, listpack, ziplist,
+//!   dict shape, geohash, pqsort, long double); `util`: Redis's number parsing/printing, glob matching, SHA1.
 //! - `net`: `redisplay serve`, native only; `wasm`: the browser bindings, wasm32 only.
 //!
 //! ## The circle
@@ -62,6 +63,7 @@ pub mod memory;
 pub mod multi;
 pub mod notify;
 pub mod object;
+pub mod persist;
 pub mod pubsub;
 pub mod reply;
 pub mod script;

@@ -14,6 +14,7 @@ use crate::command::table::table;
 use crate::engine::{ClientId, Engine, EngineOptions};
 use crate::reply::Reply;
 use crate::tokenize::split_args;
+use crate::util::{atoi, strtol_whole};
 
 /// The largest repeat prefix the playground runs.
 pub const MAX_REPEAT: i64 = 100_000;
@@ -368,68 +369,6 @@ impl Session {
         }
         out.reply = Some(reply);
     }
-}
-
-/// C `strtol(s, &end, 10)` requiring `*end == '\0'`: `Some(value)` when the whole argument is
-/// a number (leading whitespace and a sign allowed; the empty string counts, as 0), with
-/// overflow reported as 0 (redis-cli treats ERANGE as invalid); the value is a C `long`.
-fn strtol_whole(s: &[u8]) -> Option<i64> {
-    let s = crate::command::c_str(s);
-    let mut i = 0;
-    while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
-        i += 1;
-    }
-    let neg = match s.get(i) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
-    let digits = &s[i..];
-    if digits.is_empty() {
-        // No conversion: end points at the start, which is the terminator only for "".
-        return if s.is_empty() { Some(0) } else { None };
-    }
-    let mut v: i64 = 0;
-    let mut overflow = false;
-    for &d in digits {
-        if !d.is_ascii_digit() {
-            return None;
-        }
-        match v.checked_mul(10).and_then(|v| v.checked_add((d - b'0') as i64)) {
-            Some(n) => v = n,
-            None => overflow = true,
-        }
-    }
-    if overflow {
-        return Some(0);
-    }
-    let v = if neg { -v } else { v };
-    Some(v)
-}
-
-/// C `atoi`: leading digits after optional whitespace and sign; 0 when none.
-fn atoi(s: &[u8]) -> i64 {
-    let s = crate::command::c_str(s);
-    let mut i = 0;
-    while i < s.len() && s[i].is_ascii_whitespace() {
-        i += 1;
-    }
-    let neg = s.get(i) == Some(&b'-');
-    if matches!(s.get(i), Some(b'-') | Some(b'+')) {
-        i += 1;
-    }
-    let mut v: i64 = 0;
-    while i < s.len() && s[i].is_ascii_digit() {
-        v = v.wrapping_mul(10).wrapping_add((s[i] - b'0') as i64);
-        i += 1;
-    }
-    (if neg { -v } else { v }) as i32 as i64
 }
 
 /// redis-cli.c `cliSetPreferences()`: `:set hints|nohints` are accepted silently.

@@ -392,7 +392,7 @@ impl Playground {
     }
 }
 
-/// The delay-queue lab (src/sim/delay_queue.rs): producers and consumers racing on a ZSET in
+/// The delay-queue lab (src/sim/delay_queue/): producers and consumers racing on a ZSET in
 /// virtual time, on an engine of its own.
 ///
 /// ```js

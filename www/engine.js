@@ -32,7 +32,72 @@ import { describeError } from "./format.js";
 /** Where the package is served: next to this module (null in the single-file build). */
 const SERVED = INLINE_ASSETS
   ? null
-  : { glue: new URL("./pkg/redisplay.js", import.meta.url), wasm: new URL("./pkg/redisplay_bg.wasm", import.meta.url) };
+  : {
+      glue: new URL("./pkg/redisplay.js", import.meta.url),
+      wasm: new URL("./pkg/redisplay_bg.wasm", import.meta.url),
+      // {"wasm": bytes} written by scripts/build-web.sh: the download's total when the server
+      // compresses it (Content-Length is then the compressed size, the stream the decoded one).
+      size: new URL("./pkg/size.json", import.meta.url),
+    };
+
+/**
+ * How much of the engine's file has arrived: bytes (decoded) and the total when known.
+ * @typedef {{loaded: number, total: number | null, done: boolean}} DownloadProgress
+ */
+
+/** @type {Set<(p: DownloadProgress) => void>} */
+const downloadListeners = new Set();
+
+/**
+ * Calls `fn` as the engine's file downloads (the page's loading bar). Returns the unsubscribe.
+ * @param {(p: DownloadProgress) => void} fn
+ */
+export function onEngineDownload(fn) {
+  downloadListeners.add(fn);
+  return () => downloadListeners.delete(fn);
+}
+
+/** @param {DownloadProgress} p */
+function tellDownload(p) {
+  for (const fn of downloadListeners) fn(p);
+}
+
+/**
+ * The wasm's size: from a response served as it is (Content-Length), else from size.json.
+ * @param {Response} response
+ * @param {Promise<number | null>} fromManifest
+ */
+async function expectedSize(response, fromManifest) {
+  const length = Number(response.headers.get("content-length"));
+  if (!response.headers.get("content-encoding") && length > 0) return length;
+  return fromManifest;
+}
+
+/**
+ * Counts a copy of the response's body as it arrives, telling the listeners how far it got.
+ * (The bytes themselves come from `arrayBuffer()`, which settles once the request completed; a
+ * body read to its end by a reader alone can be dropped before the network layer has finished
+ * it, and Chromium then logs the fetch as aborted. For the same reason the engine is not
+ * compiled with WebAssembly.compileStreaming.)
+ * @param {ReadableStream<Uint8Array>} copy
+ * @param {Promise<number | null>} totalSoon  the total, once known (the count does not wait for it)
+ */
+async function countDownload(copy, totalSoon) {
+  /** @type {number | null} */
+  let total = null;
+  totalSoon.then((t) => {
+    total = t;
+  });
+  const reader = copy.getReader();
+  let loaded = 0;
+  tellDownload({ loaded, total, done: false });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    loaded += value.byteLength;
+    tellDownload({ loaded, total, done: false });
+  }
+}
 
 /** Why the engine could not start, in words for the page. `cause` keeps the original error. */
 export class EngineLoadError extends Error {
@@ -70,6 +135,11 @@ async function compileInlineWasm(inline) {
 
 /** @param {URL} url */
 async function compileWasm(url) {
+  // The size file is asked for alongside the engine, not after it.
+  const sizeSoon = fetch(/** @type {NonNullable<typeof SERVED>} */ (SERVED).size)
+    .then((r) => (r.ok ? r.json() : null))
+    .then((j) => (Number(j?.wasm) > 0 ? Number(j.wasm) : null))
+    .catch(() => null);
   let response;
   try {
     response = await fetch(url);
@@ -83,7 +153,9 @@ async function compileWasm(url) {
     );
   }
   try {
+    if (response.body) countDownload(response.clone().body ?? new ReadableStream(), expectedSize(response, sizeSoon)).catch(() => {});
     const bytes = await response.arrayBuffer();
+    tellDownload({ loaded: bytes.byteLength, total: bytes.byteLength, done: true });
     return await WebAssembly.compile(bytes);
   } catch (err) {
     throw new EngineLoadError(

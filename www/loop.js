@@ -20,7 +20,10 @@
 //   - playback (dt × speed) is not carried over: the clock simply runs slower than asked and
 //     the shortfall is shown as lag;
 //   - an explicit jump or step is a target the user asked for: it is carried across frames
-//     until it is reached, shown as "pending".
+//     until it is reached, shown as "pending" (and its progress). A jump is bounded by real
+//     time only, not by a count of ticks: idle ticks cost nothing (the engine fast-forwards
+//     them), so thirty idle days land in one frame, while an hour over 100,000 volatile keys
+//     runs in slices of ENGINE_BUDGET_MS, frame after frame.
 
 // A workload driver (www/workload.js) may run requests at their own virtual times: the frame
 // then lets it advance the clock request by request (cron ticks in between run where they fall),
@@ -30,8 +33,12 @@
 
 import { reduceEvents } from "./store.js";
 
-/** Cron runs one frame may ask for (the engine's own default per call). */
+/** Cron runs one frame of playback may ask for (the engine's own default per call). A jump
+ *  or step has no tick cap: only the real-time budget bounds it. */
 export const FRAME_TICK_BUDGET = 10_000;
+
+/** The tick cap of a frame that serves a jump: none (the engine takes an f64 count). */
+const JUMP_TICK_BUDGET = Number.MAX_SAFE_INTEGER;
 
 /** A frame longer than this (a debugger pause, a slow machine) counts as this long. */
 export const MAX_FRAME_DT_MS = 250;
@@ -84,6 +91,7 @@ export function createLoop({
   let lastFrameTime = null;
   let fractionMs = 0; // sub-millisecond playback carried to the next frame
   let pendingMs = 0; // jump/step time not yet run
+  let jumpMs = 0; // the whole of the jump being run (pendingMs of it left), for its progress
   let forceDraw = true;
   let frameCount = 0; // frames run so far
 
@@ -124,16 +132,16 @@ export function createLoop({
    * their virtual times; if they use up the budget the clock stops at the last one (the rest
    * is lag or pending, as for ticks), otherwise the clock runs on to `target`.
    */
-  function advanceFrame(target) {
-    if (driver === null || !driver.active()) return advanceWithinBudget(target);
+  function advanceFrame(target, tickBudget = FRAME_TICK_BUDGET) {
+    if (driver === null || !driver.active()) return advanceWithinBudget(target, ENGINE_BUDGET_MS, tickBudget);
     const t0 = realNow();
-    const d = driver.drive(target, { deadline: t0 + ENGINE_BUDGET_MS, maxTicks: FRAME_TICK_BUDGET });
+    const d = driver.drive(target, { deadline: t0 + ENGINE_BUDGET_MS, maxTicks: tickBudget });
     const spent = realNow() - t0;
-    if (d.stoppedShort || spent >= ENGINE_BUDGET_MS || d.ticks >= FRAME_TICK_BUDGET) {
+    if (d.stoppedShort || spent >= ENGINE_BUDGET_MS || d.ticks >= tickBudget) {
       const now = engine.now();
       return { ticks: d.ticks, lagMs: Math.max(0, target - now), now, events: d.events, dropped: d.dropped, unreadable: d.unreadable };
     }
-    const rest = advanceWithinBudget(target, ENGINE_BUDGET_MS - spent, FRAME_TICK_BUDGET - d.ticks);
+    const rest = advanceWithinBudget(target, ENGINE_BUDGET_MS - spent, tickBudget - d.ticks);
     return {
       ...rest,
       ticks: d.ticks + rest.ticks,
@@ -181,7 +189,8 @@ export function createLoop({
     let unreadable = 0;
     const wantMs = pendingMs + playWholeMs;
     if (wantMs >= 1) {
-      const result = advanceFrame(before + wantMs);
+      // A jump is bounded by real time alone; playback also by FRAME_TICK_BUDGET.
+      const result = advanceFrame(before + wantMs, pendingMs >= 1 ? JUMP_TICK_BUDGET : FRAME_TICK_BUDGET);
       frameTicks = result.ticks;
       ({ events, dropped, unreadable } = result);
       if (result.lagMs > 0) {
@@ -195,6 +204,7 @@ export function createLoop({
         // Target reached (or clamped at the end of the clock's range).
         pendingMs = 0;
       }
+      if (pendingMs < 1) jumpMs = 0;
     }
 
     if (events === null) {
@@ -215,6 +225,7 @@ export function createLoop({
       frameTicks,
       lagMs,
       pendingMs,
+      jumpMs,
     });
 
     const current = store.get();
@@ -263,13 +274,16 @@ export function createLoop({
     /** Ask for `ms` more virtual time, run as fast as the tick budget allows (jump, step). */
     advanceBy(ms) {
       if (!(ms > 0)) return;
+      if (pendingMs < 1) jumpMs = 0;
       pendingMs += Math.round(ms);
+      jumpMs += Math.round(ms);
       schedule();
     },
 
     /** Forget any pending jump (after a reset). */
     cancelPending() {
       pendingMs = 0;
+      jumpMs = 0;
       fractionMs = 0;
       schedule();
     },

@@ -90,6 +90,7 @@ function guardReadOnly(consoleRoot) {
  * @param {(text: string, kind: import("./notices").NoticeKind) => void} [options.notify]  messages for the user
  * @param {(result: import("./engine/plain").LineResult, line: string, n: number) => void} [options.onRun]  after each console line
  * @param {(parts: object) => void} [options.onBoot]  once everything is mounted and running (the parts as returned)
+ * @param {() => boolean | Promise<boolean>} [options.confirmReset]  asked before the clock bar's Reset discards the engine (default: yes)
  * @param {import("./loop").Visibility} [options.doc]
  *        what says whether the playground is out of sight (`hidden` + "visibilitychange")
  * Returns the parts: `{engine, store, loop, consoles, views, delayQueue, workload, run, reset, destroy}`.
@@ -107,6 +108,7 @@ export async function mountPlayground(root, options) {
     notify = () => {},
     onRun = () => {},
     onBoot = () => {},
+    confirmReset = () => true,
     doc = document,
   } = options;
   /** @param {string} id */
@@ -181,7 +183,9 @@ export async function mountPlayground(root, options) {
       jump(ms) {
         loop?.advanceBy(ms);
       },
-      reset: () => resetEngine(),
+      async reset() {
+        if (await confirmReset()) resetEngine();
+      },
     });
   /** A fresh engine with the same seed and start time (the clock bar's Reset, a widget's). */
   function resetEngine() {

@@ -4,13 +4,18 @@
 // The loop is the only writer of the `clock` part (from advance_to results and drained events);
 // controls write the UI part (paused, speed) through `set`. Views read `get()` when they draw.
 
-/** @typedef {"zset" | "expiry" | "eviction" | "delay-queue"} PanelView */
+/** @typedef {"keyspace" | "zset" | "expiry" | "eviction" | "delay-queue"} PanelView */
 
 /** The speeds the clock control offers: virtual ms per real ms. */
 export const SPEEDS = Object.freeze([1, 10, 60, 600, 3600]);
 
-/** @type {readonly PanelView[]} the views the right-hand panel switches between (the tabs above it) */
-export const PANEL_VIEWS = Object.freeze(["zset", "expiry", "eviction", "delay-queue"]);
+/**
+ * The views the right-hand panel switches between (the tabs above it). "keyspace" is the
+ * keyspace list itself, moved into that panel's place (a lab about strings, hashes or locks
+ * shows its keys there, and the console gets the column's full height).
+ * @type {readonly PanelView[]}
+ */
+export const PANEL_VIEWS = Object.freeze(["keyspace", "zset", "expiry", "eviction", "delay-queue"]);
 
 /**
  * Whether `view` is one of PANEL_VIEWS.
@@ -32,6 +37,7 @@ export function isPanelView(view) {
  * @property {number} frameTicks  ticks run by the latest frame
  * @property {number} lagMs       virtual ms the latest frame could not run within its tick budget (reported, never hidden)
  * @property {number} pendingMs   virtual ms requested by "jump"/"step" and not yet run (a big jump spans frames)
+ * @property {number} jumpMs      the whole jump being run (pendingMs is what is left of it), for its progress; 0 when none
  * @property {number} expired
  * @property {number} droppedEvents
  * @property {number} unreadableDrains  drains whose events the engine could not hand over (lost, not just dropped)
@@ -81,6 +87,7 @@ export function createInitialState({ seed, startMs, paused = false, speed = 1, p
       lagMs: 0,
       // Virtual ms requested by "jump"/"step" and not yet run (a big jump spans frames).
       pendingMs: 0,
+      jumpMs: 0,
       expired: 0,
       droppedEvents: 0,
       // Drains whose events the engine could not hand over (lost, not just dropped).

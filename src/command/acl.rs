@@ -49,19 +49,29 @@ pub(crate) fn user_check(user: &User, cmd: &Command, argv: &[Vec<u8>]) -> Result
     if user.unrestricted() {
         return Ok(());
     }
+    let checked = checked_command(cmd);
+    user.check(&checked, argv, &mut || key_permissions(cmd, argv))
+}
+
+/// What the check needs to know of a command.
+fn checked_command(cmd: &Command) -> CheckedCommand {
     let channels = match cmd.name.as_str() {
         "publish" | "spublish" => ChannelArgs::Publish,
         "subscribe" | "ssubscribe" => ChannelArgs::Subscribe,
         "psubscribe" => ChannelArgs::PatternSubscribe,
         _ => ChannelArgs::None,
     };
-    let checked = CheckedCommand {
-        id: cmd.id,
-        is_subcommand: cmd.name.contains('|'),
-        no_auth: cmd.has_flag("no_auth"),
-        channels,
-    };
-    user.check(&checked, argv, &mut || key_permissions(cmd, argv))
+    CheckedCommand { id: cmd.id, is_subcommand: cmd.name.contains('|'), no_auth: cmd.has_flag("no_auth"), channels }
+}
+
+/// acl.c `ACLUserCheckCmdWithUnrestrictedKeyAccess(…, CMD_KEY_ACCESS)`: the command allowed
+/// with access to read any key (sort.c asks it before honouring BY and GET patterns).
+pub(crate) fn user_check_all_keys_readable(user: &User, cmd: &Command, argv: &[Vec<u8>]) -> bool {
+    if user.unrestricted() {
+        return true;
+    }
+    let checked = checked_command(cmd);
+    user.check_with_all_keys_readable(&checked, argv, &mut || key_permissions(cmd, argv))
 }
 
 /// The NOPERM error server.c `processCommand()` answers.
@@ -108,6 +118,14 @@ impl Engine {
             return Ok(());
         };
         user_check(user, cmd, argv)
+    }
+
+    /// [`user_check_all_keys_readable`] for a client's user (a client without one may read all).
+    pub(crate) fn acl_all_keys_readable(&self, client: ClientId, cmd: &Command, argv: &[Vec<u8>]) -> bool {
+        match self.clients.get(&client).and_then(|c| self.acl.user(&c.user)) {
+            Some(user) => user_check_all_keys_readable(user, cmd, argv),
+            None => true,
+        }
     }
 
     /// The context a denial is logged in: MULTI/EXEC or the top level (scripts say so).

@@ -1,10 +1,12 @@
 //! Connections: models networking.c — CLIENT ID/SETNAME/GETNAME/LIST/INFO/KILL
-//! (`clientCommand()`, `catClientInfoString()`, `clientSetName()`), HELLO (`helloCommand()`),
-//! RESET (`clearClientConnectionState()`) and QUIT; AUTH (acl.c `authCommand()`, whose users
-//! and credentials are ../acl.rs).
+//! (`clientCommand()`, `catClientInfoString()`, `clientSetName()`), HELLO (`helloCommand()`:
+//! switches the client to RESP2 or RESP3, with its AUTH and SETNAME options), RESET
+//! (`clearClientConnectionState()`, back to RESP2) and QUIT; AUTH (acl.c `authCommand()`, whose
+//! users and credentials are ../acl.rs).
 //!
-//! Deviations: there are no sockets, so CLIENT LIST's socket fields are stand-ins: `addr` is
-//! 127.0.0.1 with port 40000+id, `fd` is 7+id, buffer sizes are those of an idle redis-server
+//! Deviations: the engine sees no sockets, so CLIENT LIST's socket fields are stand-ins: `addr`
+//! and `laddr` are the real ones only for a `redisplay serve` connection (a console client shows
+//! 127.0.0.1 with port 40000+id), `fd` is 7+id, buffer sizes are those of an idle redis-server
 //! connection (`qbuf=26 qbuf-free=20448 rbs=1024 … tot-mem=22298`), `events=r`.
 
 use crate::acl::{Context, LogEntry, Reason};
@@ -85,7 +87,6 @@ pub fn client_getname(e: &mut Engine, c: &Call) -> Reply {
     }
 }
 
-/// networking.c `validateClientName()` + `clientSetName()`.
 /// The client's `ip:port`: the real peer for a network client, a stand-in for a console.
 fn addr_of(c: &Client) -> String {
     match &c.addr {
@@ -101,6 +102,7 @@ fn laddr_of(c: &Client) -> String {
     }
 }
 
+/// networking.c `validateClientName()` + `clientSetName()`.
 fn set_name(e: &mut Engine, client: ClientId, name: &[u8]) -> Result<(), Reply> {
     if name.iter().any(|&b| !(b'!'..=b'~').contains(&b)) {
         return Err(Reply::err("ERR Client names cannot contain spaces, newlines or special characters."));

@@ -341,7 +341,8 @@ pub fn command_getkeysandflags(_e: &mut Engine, c: &Call) -> Reply {
 /// (a container without a subcommand is the container itself), then its keys come from
 /// db.c `getKeysFromCommandWithSpecs()`: the key specs, unless one has VARIABLE_FLAGS or the
 /// specs are invalid for these arguments, in which case the command's own getkeys function
-/// decides (of ours, only SET has one: `setGetKeys()`).
+/// decides (of ours, SET, SORT, SORT_RO and BITFIELD have one: `setGetKeys()`,
+/// `sortGetKeys()`, `sortROGetKeys()`, `bitfieldGetKeys()`).
 fn getkeys(c: &Call, with_flags: bool) -> Reply {
     let args = &c.argv[2..];
     let Some(name) = args.first() else {
@@ -356,20 +357,14 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
         return Reply::err("ERR Invalid command specified");
     };
     let specs = key_specs(cmd);
-    let has_getkeys_proc = cmd.name == "set";
-    if !has_getkeys_proc && specs.iter().all(|s| s.has("not_key")) {
+    if get_keys_proc(cmd).is_none() && specs.iter().all(|s| s.has("not_key")) {
         return Reply::err("ERR The command has no key arguments");
     }
     let argc = args.len() as i64;
     if (cmd.arity > 0 && cmd.arity != argc) || argc < -cmd.arity {
         return Reply::err("ERR Invalid number of arguments specified for command");
     }
-    let variable_flags = specs.iter().any(|s| s.has("variable_flags"));
-    let mut keys = if variable_flags { None } else { keys_from_specs(cmd, &specs, args) };
-    if keys.is_none() && has_getkeys_proc {
-        keys = Some(set_get_keys(args));
-    }
-    let keys = keys.unwrap_or_default();
+    let keys = keys_with_specs(cmd, &specs, args);
     if keys.is_empty() {
         return if cmd.has_flag("no_mandatory_keys") {
             Reply::Array(vec![])
@@ -395,14 +390,29 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
 /// each key's position in `args` (args[0] is the command name) and its key-spec flags; none
 /// when the command has no keys or the specs don't fit these arguments.
 pub(crate) fn command_keys(cmd: &Command, args: &[Vec<u8>]) -> Vec<(usize, Vec<String>)> {
-    let specs = key_specs(cmd);
-    let has_getkeys_proc = cmd.name == "set";
-    let variable_flags = specs.iter().any(|s| s.has("variable_flags"));
-    let mut keys = if variable_flags { None } else { keys_from_specs(cmd, &specs, args) };
-    if keys.is_none() && has_getkeys_proc {
-        keys = Some(set_get_keys(args));
+    keys_with_specs(cmd, &key_specs(cmd), args)
+}
+
+type KeysProc = fn(&[Vec<u8>]) -> Vec<(usize, Vec<String>)>;
+
+/// The commands whose `getkeys_proc` Redis falls back to when their key specs are incomplete
+/// or have variable flags (the others' specs always answer).
+fn get_keys_proc(cmd: &Command) -> Option<KeysProc> {
+    match cmd.name.as_str() {
+        "set" => Some(set_get_keys),
+        "sort" => Some(|args| super::db::sort_get_keys(args, false)),
+        "sort_ro" => Some(|args| super::db::sort_get_keys(args, true)),
+        "bitfield" => Some(super::bitops::bitfield_get_keys),
+        _ => None,
     }
-    keys.unwrap_or_default()
+}
+
+/// db.c `getKeysFromCommandWithSpecs()`: the specs when their flags are reliable and they fit,
+/// else the command's `getkeys_proc`.
+fn keys_with_specs(cmd: &Command, specs: &[KeySpec], args: &[Vec<u8>]) -> Vec<(usize, Vec<String>)> {
+    let variable_flags = specs.iter().any(|s| s.has("variable_flags"));
+    let keys = if variable_flags { None } else { keys_from_specs(cmd, specs, args) };
+    keys.or_else(|| get_keys_proc(cmd).map(|proc| proc(args))).unwrap_or_default()
 }
 
 /// db.c `setGetKeys()`: the key is read too when a GET option is present (compared as a C

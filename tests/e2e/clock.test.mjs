@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { useBrowser, newPage, openPlayground, runLine, lastEntry, clockMs, cronTicks, pause, frames, settled } from "./harness.mjs";
+import { useBrowser, newPage, openPlayground, runLine, lastEntry, clockMs, cronTicks, pause, frames, settled, clickReset } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=11&t=${START}`;
@@ -252,7 +252,7 @@ test("reset gives a fresh engine: no keys, clock back at the start, db 0", async
     await runLine(page, "SET x 1");
     await page.click("#clock-jump");
     await page.waitForFunction((t) => Number(document.querySelector("#clock-time").dataset.ms) >= t, START + 30_000);
-    await page.click("#clock-reset");
+    await clickReset(page);
     await page.waitForFunction((t) => document.querySelector("#clock-time").dataset.ms === String(t), START);
     assert.match((await lastEntry(page)).notes.join(" "), /reset: a fresh engine with seed 11/);
     assert.equal(await page.textContent(".input-line .prompt"), "127.0.0.1:6379> ");

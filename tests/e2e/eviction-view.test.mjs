@@ -11,7 +11,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, frames, settled, drained, clockMs } from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, frames, settled, drained, clockMs, clickReset } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=7&t=${START}#eviction`;
@@ -511,7 +511,7 @@ async function configureWorkload(page, { distribution = "zipf", keys = 5000, rat
 
 /** Reset, configure, run the workload to its end at 10×; returns what the view and INFO say. */
 async function resetAndRun(page, spec) {
-  await page.click("#clock-reset");
+  await clickReset(page);
   await pause(page);
   // The fresh engine's config shows in the controls.
   await page.waitForFunction(() => document.getElementById("eviction-policy").value === "noeviction" && document.getElementById("eviction-maxmemory").value === "0");
@@ -808,6 +808,24 @@ test("screenshot: one eviction under allkeys-lru with a workload's keys (test-re
     await page.locator("#eviction").evaluate((el) => (el.scrollTop = 0));
     await screenshot(page, "eviction-page.png");
     await screenshot(page.locator("#eviction-why"), "eviction-victim.png");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("compare policies at 2 MB: when the cache never fills, the view says so instead of eight equal bars", async () => {
+  const { page, context, errors } = await openEviction();
+  try {
+    await setMaxmemory(page, "2mb");
+    await page.click("#eviction-wl-compare");
+    await page.waitForFunction(() => document.getElementById("eviction-compare-section").dataset.done === "true", null, { timeout: 120_000 });
+    const evicted = await page.$$eval("#eviction-compare .ev-cmp-row", (l) => l.map((x) => Number(x.dataset.evicted) + Number(x.dataset.oom)));
+    assert.equal(evicted.length, 8);
+    assert.ok(evicted.every((n) => n === 0), "nothing evicted or refused under any policy");
+    const caption = await page.textContent("#eviction-compare-caption");
+    assert.match(caption, /never filled/);
+    assert.match(caption, /maxmemory/);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -242,3 +242,13 @@ export function terminalText(text) {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: SGR codes are what it removes
   return text.replace(/\x1b\[[0-9;]*m/g, "").replace(/\r\n/g, "\n");
 }
+
+/**
+ * Clicks the clock bar's Reset and, when the page asks first (there was work in the session),
+ * confirms it.
+ */
+export async function clickReset(page) {
+  await page.click("#clock-reset");
+  const dialog = page.locator("dialog.confirm-dialog[open]");
+  if ((await dialog.count()) > 0) await dialog.locator("button[value=confirm]").click();
+}

@@ -71,6 +71,7 @@ test("a fresh page: step to the next tick, nothing dropped", () => {
     dropped: "",
     paused: false,
     lagging: false,
+    progress: -1,
   });
 });
 
@@ -87,6 +88,9 @@ test("busy frames: ticks, lag, a jump catching up, dropped and lost events", () 
   assert.equal(t.lag, "lag 2.5 s");
   assert.equal(t.lagging, true);
   assert.equal(t.pending, "catching up 30.0 min");
+  assert.equal(t.progress, -1, "no progress without the jump's size");
+  assert.equal(clockTexts(storeState({ pendingMs: 1_800_000, jumpMs: 3_600_000 })).progress, 50);
+  assert.equal(clockTexts(storeState({ pendingMs: 1, jumpMs: 3_600_000 })).progress, 99, "never 100% before it is done");
   assert.equal(t.expired, "expired 12,000,000");
   assert.equal(t.dropped, "50,001 events dropped · events lost 2× (the engine could not hand them over)");
 });

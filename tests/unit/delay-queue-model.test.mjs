@@ -311,3 +311,4 @@ test("the whole form: defaults parse, every bad field gets its sentence, presets
   assert.equal(r.config.startMs, START);
   assert.equal(r.config.ratePerS, undefined, "the producer's fields are not read");
 });
+

@@ -255,7 +255,11 @@ test("the comparison's scale is zoomed to the results, at least 10 points wide",
   assert.deepEqual(m.comparisonScale([{ ratio: 1 }]), { lo: 0.9, hi: 1, best: 1, ticks: ["90%", "95%", "100%"] });
   assert.deepEqual(m.comparisonScale([]), { lo: 0, hi: 1, best: -1, ticks: ["0%", "50%", "100%"] });
   assert.match(m.comparisonCaption([{ policy: "noeviction", oom: 1234 }]), /^noeviction evicts nothing: .* \(1,234 SETs got the OOM error\)/);
-  assert.equal(m.comparisonCaption([{ policy: "noeviction", oom: 0 }]), "");
+  assert.equal(m.comparisonCaption([{ policy: "noeviction", oom: 0, evicted: 0 }, { policy: "allkeys-lru", oom: 0, evicted: 12 }]), "");
+  // Nothing evicted or refused under any policy: the cache never filled, and the caption says so.
+  const never = [{ policy: "noeviction", oom: 0, evicted: 0 }, { policy: "allkeys-lru", oom: 0, evicted: 0 }];
+  assert.match(m.comparisonCaption(never, { maxmemory: 2_097_152, keys: 10_000 }), /^The cache never filled: .*\(of 10,000\) fit under maxmemory 2\.00 MB/);
+  assert.equal(m.comparisonCaption(never, { finished: false }), "", "not while it runs");
 });
 
 test("restart forgets the evictions and the OOM, keeps the runs (none current)", () => {

@@ -30,7 +30,8 @@ test("the initial state: an unknown panel view falls back to the sorted set", ()
   assert.equal(createInitialState({ seed: 1, startMs: T0, panelView: "nonsense" }).panelView, "zset");
   assert.ok(Object.isFrozen(createInitialState({ seed: 1, startMs: T0 }).clock));
   assert.equal(isPanelView("delay-queue"), true);
-  assert.equal(isPanelView("keyspace"), false);
+  assert.equal(isPanelView("keyspace"), true, "the keyspace list in the view panel's place");
+  assert.equal(isPanelView("console"), false);
 });
 
 test("set and setClock merge a patch; listeners hear only real changes", () => {

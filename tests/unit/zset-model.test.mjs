@@ -104,13 +104,18 @@ test("windowFor reads a listpack page until the set is known to be a skiplist", 
   assert.deepEqual(windowFor({ ...sk, start: 100 }), { db: 0, key: "z", start: 100, count: 24 });
 });
 
-test("acceptWindow: null means the key is not a sorted set (any more)", () => {
+test("acceptWindow: null means the key is not a sorted set — not yet, or not any more", () => {
   const s = acceptWindow(selectKey(initialState(), 0, "z"), null, false);
   assert.equal(s.missing, true);
   assert.equal(s.win, null);
   assert.equal(s.needFetch, false);
   assert.equal(s.dataVersion, 1);
-  assert.match(emptyText(s)?.title ?? "", /“z” is not a sorted set \(any more\)/);
+  // Selected before anything created it (a lab's first step will): not "any more".
+  assert.equal(emptyText(s)?.title, "“z” does not exist yet.");
+  // Shown once, then gone.
+  const shown = acceptWindow(selectKey(initialState(), 0, "z"), windowOf({ encoding: "listpack", len: 3, count: 3 }), false);
+  const gone = acceptWindow(shown, null, false);
+  assert.match(emptyText(gone)?.title ?? "", /“z” is not a sorted set \(any more\)/);
 });
 
 test("acceptWindow trims a skiplist window to the columns shown", () => {
@@ -394,7 +399,7 @@ test("huge sets get grouped numbers", () => {
 });
 
 test("hostile key and member names stay plain strings", () => {
-  const s = { ...selectKey(initialState(), 5, HOSTILE), missing: true };
+  const s = { ...selectKey(initialState(), 5, HOSTILE), missing: true, seen: true };
   const head = headText(s);
   assert.equal(head.key, HOSTILE);
   assert.equal(head.title, `${HOSTILE} (db 5)`);

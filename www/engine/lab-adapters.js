@@ -113,7 +113,7 @@ export function createLabAdapters(recovery, { seed, startMs }) {
 
   /**
    * The delay-queue lab: simulated producer and consumers on an engine of their own, with
-   * their own virtual clock — not this engine. `config` as in spec/delay-queue-api.md. A
+   * their own virtual clock — not this engine. `config` as src/sim/delay_queue/input.rs reads it. A
    * refused config throws an Error with the lab's message.
    * @param {object} config
    * @returns {DelayQueueLab}

@@ -224,7 +224,12 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
   nav.setAttribute("aria-label", "Steps");
   const stepButtons = lab.steps.map((step, i) => {
     const li = el("li");
-    const b = el("button", "lab-step-link", step.title);
+    // The number is drawn by the button itself, beside its first line (a list marker sits by
+    // the last line of a wrapped inline button); the <ol> still tells screen readers the order.
+    const b = el("button", "lab-step-link");
+    const n = el("span", "lab-step-n", `${i + 1}.`);
+    n.setAttribute("aria-hidden", "true");
+    b.append(n, el("span", "lab-step-title-text", step.title));
     b.type = "button";
     b.addEventListener("click", () => go(i));
     li.append(b);

@@ -11,14 +11,15 @@ export const MAX_JUMP_SECONDS = 365 * 86_400;
 /**
  * The part of the store's state the clock bar shows (www/store.js).
  * @typedef {{now: number, nextCronMs?: number, hz: number, cronPeriodMs: number, cronTicks: number, frameTicks: number,
- *            lagMs: number, pendingMs: number, expired: number, droppedEvents: number, unreadableDrains: number}} ClockState
+ *            lagMs: number, pendingMs: number, jumpMs?: number, expired: number, droppedEvents: number, unreadableDrains: number}} ClockState
  * @typedef {{paused: boolean, speed: number, clock: ClockState}} ClockStoreState
  */
 
 /**
  * Every text the bar shows, and the two flags that style it.
  * @typedef {{time: string, unix: string, play: string, speed: string, step: string, cron: string, hz: string, lag: string,
- *            pending: string, expired: string, dropped: string, paused: boolean, lagging: boolean}} ClockTexts
+ *            pending: string, expired: string, dropped: string, paused: boolean, lagging: boolean, progress: number}} ClockTexts
+ * (`progress`: the share of a jump done, 0–100, while one spans frames; -1 when none is running)
  */
 
 /**
@@ -68,6 +69,16 @@ export function formatLag(ms) {
 }
 
 /**
+ * The share of a jump done (0–99) while one is running, -1 when none is.
+ * @param {number} pendingMs
+ * @param {number} jumpMs
+ */
+function jumpProgress(pendingMs, jumpMs) {
+  if (!(pendingMs >= 1 && jumpMs > 0)) return -1;
+  return Math.min(99, Math.max(0, Math.floor((100 * (jumpMs - pendingMs)) / jumpMs)));
+}
+
+/**
  * @param {ClockStoreState} state
  * @returns {ClockTexts}
  */
@@ -93,6 +104,7 @@ export function clockTexts(state) {
       .join(" · "),
     paused: state.paused,
     lagging: c.lagMs > 0,
+    progress: jumpProgress(c.pendingMs, c.jumpMs ?? 0),
   };
 }
 

@@ -133,7 +133,10 @@ export function createClockDom(root, actions) {
   }
   speedSelect.addEventListener("change", () => actions.setSpeed(Number(speedSelect.value)));
   speedLabel.append(speedSelect);
-  const stepButton = button("btn", "clock-step", "Step 1 tick");
+  // "Step 1 tick (+100 ms)": the distance in a span of its own; " 1 tick" folds away on phones.
+  const stepButton = button("btn", "clock-step");
+  const stepDistance = el("span", "step-distance", "(+100 ms)");
+  stepButton.append("Step", el("span", "step-long", " 1 tick"), " ", stepDistance);
   stepButton.addEventListener("click", () => actions.step());
   const resetButton = button("btn btn-quiet", "clock-reset", "Reset");
   resetButton.title = "A fresh engine: same seed, clock back to the start, no keys";
@@ -141,8 +144,22 @@ export function createClockDom(root, actions) {
   controls.append(playButton, speedLabel, stepButton, createJumpForm(actions), resetButton);
 
   const stats = createStats();
+  // A long jump's progress: a bar and the share done, first in the cron line while it runs.
+  const progress = el("span", "clock-progress");
+  progress.id = "clock-progress";
+  progress.setAttribute("role", "progressbar");
+  progress.setAttribute("aria-label", "Jump progress");
+  progress.setAttribute("aria-valuemin", "0");
+  progress.setAttribute("aria-valuemax", "100");
+  progress.hidden = true;
+  const progressTrack = el("span", "clock-progress-track");
+  const progressFill = el("span", "clock-progress-fill");
+  progressTrack.append(progressFill);
+  const progressText = el("span", "clock-progress-text");
+  progress.append(progressTrack, progressText);
+  stats.stats.prepend(progress);
   root.append(timeBox, controls, stats.stats);
-  return { root, timeEl, unixEl, playButton, speedSelect, stepButton, ...stats };
+  return { root, timeEl, unixEl, playButton, speedSelect, stepButton, stepDistance, progress, progressFill, progressText, ...stats };
 }
 
 /**
@@ -155,7 +172,7 @@ export function createClockDom(root, actions) {
 export function drawClock(dom, shown, t, clock) {
   /**
    * @param {HTMLElement} node
-   * @param {"time" | "unix" | "play" | "step" | "cron" | "hz" | "lag" | "pending" | "expired" | "dropped"} key
+   * @param {"time" | "unix" | "play" | "cron" | "hz" | "lag" | "pending" | "expired" | "dropped"} key
    */
   const put = (node, key) => {
     if (shown[key] !== t[key]) {
@@ -179,7 +196,19 @@ export function drawClock(dom, shown, t, clock) {
     shown.speed = t.speed;
     dom.speedSelect.value = t.speed;
   }
-  put(dom.stepButton, "step");
+  if (shown.step !== t.step) {
+    shown.step = t.step;
+    dom.stepDistance.textContent = t.step.replace(/^Step 1 tick /, "");
+  }
+  if (shown.progress !== t.progress) {
+    shown.progress = t.progress;
+    dom.progress.hidden = t.progress < 0;
+    if (t.progress >= 0) {
+      dom.progress.setAttribute("aria-valuenow", String(t.progress));
+      dom.progressFill.style.width = `${t.progress}%`;
+      dom.progressText.textContent = `${t.progress}%`;
+    }
+  }
   if (shown.cron !== t.cron) dom.cronEl.dataset.ticks = String(clock.cronTicks);
   put(dom.cronEl, "cron");
   put(dom.hzEl, "hz");

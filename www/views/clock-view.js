@@ -2,7 +2,7 @@
 // The virtual clock and its controls: play/pause, speed, step one cron tick, jump +N seconds,
 // and what the cron did (ticks, lag, pending jump time, expired keys).
 //
-// A view in the DESIGN.md sense: it gets the store's state each frame and never calls the
+// A view like every other: it gets the store's state each frame and never calls the
 // engine; the buttons call the `actions` main.js gives it. `update` says whether anything it
 // shows changed, and `draw` touches only the text that did. The texts come from clock-model.js
 // (pure), the elements from clock-renderer.js.

@@ -44,8 +44,9 @@ export function createDelayQueueMetrics(root, label) {
     show(metrics) {
       if (metrics === last) return;
       last = metrics;
+      const shown = metrics;
       for (const { key, td, format } of cells) {
-        const v = metrics ? metrics[key] : undefined;
+        const v = shown ? shown[key] : undefined;
         const text = formatMetric(v, format);
         if (td.textContent !== text) td.textContent = text;
         td.dataset.value = v === null || v === undefined ? "" : String(v);

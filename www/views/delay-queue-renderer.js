@@ -250,6 +250,10 @@ export function createRunBox(dom, run, runs) {
   code.append(el("summary", "", runTitle(run, runs)));
   const pre = el("pre", "dq-pre");
   pre.id = `dq-code-${run.label.toLowerCase()}`;
+  // It scrolls: reachable from the keyboard, named by its strategy.
+  pre.tabIndex = 0;
+  pre.setAttribute("role", "region");
+  pre.setAttribute("aria-label", `Client code of run ${run.label}`);
   pre.textContent = run.code;
   code.append(pre);
   dom.codeBox.append(code);

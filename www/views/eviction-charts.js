@@ -200,7 +200,11 @@ export function renderComparison(root, status, caption) {
   axis.append(el("span", ""), ticks, el("span", "", "hit ratio"), el("span", "", ""));
   const order = status.policiesOrder ?? status.results.map((r) => r.policy);
   root.replaceChildren(axis, ...order.map((policy) => comparisonRow(policy, status, scale)));
-  caption.textContent = comparisonCaption(status.results);
+  caption.textContent = comparisonCaption(status.results, {
+    finished: !status.running && !status.failed,
+    maxmemory: status.config?.maxmemory ?? null,
+    keys: status.spec?.keys ?? null,
+  });
 }
 
 export { describeSpec } from "../workload.js";

@@ -237,7 +237,8 @@ function createWorkloadForm() {
   const flush = el("input");
   flush.type = "checkbox";
   flush.id = "eviction-wl-flush";
-  flush.checked = DEFAULT_SPEC.flush;
+  // Unticked: a run never wipes keys made in the console unless asked to.
+  flush.checked = false;
   flushLabel.title = "Start from an empty server (FLUSHALL), so runs under different policies start alike";
   flushLabel.append(flush, document.createTextNode(" FLUSHALL first"));
   row2.append(valueLabel, ttlLabel, seedLabel, flushLabel);

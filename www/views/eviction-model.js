@@ -712,10 +712,21 @@ export function comparisonScale(results) {
 }
 
 /**
- * What noeviction's row means, when it refused keys.
+ * What the finished comparison means, when the bars alone don't say it: the cache never filled
+ * (nothing evicted under any policy), or noeviction refused keys.
  * @param {ReadonlyArray<CompareResult>} results
+ * @param {{finished?: boolean, maxmemory?: string | number | null, keys?: number | null}} [context]
  */
-export function comparisonCaption(results) {
+export function comparisonCaption(results, { finished = true, maxmemory = null, keys = null } = {}) {
+  if (finished && results.length > 0 && results.every((r) => (r.evicted ?? 0) === 0 && (r.oom ?? 0) === 0)) {
+    // Eight equal bars would say nothing: say why.
+    const limit = maxmemory !== null && Number(maxmemory) > 0 ? `maxmemory ${formatBytes(Number(maxmemory))}` : "maxmemory";
+    return (
+      `The cache never filled: every key this workload asked for${keys ? ` (of ${number(keys)})` : ""} fit under ${limit}, so no policy ` +
+      "evicted anything and every policy shows the same hit ratio (the misses are first requests). Lower maxmemory, or ask for more keys or " +
+      "bigger values, to make the policies choose."
+    );
+  }
   const ne = results.find((r) => r.policy === "noeviction");
   return ne && ne.oom > 0
     ? `noeviction evicts nothing: once memory is full it refuses new keys (${number(ne.oom)} SETs got the OOM error) and keeps the first ` +

@@ -27,6 +27,9 @@ function createBucketsBox() {
   bucketsCaption.id = "expiry-buckets-caption";
   const bucketList = el("ol", "bk-list");
   bucketList.id = "expiry-buckets";
+  // It scrolls: reachable (and scrollable) from the keyboard.
+  bucketList.tabIndex = 0;
+  bucketList.setAttribute("aria-labelledby", "expiry-buckets-caption");
   bucketsBox.append(bucketsHead, bucketsCaption, bucketList);
   return { bucketsBox, bucketsTitle, follow, bucketsCaption, bucketList };
 }
@@ -37,6 +40,9 @@ function createTickBox() {
   tickHead.append(el("span", "expiry-subtitle", "What the latest tick did"));
   const tickPanel = el("div", "tk-panel");
   tickPanel.id = "expiry-tick";
+  tickPanel.tabIndex = 0;
+  tickPanel.setAttribute("role", "region");
+  tickPanel.setAttribute("aria-label", "What the latest tick did");
   tickPanel.setAttribute("aria-live", "polite");
   tickBox.append(tickHead, tickPanel);
   return { tickBox, tickPanel };

@@ -27,7 +27,9 @@ export function createViewTabs(tablist, store) {
       tab.tabIndex = on ? 0 : -1;
       tab.classList.toggle("is-current", on);
       const panel = panelOf(tab);
-      if (panel) panel.hidden = !on;
+      // A panel that is shown in any case (the keyspace list) only moves: the styles place it
+      // by `data-panel-view` below.
+      if (panel && !panel.hasAttribute("data-always-shown")) panel.hidden = !on;
     }
     holder.dataset.panelView = view;
   }

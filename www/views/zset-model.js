@@ -34,6 +34,7 @@ import { number } from "../format.js";
  * @property {{db: number, key: string | null}} sel  the key shown (picked in the keyspace view)
  * @property {ZsetWindow | null} win   the latest window read, or null
  * @property {boolean} missing         selected, but not a sorted set (any more)
+ * @property {boolean} [seen]           the selected key was a sorted set once (so "missing" means gone, not "not yet")
  * @property {number} start            first visible rank
  * @property {number} zoom             index into ZOOM_STEPS
  * @property {boolean} needFetch       the window must be read again
@@ -80,6 +81,7 @@ export function initialState() {
     sel: { db: 0, key: null },
     win: null,
     missing: false,
+    seen: false,
     start: 0,
     zoom: DEFAULT_ZOOM,
     needFetch: false,
@@ -120,6 +122,7 @@ export function selectKey(s, db, key) {
     sel: { db, key },
     win: null,
     missing: false,
+    seen: false,
     start: 0,
     landed: null,
     search: null,
@@ -193,7 +196,7 @@ export function windowFor(s) {
 export function acceptWindow(s, w, final) {
   if (w === null) return { ...s, win: null, missing: true, needFetch: false, dataVersion: s.dataVersion + 1 };
   const win = w.encoding === "skiplist" && w.entries.length > cols(s) ? { ...w, entries: w.entries.slice(0, cols(s)) } : w;
-  const next = { ...s, win, missing: false };
+  const next = { ...s, win, missing: false, seen: true };
   const limit = maxStart(next, w.len);
   if (next.start <= limit || final) return { ...next, needFetch: false, dataVersion: s.dataVersion + 1 };
   return { ...next, start: limit, needFetch: true };
@@ -578,12 +581,48 @@ export function emptyText(s) {
     };
   }
   if (!s.missing) return null;
+  // Only a name that needs no quoting in the console is offered back.
+  const name = /^[\w:.-]+$/.test(key) ? key : "myzset";
+  if (!s.seen) {
+    // Selected before it exists (a lab opens on the key its first step creates).
+    return {
+      title: `“${key}” does not exist yet${db === 0 ? "" : ` in db ${db}`}.`,
+      hint: "It opens here as soon as a ZADD creates it:",
+      example: `ZADD ${name} 1 one 2 two 3 three`,
+    };
+  }
   return {
     title: `“${key}” is not a sorted set${db === 0 ? "" : ` in db ${db}`} (any more).`,
     hint: "It was deleted, expired or replaced. Pick another key in the keyspace list, or create it again:",
-    // Only a name that needs no quoting in the console is offered back.
-    example: `ZADD ${/^[\w:.-]+$/.test(key) ? key : "myzset"} 1 one 2 two 3 three`,
+    example: `ZADD ${name} 1 one 2 two 3 three`,
   };
+}
+
+/** How the skiplist picture is panned and zoomed from the keyboard (its label ends with it). */
+export const SKIPLIST_KEYS = "Drag, scroll or use the arrow keys to pan; + and − zoom; Home and End jump to the ends.";
+
+/**
+ * The skiplist picture in words, for screen readers (the canvas's label): the set's size and
+ * levels, the ranks on show and the first members with their score and level.
+ * @param {ZsetState} s
+ * @param {number} [listed]  members named at most
+ */
+export function skiplistDescription(s, listed = 8) {
+  const w = s.win;
+  if (w === null) return `Skiplist lanes. ${SKIPLIST_KEYS}`;
+  const shown = w.entries.slice(0, cols(s));
+  const first = w.start;
+  const last = first + shown.length - 1;
+  const named = shown
+    .slice(0, listed)
+    .map((e) => `${e.member} (score ${formatScore(e.score)}, level ${e.level})`)
+    .join(", ");
+  const more = shown.length > listed ? `, and ${number(shown.length - listed)} more` : "";
+  return (
+    `Skiplist of ${number(w.len)} ${plural(w.len, "member")} in ${w.max_level} ${plural(w.max_level, "level")}. ` +
+    (shown.length > 0 ? `Ranks ${number(first)}–${number(last)} shown: ${named}${more}. ` : "") +
+    SKIPLIST_KEYS
+  );
 }
 
 /**

@@ -5,7 +5,7 @@
 // only: every word comes from the model, and user data (key and member names) goes in through
 // textContent or canvas text, never markup. Input is bound by zset-input.js.
 
-import { el } from "../dom.js";
+import { el, setText, showBidiControls } from "../dom.js";
 import { drawSkiplist } from "./zset-skiplist-canvas.js";
 import { createListpackPanel } from "./zset-listpack-panel.js";
 import { createZsetLegend } from "./zset-legend.js";
@@ -20,7 +20,9 @@ import {
   flashOf,
   headText,
   isSkiplist,
+  SKIPLIST_KEYS,
   searchReveal,
+  skiplistDescription,
   tooltipLines,
 } from "./zset-model.js";
 
@@ -98,10 +100,7 @@ function createSkiplist() {
   const canvasWrap = el("div", "zset-canvas-wrap");
   canvasWrap.tabIndex = 0;
   canvasWrap.setAttribute("role", "img");
-  canvasWrap.setAttribute(
-    "aria-label",
-    "Skiplist lanes. Drag, scroll or use the arrow keys to pan; + and − zoom; Home and End jump to the ends.",
-  );
+  canvasWrap.setAttribute("aria-label", `Skiplist lanes. ${SKIPLIST_KEYS}`);
   const canvas = el("canvas", "zset-canvas");
   canvas.id = "zset-canvas";
   const tooltip = el("div", "zset-tooltip");
@@ -191,7 +190,7 @@ export function createZsetDom(root) {
  */
 function drawHead(dom, s) {
   const h = headText(s);
-  dom.keyEl.textContent = h.key;
+  setText(dom.keyEl, h.key);
   if (h.title !== null) dom.keyEl.title = h.title;
   dom.encodingEl.hidden = h.encoding === null;
   if (h.encoding !== null) {
@@ -209,7 +208,7 @@ function drawEmpty(dom, s) {
   const text = emptyText(s);
   dom.empty.hidden = text === null;
   if (text === null) return;
-  dom.emptyTitle.textContent = text.title;
+  setText(dom.emptyTitle, text.title);
   dom.emptyHint.textContent = text.hint;
   dom.emptyExample.textContent = text.example;
 }
@@ -222,7 +221,7 @@ function drawBanner(dom, s) {
   if (s.conversion !== null) {
     const text = bannerText(s.conversion);
     if (dom.bannerText.textContent !== text) {
-      dom.bannerText.textContent = text;
+      setText(dom.bannerText, text);
       dom.banner.classList.remove("is-new");
       void dom.banner.offsetWidth; // restart the entrance transition
       dom.banner.classList.add("is-new");
@@ -261,6 +260,9 @@ function drawCanvas(dom, s, ui, now) {
     path: placed ? { placed, reveal: searchReveal(s.search, now) } : null,
   });
   ui.layout = result.layout;
+  // What the picture shows, in words (bidi controls in member names shown as marks).
+  const described = showBidiControls(skiplistDescription(s));
+  if (dom.canvasWrap.getAttribute("aria-label") !== described) dom.canvasWrap.setAttribute("aria-label", described);
   canvas.dataset.lanes = String(result.lanes);
   canvas.dataset.columns = String(result.columns);
   canvas.dataset.links = String(result.links);
@@ -319,7 +321,7 @@ export function renderZset(dom, s, ui, now) {
   dom.skiplist.hidden = mode !== "skiplist";
   dom.root.dataset.mode = mode;
   drawBanner(dom, s);
-  dom.statusEl.textContent = s.status;
+  setText(dom.statusEl, s.status);
   if (s.win !== null && mode === "listpack" && ui.renderedListpack !== s.dataVersion) {
     ui.renderedListpack = s.dataVersion;
     dom.listpack.render(s.win, s.landed?.member ?? null);

@@ -16,6 +16,7 @@
 // edge with their span; links coming from before the window are dashed.
 
 import { number } from "../format.js";
+import { showBidiControls } from "../dom.js";
 
 /** @typedef {import("./engine-types.js").ZsetWindow} ZsetWindow */
 /** @typedef {import("./engine-types.js").ZsetEntry} ZsetEntry */
@@ -452,7 +453,7 @@ function drawLabels(ctx, L, entries, landedIndex) {
       const e = entries[i];
       const cx = L.x0 + (i + 0.5) * L.colW;
       ctx.fillStyle = i === landedIndex ? COLORS.landed : COLORS.text;
-      ctx.fillText(fitText(ctx, e.member, L.colW - 6), cx, L.baseY + 10);
+      ctx.fillText(fitText(ctx, showBidiControls(e.member), L.colW - 6), cx, L.baseY + 10);
       ctx.fillStyle = COLORS.muted;
       ctx.fillText(fitText(ctx, formatScore(e.score), L.colW - 6), cx, L.baseY + 24);
     }
