@@ -22,6 +22,7 @@
 //! - `memory`: the used_memory model (zmalloc/jemalloc size classes, `objectComputeSize()`);
 //!   `cost`: the CPU cost model behind every time budget.
 //! - `expire`: the active expire cycle; `evict`: maxmemory and its policies.
+//! - `slowlog`: the slow log; `latency`: the latency monitor (LATENCY DOCTOR, GRAPH).
 //! - `notify`: keyspace notifications; `pubsub`: channels, patterns, shard channels, delivery;
 //!   `multi`: the WATCH bookkeeping; `blocked`: blocking commands in virtual time.
 //! - `tracking`: client-side caching (CLIENT TRACKING's table, BCAST prefixes, invalidations);
@@ -60,6 +61,7 @@ pub mod events;
 pub mod evict;
 pub mod expire;
 pub mod introspect;
+pub mod latency;
 pub mod memory;
 pub mod monitor;
 pub mod multi;
@@ -72,6 +74,7 @@ pub mod reply;
 pub mod script;
 pub mod session;
 pub mod sim;
+pub mod slowlog;
 pub mod tokenize;
 pub mod tracking;
 pub mod util;

@@ -87,6 +87,7 @@ pub fn flushdb(e: &mut Engine, c: &Call) -> Reply {
     // db.c signalFlushedDb(): watchers of keys that existed see a change; tracking clients
     // are told everything is invalid.
     e.touch_all_watched_keys_in_db(c.db, None);
+    charge_flush(e, c, c.db);
     e.tracking_invalidate_keys_on_flush();
     e.dbs[c.db].clear();
     e.dirty(n);
@@ -100,6 +101,7 @@ pub fn flushall(e: &mut Engine, c: &Call) -> Reply {
     let mut n = 0;
     for db in 0..e.dbs.len() {
         e.touch_all_watched_keys_in_db(db, None);
+        charge_flush(e, c, db);
     }
     e.tracking_invalidate_keys_on_flush();
     for db in e.dbs.iter_mut() {
@@ -108,6 +110,18 @@ pub fn flushall(e: &mut Engine, c: &Call) -> Reply {
     }
     e.dirty(n + 1);
     Reply::ok()
+}
+
+/// A synchronous flush frees every key and value on the main thread (src/cost.rs); an ASYNC
+/// one or lazyfree-lazy-user-flush hands the dataset to the lazyfree thread, as Redis does.
+fn charge_flush(e: &mut Engine, c: &Call, db: usize) {
+    let lazy = if c.argc() == 2 { is_opt(c.arg(1), "async") } else { e.config.bool("lazyfree-lazy-user-flush") };
+    if lazy {
+        return;
+    }
+    let ns: u64 =
+        e.dbs[db].dict.values().map(|o| crate::cost::DELETE_KEY_NS + crate::cost::free_cost_ns(&o.value)).sum();
+    e.charge_cpu(crate::cost::scaled(ns, e.hot.cost_percent));
 }
 
 /// db.c `delGenericCommand()`: expire first (a dead key doesn't count), then delete.
@@ -162,6 +176,9 @@ pub fn keys(e: &mut Engine, c: &Call) -> Reply {
             out.push(Reply::bulk(key));
         }
     }
+    // Every key is examined (src/cost.rs).
+    let examined = db.len() as u64;
+    e.charge_cpu(crate::cost::scaled(examined * crate::cost::SCAN_KEY_NS, e.hot.cost_percent));
     Reply::Array(out)
 }
 
@@ -244,6 +261,7 @@ pub fn scan(e: &mut Engine, c: &Call) -> Reply {
         }
     }
     let mut keys = Vec::new();
+    e.charge_cpu(crate::cost::scaled(batch.len() as u64 * crate::cost::SCAN_KEY_NS, e.hot.cost_percent));
     for key in batch {
         if let Some(p) = opts.pattern {
             if !glob_match(p, &key, false) {

@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use crate::engine::{ClientId, Engine};
+use crate::engine::{CallInfo, ClientId, Engine};
 use crate::events::Event;
 use crate::reply::Reply;
 
@@ -73,7 +73,9 @@ impl Engine {
         base: Option<&'static Command>,
         err: Reply,
     ) -> Reply {
-        self.stats.total_error_replies += 1;
+        if let Reply::Error(msg) = &err {
+            self.count_error_reply(msg);
+        }
         if let Some(base) = base {
             self.stats.commands.entry(base.name.as_str()).or_default().rejected_calls += 1;
         }
@@ -92,6 +94,19 @@ impl Engine {
         };
         self.log_command(client, db, name, argv.len(), true);
         err
+    }
+
+    /// networking.c `afterErrorReply()`: one more error reply, counted in `total_error_replies`
+    /// and under its prefix in INFO errorstats — the code before the first space when it shows
+    /// within the first 31 bytes (`WRONGTYPE`, `NOSCRIPT`, a script's own `MY_CODE x`), else `ERR`.
+    pub(crate) fn count_error_reply(&mut self, msg: &[u8]) {
+        self.stats.total_error_replies += 1;
+        let window = &msg[..msg.len().min(31)];
+        let prefix: &[u8] = match window.iter().position(|&b| b == b' ') {
+            Some(n) => &msg[..n],
+            None => b"ERR",
+        };
+        *self.stats.errors.entry(prefix.to_vec()).or_default() += 1;
     }
 
     /// server.c `processCommand()`: lookup, existence and arity checks with Redis's errors, the
@@ -116,6 +131,23 @@ impl Engine {
         // server.c processCommand(): `authRequired(c)` and the command lacks CMD_NO_AUTH.
         if !cmd.has_flag("no_auth") && self.clients.get(&client).is_some_and(|c| !c.authenticated) {
             return self.reject(client, db, argv, Some(cmd), Reply::err("NOAUTH Authentication required."));
+        }
+        // server.c processCommand(): CMD_PROTECTED commands (DEBUG, MODULE LOAD/LOADEX/UNLOAD)
+        // run only when enable-debug-command / enable-module-command allows them.
+        if let Some(option) = protected_by(cmd) {
+            let local = self.clients.get(&client).is_none_or(|c| c.is_local());
+            let allowed = match self.config.str(option) {
+                "yes" => true,
+                "local" => local,
+                _ => false,
+            };
+            if !allowed {
+                let what = if option == "enable-debug-command" { "DEBUG" } else { "MODULE" };
+                let msg = format!(
+                    "ERR {what} command not allowed. If the {option} option is set to \"local\", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server."
+                );
+                return self.reject(client, db, argv, Some(cmd), Reply::err(msg));
+            }
         }
         let (in_multi, in_pubsub, queued_denyoom) = match self.clients.get(&client) {
             Some(c) => (
@@ -195,7 +227,10 @@ impl Engine {
     }
 
     /// server.c `call()`: runs a command that passed the checks — directly, from EXEC or from a
-    /// script — and keeps the stats, the memory accounting and the event log.
+    /// script — and keeps the stats, the memory accounting and the event log. The command's
+    /// duration is the whole microseconds the virtual CPU clock crossed while it ran (its own
+    /// cost from src/cost.rs, its frees, the commands it ran itself), as Redis measures
+    /// `ustime()` around the call.
     pub(crate) fn call(&mut self, client: ClientId, cmd: &'static Command, argv: &[Vec<u8>]) -> Reply {
         let Some(db) = self.client_db(client) else {
             return Reply::err("ERR no such client");
@@ -221,7 +256,10 @@ impl Engine {
         if cmd.has_flag("skip_monitor") && !self.monitors.is_empty() {
             self.feed_monitors(client, db, argv);
         }
+        let cpu_before = self.cpu.ns;
+        let outer_counted = std::mem::replace(&mut self.error_already_counted, false);
         let reply = handler(self, &call);
+        let error_counted = std::mem::replace(&mut self.error_already_counted, outer_counted);
         if self.errno_erange.is_some() {
             crate::command::sort::after_command(self, &cmd.name, argv);
         }
@@ -243,20 +281,46 @@ impl Engine {
         if used > self.stats.peak_memory {
             self.stats.peak_memory = used;
         }
-        self.stats.total_commands_processed += 1;
-        let stat = self.stats.commands.entry(cmd.name.as_str()).or_default();
-        if stat.calls == 0 {
-            self.stats.histograms += 1;
+        // The command's own cost: replies built by the commands it ran were charged by them.
+        let nested_reply =
+            matches!(cmd.name.as_str(), "exec" | "eval" | "evalsha" | "eval_ro" | "evalsha_ro" | "fcall" | "fcall_ro");
+        let mut own = crate::cost::command_cost_ns(argv, if nested_reply { None } else { Some(&reply) });
+        if nested_reply && cmd.name != "exec" {
+            own += crate::cost::SCRIPT_RUN_NS;
         }
+        self.charge_cpu(crate::cost::scaled(own, self.hot.cost_percent));
+        let duration = self.cpu.ns / 1000 - cpu_before / 1000;
+        let blocked = self.clients.get(&client).is_some_and(|c| c.blocked.is_some());
+        let stat = self.stats.commands.entry(cmd.name.as_str()).or_default();
         stat.calls += 1;
+        stat.usec += duration;
         let reply = match reply {
             Reply::Error(msg) => {
                 stat.failed_calls += 1;
-                self.stats.total_error_replies += 1;
-                Reply::Error(sanitize(msg))
+                let msg = sanitize(msg);
+                if !error_counted {
+                    self.count_error_reply(&msg);
+                }
+                Reply::Error(msg)
             }
             other => other,
         };
+        let info = CallInfo {
+            name: cmd.name.as_str(),
+            fast: cmd.has_flag("fast"),
+            skip_slowlog: cmd.has_flag("skip_slowlog"),
+        };
+        if blocked {
+            // blocked.c: the histogram, the slow log and the latency sample wait for the reply.
+            if let Some(b) = self.clients.get_mut(&client).and_then(|c| c.blocked.as_mut()) {
+                b.duration_us = duration;
+                b.call = info;
+            }
+        } else {
+            let event = if info.fast { "fast-command" } else { "command" };
+            self.record_call(client, info, argv, duration, event, duration);
+        }
+        self.stats.total_commands_processed += 1;
         self.log_command(client, db_after, Cow::Borrowed(cmd.name.as_str()), argv.len(), reply.is_error());
         reply
     }
@@ -288,8 +352,22 @@ impl Engine {
         self.handle_clients_blocked_on_keys();
     }
 
+    /// Reads (for tests and views) the virtual CPU clock in ns.
+    pub fn cpu_ns(&self) -> u64 {
+        self.cpu.ns
+    }
+
     fn log_command(&mut self, client: ClientId, db: usize, name: Cow<'static, str>, argc: usize, error: bool) {
         let at_ms = self.now_ms;
         self.events.push(Event::Command { at_ms, client, db, name, argc, error });
+    }
+}
+
+/// The config option that guards a CMD_PROTECTED command (commands/*.json `PROTECTED`).
+fn protected_by(cmd: &Command) -> Option<&'static str> {
+    match cmd.name.as_str() {
+        "debug" => Some("enable-debug-command"),
+        "module|load" | "module|loadex" | "module|unload" => Some("enable-module-command"),
+        _ => None,
     }
 }

@@ -9,8 +9,10 @@
 //! - `dispatch.rs`: server.c `processCommand()` and `call()`.
 //!
 //! The families (file ↔ Redis file):
-//! - `server.rs` ↔ server.c (PING, ECHO, TIME, INFO, COMMAND), `db.rs` ↔ db.c, `object.rs` ↔
-//!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `networking.rs` ↔ networking.c
+//! - `server.rs` ↔ server.c (PING, ECHO, TIME, COMMAND), `info.rs` ↔ server.c's INFO, `db.rs` ↔ db.c, `object.rs` ↔
+//!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `latency.rs` ↔ latency.c (LATENCY),
+//!   `slowlog.rs` ↔ slowlog.c (SLOWLOG), `debug.rs` ↔ debug.c (DEBUG), `module.rs` ↔ module.c
+//!   (MODULE, without modules), `lolwut.rs` ↔ lolwut.c, lolwut5.c, lolwut6.c, `networking.rs` ↔ networking.c
 //!   (CLIENT, HELLO, AUTH, RESET, QUIT), `tracking.rs` ↔ tracking.c's CLIENT subcommands
 //!   (TRACKING, CACHING, GETREDIR, TRACKINGINFO), `replication.rs` ↔ replication.c (ROLE,
 //!   MONITOR);
@@ -28,13 +30,18 @@ pub mod clock;
 pub mod cluster;
 pub mod config;
 pub mod db;
+pub mod debug;
 pub mod dispatch;
 pub mod eval;
 pub mod expire;
 pub mod geo;
 pub mod hash;
 pub mod hyperloglog;
+pub mod info;
+pub mod latency;
 pub mod list;
+pub mod lolwut;
+pub mod module;
 pub mod multi;
 pub mod networking;
 pub mod object;
@@ -42,6 +49,7 @@ pub mod pubsub;
 pub mod replication;
 pub mod server;
 pub mod set;
+pub mod slowlog;
 pub mod sort;
 pub mod string;
 pub mod table;

@@ -24,7 +24,7 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("ping", server::ping),
     ("echo", server::echo),
     ("time", server::time),
-    ("info", server::info),
+    ("info", super::info::info),
     // replication.c
     ("role", super::replication::role),
     ("command", server::command),
@@ -41,6 +41,29 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("config|resetstat", config::config_resetstat),
     ("config|rewrite", config::config_rewrite),
     ("config|help", server::container_help),
+    // debug.c
+    ("debug", super::debug::debug),
+    // module.c
+    ("module|list", super::module::module_list),
+    ("module|load", super::module::module_load),
+    ("module|loadex", super::module::module_load),
+    ("module|unload", super::module::module_unload),
+    ("module|help", server::container_help),
+    // lolwut.c
+    ("lolwut", super::lolwut::lolwut),
+    // latency.c
+    ("latency|latest", super::latency::latency_latest),
+    ("latency|history", super::latency::latency_history),
+    ("latency|reset", super::latency::latency_reset),
+    ("latency|doctor", super::latency::latency_doctor),
+    ("latency|graph", super::latency::latency_graph),
+    ("latency|histogram", super::latency::latency_histogram),
+    ("latency|help", server::container_help),
+    // slowlog.c
+    ("slowlog|get", super::slowlog::slowlog_get),
+    ("slowlog|len", super::slowlog::slowlog_len),
+    ("slowlog|reset", super::slowlog::slowlog_reset),
+    ("slowlog|help", server::container_help),
     // db.c
     ("select", db::select),
     ("swapdb", db::swapdb),

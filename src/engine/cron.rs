@@ -87,6 +87,10 @@ impl Engine {
     /// server.c `serverCron()`: one timer tick — the LRU clock, dynamic hz, and
     /// `databasesCron()` (the slow active-expire cycle, then shrinking tables).
     fn server_cron(&mut self) {
+        // DEBUG PAUSE-CRON 1 (`server.pause_cron`).
+        if self.debug.pause_cron {
+            return;
+        }
         self.lruclock = self.lru_clock_at(self.now_ms);
         self.update_hz();
         self.cronloops += 1;

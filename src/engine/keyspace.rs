@@ -83,6 +83,8 @@ impl Engine {
         }
         let ns = crate::cost::scaled(ns, self.hot.cost_percent);
         self.stats.free_time_ns += ns;
+        // Freeing is work on the main thread: the virtual CPU clock moves (src/cost.rs).
+        self.charge_cpu(ns);
         if ns >= 1_000_000 && self.events.enabled() {
             let at_ms = self.now_ms;
             self.events.push(Event::Stall { at_ms, db, key: crate::util::text(key), cause, us: ns / 1000 });
@@ -146,6 +148,6 @@ impl Engine {
     /// (object.c `createObject()`).
     pub(crate) fn new_obj(&self, value: crate::object::Value) -> RObj {
         let lru = if self.lfu { crate::object::lfu_initial(self.now_ms) } else { self.lruclock };
-        RObj { value, lru, mem: 0 }
+        RObj { value, lru, exec_argv: false, mem: 0 }
     }
 }

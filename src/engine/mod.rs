@@ -33,7 +33,7 @@ use crate::events::{EventLog, PoolEntry};
 use crate::object::{LRU_CLOCK_MAX, LRU_CLOCK_RESOLUTION};
 use crate::reply::Reply;
 
-pub use stats::{CommandStat, Stats};
+pub use stats::{CallInfo, CommandStat, CpuClock, LatencyMonitor, SlowLog, Stats};
 
 pub type ClientId = u64;
 
@@ -50,6 +50,11 @@ pub(crate) struct HotConfig {
     pub proto_max_bulk_len: i64,
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub client_query_buffer_limit: i64,
+    /// Read by call() after every command (slowlog.c, latency.c, server.c).
+    pub slowlog_log_slower_than: i64,
+    pub slowlog_max_len: i64,
+    pub latency_monitor_threshold: i64,
+    pub latency_tracking: bool,
 }
 
 /// A uniform double in [0, 1) from 53 random bits.
@@ -144,18 +149,26 @@ impl Client {
         }
     }
 
-    /// Subscribed to any channel, pattern or shard channel (`CLIENT_PUBSUB`: RESP2 Pub/Sub mode).
-    pub fn in_pubsub(&self) -> bool {
-        !self.channels.is_empty() || !self.patterns.is_empty() || !self.shard_channels.is_empty()
-    }
-
-    /// The client's `ip:port` (CLIENT LIST `addr`, MONITOR): the real peer for a network
-    /// client, a stand-in (port 40000 + id) for a console.
+    /// The client's `ip:port` (CLIENT LIST `addr`, SLOWLOG, MONITOR): the real peer for a
+    /// network client, a stand-in (port 40000 + id) for a console of the page.
     pub fn peer_addr(&self) -> String {
         match &self.addr {
             Some((addr, _)) => addr.clone(),
             None => format!("127.0.0.1:{}", 40000 + self.id),
         }
+    }
+
+    /// networking.c `islocalClient()`: a console of the page, or a loopback connection.
+    pub fn is_local(&self) -> bool {
+        match &self.addr {
+            None => true,
+            Some((peer, _)) => peer.starts_with("127.") || peer.starts_with("[::1]") || peer.starts_with("::1"),
+        }
+    }
+
+    /// Subscribed to any channel, pattern or shard channel (`CLIENT_PUBSUB`: RESP2 Pub/Sub mode).
+    pub fn in_pubsub(&self) -> bool {
+        !self.channels.is_empty() || !self.patterns.is_empty() || !self.shard_channels.is_empty()
     }
 
     /// The address the client connected to (CLIENT LIST `laddr`).
@@ -269,6 +282,25 @@ pub struct Engine {
     pub tcp_port: u16,
     /// Lua scripting: the Lua state, the script cache, math.random's generator (script/).
     pub(crate) scripts: crate::script::Scripts,
+    /// The virtual CPU clock the cost model advances (stats.rs `CpuClock`).
+    pub(crate) cpu: CpuClock,
+    /// `server.slowlog` (slowlog.rs) and `server.latency_events` (latency.rs).
+    pub(crate) slowlog: SlowLog,
+    pub(crate) latency: LatencyMonitor,
+    /// Set by a script whose error reply came from `redis.call`/`redis.pcall` and was counted
+    /// there (script_lua.c's `ignore_error_stats_update`): call() then counts the failed call
+    /// but not the error again (networking.c `ERR_REPLY_FLAG_NO_STATS_UPDATE`).
+    pub(crate) error_already_counted: bool,
+    /// What DEBUG changed (command/debug.rs).
+    pub(crate) debug: DebugState,
+    /// Parameters the host set at startup, as redis-server reads its command line — kept so
+    /// `reset()` starts over with them (`configure_startup`).
+    startup_config: Vec<(String, String)>,
+    /// INFO replication's `master_replid` (DEBUG CHANGE-REPL-ID draws a new one).
+    pub(crate) replid: String,
+    /// EXEC is running its queue: values stored from a queued command's arguments are shared
+    /// with the queue until it ends (`RObj::exec_argv`).
+    pub(crate) exec_running: bool,
     /// `server.current_client`: the client whose command runs now (None in cron, beforeSleep).
     pub(crate) current_client: Option<ClientId>,
     /// Client-side caching: the tracking table, BCAST prefixes, pending invalidations (tracking.c).
@@ -282,6 +314,39 @@ pub struct Engine {
     /// The keys a tracking client's read remembers: those of the command the client sent (for
     /// a script's `redis.call`, the EVAL's — tracking.c 7.0 reads the caller's argv).
     pub(crate) tracking_caller_keys: Vec<Vec<u8>>,
+}
+
+/// What the DEBUG command switches (debug.c's server fields).
+#[derive(Debug, Clone)]
+pub struct DebugState {
+    /// `server.active_expire_enabled` (DEBUG SET-ACTIVE-EXPIRE).
+    pub active_expire: bool,
+    /// `packed_threshold` of quicklist.c (DEBUG QUICKLIST-PACKED-THRESHOLD).
+    pub quicklist_packed_threshold: u64,
+    /// How many times DEBUG CHANGE-REPL-ID ran (each draws the next replication id).
+    pub replid_changes: u64,
+    /// `server.pause_cron` (DEBUG PAUSE-CRON): serverCron's ticks do nothing.
+    pub pause_cron: bool,
+    /// `server.skip_checksum_validation` (DEBUG SET-SKIP-CHECKSUM-VALIDATION), for RESTORE.
+    pub skip_checksum_validation: bool,
+}
+
+impl Default for DebugState {
+    fn default() -> Self {
+        DebugState {
+            active_expire: true,
+            quicklist_packed_threshold: 1 << 30,
+            replid_changes: 0,
+            pause_cron: false,
+            skip_checksum_validation: false,
+        }
+    }
+}
+
+/// INFO replication's `master_replid` for a seed: 40 hex digits derived from the seed without
+/// drawing from the engine's RNG (so every other random choice stays as it was).
+pub(crate) fn replication_id(seed: u64, changes: u64) -> String {
+    crate::util::sha1hex(format!("redisplay replid {seed} {changes}").as_bytes())
 }
 
 // -------------------------------------------------------------------------------------------
@@ -385,6 +450,10 @@ pub struct Blocked {
     pub argv: Vec<Vec<u8>>,
     pub serve: ServeFn,
     pub since_ms: i64,
+    /// The blocking call's own duration (µs), counted again when it is served (blocked.c
+    /// `updateStatsOnUnblock()`), and its command.
+    pub duration_us: u64,
+    pub call: CallInfo,
 }
 
 /// `db->blocking_keys` for every db, and `server.ready_keys`.
@@ -451,6 +520,14 @@ impl Engine {
             errno_erange: None,
             tcp_port: 6379,
             scripts: Default::default(),
+            cpu: CpuClock::default(),
+            slowlog: SlowLog::default(),
+            latency: LatencyMonitor::default(),
+            error_already_counted: false,
+            debug: DebugState::default(),
+            startup_config: Vec::new(),
+            replid: replication_id(opts.seed, 0),
+            exec_running: false,
             current_client: None,
             tracking: Default::default(),
             pause: Default::default(),
@@ -469,7 +546,11 @@ impl Engine {
     pub fn reset(&mut self) {
         let clients: Vec<ClientId> = self.clients.keys().copied().collect();
         let (next, port) = (self.next_client_id, self.tcp_port);
+        let startup = std::mem::take(&mut self.startup_config);
         *self = Engine::new(EngineOptions { seed: self.seed, start_ms: self.start_ms });
+        for (name, value) in startup {
+            let _ = self.configure_startup(&name, &value);
+        }
         for id in clients {
             self.clients.insert(id, Client::new(id, self.now_ms));
         }
@@ -492,6 +573,10 @@ impl Engine {
             lfu_log_factor: self.config.int("lfu-log-factor"),
             proto_max_bulk_len: self.config.int("proto-max-bulk-len"),
             client_query_buffer_limit: self.config.int("client-query-buffer-limit"),
+            slowlog_log_slower_than: self.config.int("slowlog-log-slower-than"),
+            slowlog_max_len: self.config.int("slowlog-max-len"),
+            latency_monitor_threshold: self.config.int("latency-monitor-threshold"),
+            latency_tracking: self.config.bool("latency-tracking"),
         };
         // config.c updateHZ(): server.hz follows config_hz at once.
         self.update_hz();
@@ -505,6 +590,25 @@ impl Engine {
         self.shared_integers = !(self.config.int("maxmemory") != 0 && lru_or_lfu);
     }
 
+    /// Sets a parameter as redis-server's command line or config file does at startup
+    /// (`redisplay serve --enable-debug-command yes`): immutable parameters included, with
+    /// CONFIG SET's validation. `reset()` keeps what was set this way.
+    pub fn configure_startup(&mut self, name: &str, value: &str) -> Result<(), String> {
+        self.config
+            .set_at_startup(name.as_bytes(), value.as_bytes())
+            .map_err(|m| String::from_utf8_lossy(&m).into_owned())?;
+        self.startup_config.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        self.startup_config.push((name.to_string(), value.to_string()));
+        self.config_changed();
+        Ok(())
+    }
+
+    /// Whether a value stored now is a queued EXEC command's argument object (not from a
+    /// script's `redis.call`, whose arguments are its own).
+    pub(crate) fn storing_exec_argv(&self) -> bool {
+        self.exec_running && !self.in_script
+    }
+
     pub(crate) fn lfu_policy(&self) -> bool {
         self.lfu
     }
@@ -515,9 +619,22 @@ impl Engine {
 
     /// INFO `used_memory` (the model in memory.rs).
     pub fn used_memory(&self) -> u64 {
-        debug_assert_eq!(self.stats.histograms, self.stats.commands.values().filter(|s| s.calls > 0).count() as u64);
+        debug_assert_eq!(
+            self.stats.histograms,
+            self.stats.commands.values().filter(|s| s.histogram.is_some()).count() as u64
+        );
         let dbs = self.dbs.iter().map(|d| d.memory()).sum();
         crate::memory::used_memory(self.clients.len(), self.stats.histograms, dbs)
+    }
+
+    /// Advances the virtual CPU clock by `ns` of work (already scaled by the cost model).
+    pub(crate) fn charge_cpu(&mut self, ns: u64) {
+        self.cpu.charge(self.now_ms, ns);
+    }
+
+    /// server.c `ustime()`: the virtual clock in µs (see `CpuClock::ustime`).
+    pub fn ustime(&self) -> i64 {
+        self.cpu.ustime(self.now_ms)
     }
 
     /// networking.c `addReply()` for a reply that comes without a command of the client's own

@@ -55,11 +55,14 @@ pub struct ServeOptions {
     pub time: Option<i64>,
     /// requirepass at start (required when binding beyond loopback).
     pub requirepass: Option<String>,
+    /// Any other Redis parameter given as `--name value`, as redis-server's command line takes
+    /// it — immutable ones included (`--enable-debug-command yes|local`, `--databases 4`).
+    pub config: Vec<(String, String)>,
 }
 
 impl Default for ServeOptions {
     fn default() -> Self {
-        ServeOptions { bind: "127.0.0.1".into(), port: 6379, seed: 0, time: None, requirepass: None }
+        ServeOptions { bind: "127.0.0.1".into(), port: 6379, seed: 0, time: None, requirepass: None, config: vec![] }
     }
 }
 
@@ -136,8 +139,12 @@ fn new_engine(opts: &ServeOptions) -> Engine {
     engine.set_event_recording(false);
     if let Some(pass) = opts.requirepass.as_deref().filter(|p| !p.is_empty()) {
         // Set directly: no client (a fresh server's first connection gets the first id).
-        let _ = engine.config.set(&[(b"requirepass".to_vec(), pass.as_bytes().to_vec())]);
-        engine.config_changed();
+        let _ = engine.configure_startup("requirepass", pass);
+    }
+    // CONFIG GET bind answers what the server listens on, as redis-server's does.
+    let _ = engine.configure_startup("bind", &opts.bind);
+    for (name, value) in &opts.config {
+        let _ = engine.configure_startup(name, value);
     }
     engine
 }
@@ -562,7 +569,17 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<ServeOptions, St
                 opts.time = Some(t);
             }
             "--requirepass" => opts.requirepass = Some(value("a password")?),
-            _ => return Err(format!("unknown serve option {a}")),
+            _ => match a.strip_prefix("--") {
+                // A Redis parameter, checked as redis-server checks its command line.
+                Some(name) if crate::config::is_parameter(name) => {
+                    let v = value("a value")?;
+                    crate::config::Config::default()
+                        .set_at_startup(name.as_bytes(), v.as_bytes())
+                        .map_err(|m| String::from_utf8_lossy(&m).into_owned())?;
+                    opts.config.push((name.to_string(), v));
+                }
+                _ => return Err(format!("unknown serve option {a}")),
+            },
         }
     }
     Ok(opts)
