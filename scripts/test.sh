@@ -3,6 +3,8 @@
 #   0. habits: rustfmt, clippy with warnings as errors
 #   1. native: unit tests, golden transcripts, the live differential against redis-server,
 #      robustness (cargo test)
+#   1b. redis-py 5.2.1's own test suite against redis-server 7.0.15 and `redisplay serve`, RESP2
+#      and RESP3 (tests/redis_py/run.py, known-failures.txt)
 #   2. the page's JavaScript: build it (the type check reads wasm-bindgen's pkg/redisplay.d.ts),
 #      lint (biome), type check (tsc), unit tests (node --test tests/unit/)
 #   3. wasm in headless Chromium: the same transcripts through the bindings (wasm-pack test)
@@ -18,6 +20,10 @@ cargo clippy --quiet --all-targets -- -D warnings
 
 step "native tests (cargo test)"
 cargo test --quiet
+
+step "redis-py 5.2.1's own suite: redis-server vs redisplay serve (tests/redis_py/run.py)"
+cargo build --quiet --bin redisplay
+.venv-redispy/bin/python tests/redis_py/run.py --redisplay target/debug/redisplay
 
 step "build the page (scripts/build-web.sh: wasm-pack, www/pkg/)"
 scripts/build-web.sh

@@ -9,8 +9,9 @@ servers get the same options (`--enable-debug-command yes`, as redis-py's CI run
 
 While the engine still lacks some of Redis 7.0, the tests that pass on the real server and fail
 on ours are listed, one per line, in known-failures.txt (`<protocol> <test id>`). The run fails
-when a test outside that list regresses, and also when a listed test passes (the list may only
-shrink: `--update` rewrites it from this run).
+when a test outside that list fails on ours — twice: a failing test runs once more on a fresh
+server, as some of the suite's tests race real time. A listed test that passes is reported; the
+list only shrinks (`--update` rewrites it from a run).
 
 Usage: tests/redis_py/run.py --redisplay target/debug/redisplay [--protocols 2,3] [--update]
        [-k EXPR] (scripts/setup.sh test prepares .venv-redispy/ with the suite and pytest)
@@ -77,11 +78,11 @@ def start_ours(binary, port):
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def run_pytest(port, protocol, junit, extra):
+def run_pytest(port, protocol, junit, extra, targets=("tests",)):
     cmd = [os.path.join(VENV, "bin", "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider",
            f"--redis-url=redis://127.0.0.1:{port}", f"--protocol={protocol}", "-m", MARKERS,
            "--timeout=30", f"--junitxml={junit}", "-o", "junit_family=xunit1"]
-    cmd += [f"--ignore={p}" for p in IGNORE] + extra + ["tests"]
+    cmd += [f"--ignore={p}" for p in IGNORE] + extra + list(targets)
     subprocess.run(cmd, cwd=SUITE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -139,6 +140,23 @@ def main():
             real, ours = results["real"], results["ours"]
             passing = sorted(t for t, v in real.items() if v == "passed")
             counts.append((protocol, len(passing), sum(ours.get(t) == "passed" for t in passing)))
+            # A test that fails on ours and is not listed runs once more on a fresh server
+            # (some of the suite's tests race real time: pub/sub timeouts, blocking calls).
+            again = [t for t in passing if ours.get(t) != "passed" and f"{protocol} {t}" not in known]
+            if again:
+                port = free_port()
+                proc = start_ours(args.redisplay, port)
+                try:
+                    wait_for(port, proc, "redisplay serve")
+                    junit = os.path.join(tmp, f"ours-{protocol}-again.xml")
+                    run_pytest(port, protocol, junit, [], again)
+                    for t, v in outcomes(junit).items():
+                        if v == "passed":
+                            ours[t] = "passed"
+                    print(f"redis-py suite, RESP{protocol}, ours again: {len(again)} run once more", flush=True)
+                finally:
+                    proc.terminate()
+                    proc.wait()
             for t in passing:
                 key = f"{protocol} {t}"
                 if ours.get(t) != "passed":
@@ -161,9 +179,11 @@ def main():
         print("\nPass on redis-server, fail on redisplay serve (not in known-failures.txt):")
         print("\n".join("  " + r for r in regressions))
     if fixed:
-        print("\nListed in known-failures.txt but passing now — remove them (or run with --update):")
+        print("\nListed in known-failures.txt but passing now — run with --update to drop them:")
         print("\n".join("  " + r for r in fixed))
-    return 1 if regressions or fixed else 0
+    # A listed test that passes is reported, not failed on: the list is rewritten (--update) when
+    # a family lands, and a test that races time may pass on one run and not the next.
+    return 1 if regressions else 0
 
 
 if __name__ == "__main__":
