@@ -110,6 +110,8 @@ pub const PARAMS: &[ParamDef] = &[
     a("zset-max-listpack-entries", "zset-max-ziplist-entries", uint(0, LONG_MAX), "128"),
     a("zset-max-listpack-value", "zset-max-ziplist-value", mem(0, LONG_MAX, true), "64"),
     p("set-max-intset-entries", uint(0, LONG_MAX), "512"),
+    p("stream-node-max-bytes", mem(0, LONG_MAX, true), "4096"),
+    p("stream-node-max-entries", int(0, LONG_MAX), "100"),
     a("list-max-listpack-size", "list-max-ziplist-size", int(INT_MIN, INT_MAX), "-2"),
     p("list-compress-depth", int(0, INT_MAX), "0"),
     p("proto-max-bulk-len", mem(1024 * 1024, LONG_MAX, false), "536870912"),

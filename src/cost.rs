@@ -43,6 +43,10 @@ pub const FREE_SET_MEMBER_NS: u64 = 549;
 pub const FREE_LIST_NODE_NS: u64 = 250;
 /// Freeing one KiB of a string.
 pub const FREE_STRING_KIB_NS: u64 = 113;
+/// Freeing one listpack node of a stream (a node holds up to 100 entries by default).
+pub const FREE_STREAM_NODE_NS: u64 = 250;
+/// Freeing one pending entry of a stream's consumer group (two rax removals and the NACK).
+pub const FREE_STREAM_NACK_NS: u64 = 193;
 /// lazyfree.c LAZYFREE_THRESHOLD.
 pub const LAZYFREE_THRESHOLD: u64 = 64;
 
@@ -60,6 +64,7 @@ pub fn free_effort(v: &Value) -> u64 {
         Value::Set(Set::Table(s)) => s.len() as u64,
         Value::Zset(z @ Zset::Skiplist { .. }) => z.len() as u64,
         Value::Hash(Hash::Listpack(_)) | Value::Set(Set::Intset(_)) | Value::Zset(Zset::Listpack(_)) => 1,
+        Value::Stream(s) => s.free_effort(),
     }
 }
 
@@ -76,6 +81,10 @@ pub fn free_cost_ns(v: &Value) -> u64 {
         Value::Set(Set::Table(s)) => s.len() as u64 * FREE_SET_MEMBER_NS,
         Value::Zset(z @ Zset::Skiplist { .. }) => z.len() as u64 * FREE_ZSET_MEMBER_NS,
         Value::Hash(Hash::Listpack(_)) | Value::Set(Set::Intset(_)) | Value::Zset(Zset::Listpack(_)) => 0,
+        Value::Stream(s) => {
+            let (nodes, nacks) = s.allocations();
+            nodes.saturating_sub(1) as u64 * FREE_STREAM_NODE_NS + nacks as u64 * FREE_STREAM_NACK_NS
+        }
     }
 }
 

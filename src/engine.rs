@@ -852,6 +852,9 @@ impl Engine {
     /// console after each line it runs.
     pub fn before_sleep(&mut self) {
         self.handle_blocked_clients_timeout();
+        // Keys made ready outside a command (a stream deleted by expiry or eviction).
+        self.flush_new_key_events();
+        self.handle_clients_blocked_on_keys();
         self.active_expire_cycle(crate::expire::CycleKind::Fast);
         // evict.c evictionTimeProc(): keep evicting between commands once started.
         if self.evict.timer_running {

@@ -50,6 +50,10 @@ pub enum Reply {
     /// RESP2 sends them flat; RESP3 as an array of two-element arrays (t_zset.c
     /// `zrangeResultEmitCBufferForClient`: `if (c->resp > 2) addReplyArrayLen(c,2)`).
     Pairs(Vec<(Reply, Reply)>),
+    /// Key/value pairs that RESP3 sends as a map and RESP2 as an array of two-element arrays:
+    /// XREAD/XREADGROUP's streams (t_stream.c `if (c->resp == 2) addReplyArrayLen(c,2)` else
+    /// `addReplyMapLen`).
+    KeyedMap(Vec<(Reply, Reply)>),
 }
 
 impl Reply {
@@ -119,6 +123,9 @@ impl Reply {
             Reply::Set(items) | Reply::Push(items) | Reply::Array(items) => {
                 Reply::Array(items.into_iter().map(Reply::into_resp2).collect())
             }
+            Reply::KeyedMap(kv) => {
+                Reply::Array(kv.into_iter().map(|(k, v)| Reply::Array(vec![k.into_resp2(), v.into_resp2()])).collect())
+            }
             Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => Reply::Bulk(b),
             Reply::Bool(b) => Reply::Integer(b as i64),
             other => other,
@@ -142,6 +149,7 @@ impl Reply {
             | Reply::Verbatim(_)
             | Reply::Bool(_)
             | Reply::Pairs(_)
+            | Reply::KeyedMap(_)
             | Reply::HumanDouble(_)
             | Reply::BigNumber(_) => true,
             Reply::Array(items) => items.iter().any(Reply::has_resp3_shape),
@@ -201,7 +209,7 @@ fn format_tty(r: &Reply, prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
         Reply::Push(items) => {
             format_aggregate(items.iter().map(Entry::One), items.len(), b')', b"(empty push)\n", prefix, proto, out)
         }
-        Reply::Map(kv) => format_aggregate(
+        Reply::Map(kv) | Reply::KeyedMap(kv) => format_aggregate(
             kv.iter().map(|(k, v)| Entry::KeyValue(k, v)),
             kv.len(),
             b'#',
@@ -232,7 +240,7 @@ fn is_multiline(r: &Reply) -> bool {
             _ => true,
         },
         Reply::Pairs(kv) => !kv.is_empty(),
-        Reply::Map(kv) => match kv.len() {
+        Reply::Map(kv) | Reply::KeyedMap(kv) => match kv.len() {
             0 => false,
             1 => is_multiline(&kv[0].1),
             _ => true,
@@ -349,6 +357,14 @@ fn encode_resp2(r: &Reply, out: &mut Vec<u8>) {
         }
         Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => encode_bulk(b, out),
         Reply::Bool(b) => out.extend_from_slice(if *b { b":1\r\n" } else { b":0\r\n" }),
+        Reply::KeyedMap(kv) => {
+            out.extend_from_slice(format!("*{}\r\n", kv.len()).as_bytes());
+            for (k, v) in kv {
+                out.extend_from_slice(b"*2\r\n");
+                encode_resp2(k, out);
+                encode_resp2(v, out);
+            }
+        }
     }
 }
 
@@ -390,7 +406,7 @@ fn encode_resp3(r: &Reply, out: &mut Vec<u8>) {
                 encode_resp3(item, out);
             }
         }
-        Reply::Map(kv) => {
+        Reply::Map(kv) | Reply::KeyedMap(kv) => {
             out.extend_from_slice(format!("%{}\r\n", kv.len()).as_bytes());
             for (k, v) in kv {
                 encode_resp3(k, out);

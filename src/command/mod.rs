@@ -2,6 +2,7 @@
 //! it models — server.rs ↔ server.c, db.rs ↔ db.c, string.rs ↔ t_string.c, expire.rs ↔
 //! expire.c, object.rs ↔ object.c, config.rs ↔ config.c, list.rs ↔ t_list.c, hash.rs ↔
 //! t_hash.c, set.rs ↔ t_set.c, zset.rs ↔ t_zset.c, geo.rs ↔ geo.c, multi.rs ↔ multi.c,
+//! stream.rs, stream_group.rs, stream_info.rs ↔ t_stream.c,
 //! networking.rs ↔ networking.c (Pub/Sub's commands live with their state in ../pubsub.rs) — plus clock.rs, the
 //! playground's own CLOCK command. Shared reply helpers live here, with Redis's exact error
 //! strings (server.c `createSharedObjects()`).
@@ -20,6 +21,9 @@ pub mod object;
 pub mod replication;
 pub mod server;
 pub mod set;
+pub mod stream;
+pub mod stream_group;
+pub mod stream_info;
 pub mod string;
 pub mod table;
 pub mod zset;
