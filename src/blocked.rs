@@ -75,7 +75,9 @@ pub fn parse_timeout(e: &Engine, arg: &[u8]) -> Result<i64, Reply> {
 }
 
 /// timeout.c `getTimeoutFromObjectOrReply(…, UNIT_MILLISECONDS)` (XREAD BLOCK): an integer
-/// number of ms; the absolute time, or 0 for "forever".
+/// number of ms; the absolute time, or 0 for "forever". 7.0.15 adds the time without an
+/// overflow check: a huge timeout wraps negative and the client never times out (checked on
+/// redis-server 7.0.15, where BLPOP's seconds behave the same).
 pub fn parse_timeout_ms(e: &Engine, arg: &[u8]) -> Result<i64, Reply> {
     let tval =
         crate::util::string2ll(arg).ok_or_else(|| Reply::err("ERR timeout is not an integer or out of range"))?;
@@ -83,11 +85,7 @@ pub fn parse_timeout_ms(e: &Engine, arg: &[u8]) -> Result<i64, Reply> {
         return Err(Reply::err("ERR timeout is negative"));
     }
     if tval > 0 {
-        let now = e.now_ms();
-        if tval > i64::MAX - now {
-            return Err(Reply::err("ERR timeout is out of range"));
-        }
-        return Ok(tval + now);
+        return Ok(tval.wrapping_add(e.now_ms()));
     }
     Ok(0)
 }

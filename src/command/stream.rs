@@ -593,9 +593,6 @@ pub fn xsetid(e: &mut Engine, c: &Call) -> Reply {
         Ok(Some(_)) => {}
     }
     let Some(s) = stream_at(e, c.db, key) else { return Reply::err(crate::command::NO_SUCH_KEY) };
-    if id < s.max_deleted_entry_id {
-        return Reply::err("ERR The ID specified in XSETID is smaller than current max_deleted_entry_id");
-    }
     if s.length > 0 {
         if id < s.last_valid_id() {
             return Reply::err("ERR The ID specified in XSETID is smaller than the target stream top item");
