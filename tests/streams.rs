@@ -126,10 +126,7 @@ fn idle_times_and_claims_follow_the_virtual_clock() {
             (bulk(&m[1]), int(&m[5]))
         })
         .collect();
-    assert_eq!(
-        names,
-        vec![("alice".to_string(), 4_000), ("bob".to_string(), 1_000), ("carol".to_string(), 0)]
-    );
+    assert_eq!(names, vec![("alice".to_string(), 4_000), ("bob".to_string(), 1_000), ("carol".to_string(), 0)]);
     let full = items(&run(&mut e, c, "XINFO STREAM s FULL"));
     let groups = items(&full[17]);
     let g = items(&groups[0]);
