@@ -455,7 +455,7 @@ fn xrange_generic(e: &mut Engine, c: &Call, rev: bool) -> Reply {
     let mut count: i64 = -1;
     let mut j = 4;
     while j < c.argc() {
-        if is_opt(c.arg(j), "count") && c.argc() - j - 1 >= 1 {
+        if is_opt(c.arg(j), "count") && c.argc() - j > 1 {
             count = match parse_i64(c.arg(j + 1)) {
                 Ok(n) => n.max(0),
                 Err(r) => return r,
@@ -649,7 +649,7 @@ fn parse_read_args(e: &Engine, c: &Call, xreadgroup: bool) -> Result<ReadArgs, R
         } else if is_opt(o, "streams") && moreargs > 0 {
             a.streams_arg = i + 1;
             let n = argc - a.streams_arg;
-            if n % 2 != 0 {
+            if !n.is_multiple_of(2) {
                 let (name, symbol) = if xreadgroup { ("XREADGROUP", '>') } else { ("XREAD", '$') };
                 return Err(Reply::err(format!(
                     "ERR Unbalanced {name} list of streams: for each stream key an ID or '{symbol}' must be specified."

@@ -163,16 +163,18 @@ pub(crate) fn read_new_entries(
         }
         if !noack {
             let g = s.group_mut(group).expect("group exists");
-            if !g.pel.contains_key(&id) {
-                g.pel.insert(id, Nack { delivery_time: now, delivery_count: 1, consumer: consumer.to_vec() });
-                if let Some(c) = g.consumers.get_mut(consumer) {
-                    c.pel.insert(id);
+            match g.pel.entry(id) {
+                std::collections::btree_map::Entry::Vacant(v) => {
+                    v.insert(Nack { delivery_time: now, delivery_count: 1, consumer: consumer.to_vec() });
+                    if let Some(c) = g.consumers.get_mut(consumer) {
+                        c.pel.insert(id);
+                    }
                 }
-            } else {
-                assign(g, id, consumer);
-                if let Some(n) = g.pel.get_mut(&id) {
+                std::collections::btree_map::Entry::Occupied(o) => {
+                    let n = o.into_mut();
                     n.delivery_time = now;
                     n.delivery_count = 1;
+                    assign(g, id, consumer);
                 }
             }
         }

@@ -163,9 +163,7 @@ impl Node {
     /// current size: grow only past the allocation, shrink to fit on any shrink.
     fn resized(&mut self, old: usize) {
         let new = self.lp.bytes();
-        if new > old && new > self.alloc {
-            self.alloc = size_class(new);
-        } else if new < old {
+        if (new > old && new > self.alloc) || new < old {
             self.alloc = size_class(new);
         }
     }
@@ -967,9 +965,7 @@ impl Stream {
         if self.nodes.len() <= taken {
             asize += lpsize;
         } else {
-            if taken > 0 {
-                lpsize /= taken;
-            }
+            lpsize = lpsize.checked_div(taken).unwrap_or(lpsize);
             asize += lpsize * (self.nodes.len() - 1);
             asize += self.nodes.values().next_back().map_or(0, |n| n.alloc);
         }
