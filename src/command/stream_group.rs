@@ -15,8 +15,6 @@
 //! XGROUP DESTROY signals the key ready, so clients blocked in XREADGROUP on that group get
 //! their NOGROUP error.
 
-use std::collections::BTreeMap;
-
 use super::stream::{
     id_reply, parse_interval_id, parse_range_end, parse_range_start, parse_strict_id, range_replies, read_stream,
     single_entry, stream_at, write_stream, Budget,
@@ -281,11 +279,9 @@ fn xgroup_generic(e: &mut Engine, c: &Call) -> Reply {
             e.touch_watched_key(c.db, key);
         }
         let Some(s) = stream_at(e, c.db, key) else { return Reply::Nil };
-        let groups = s.cgroups.get_or_insert_with(BTreeMap::new);
-        if groups.contains_key(group) {
+        if !s.create_group(group, Group::new(id, entries_read)) {
             return Reply::err("BUSYGROUP Consumer Group name already exists");
         }
-        groups.insert(group.to_vec(), Group::new(id, entries_read));
         e.dirty(1);
         e.notify_unsignalled("xgroup-create", c.db, key);
         Reply::ok()
@@ -307,7 +303,7 @@ fn xgroup_generic(e: &mut Engine, c: &Call) -> Reply {
         e.notify_unsignalled("xgroup-setid", c.db, key);
         Reply::ok()
     } else if is_opt(opt, "destroy") && argc == 4 {
-        let removed = stream_at(e, c.db, key).and_then(|s| s.cgroups.as_mut()).and_then(|g| g.remove(group)).is_some();
+        let removed = stream_at(e, c.db, key).is_some_and(|s| s.remove_group(group));
         if !removed {
             return Reply::Integer(0);
         }

@@ -90,7 +90,7 @@ pub fn xinfo_stream(e: &mut Engine, c: &Call) -> Reply {
     };
     m.push(field("entries", entries));
     let mut groups = Vec::new();
-    for (name, g) in s.cgroups.iter().flatten() {
+    for (name, g) in s.groups() {
         let mut pending = Vec::new();
         for (id, n) in g.pel.iter().take(take) {
             if let Err(r) = budget.charge(n.consumer.len() + 24, 5) {
@@ -145,9 +145,7 @@ pub fn xinfo_groups(e: &mut Engine, c: &Call) -> Reply {
         Err(r) => return r,
     };
     Reply::Array(
-        s.cgroups
-            .iter()
-            .flatten()
+        s.groups()
             .map(|(name, g)| {
                 Reply::Map(vec![
                     field("name", Reply::bulk(name)),

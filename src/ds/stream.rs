@@ -428,7 +428,9 @@ pub struct Stream {
     pub max_deleted_entry_id: StreamId,
     pub entries_added: u64,
     /// Created on demand, as `s->cgroups`.
-    pub cgroups: Option<BTreeMap<Vec<u8>, Group>>,
+    cgroups: Option<BTreeMap<Vec<u8>, Group>>,
+    /// The groups' share of `alloc()`, forgotten whenever a group is handed out mutably.
+    groups_alloc: GroupsAlloc,
     /// The rax's shape, recomputed when a node is added or removed.
     shape: RaxShape,
     /// Σ of the nodes' listpack allocations.
@@ -450,6 +452,7 @@ impl Clone for Stream {
             max_deleted_entry_id: self.max_deleted_entry_id,
             entries_added: self.entries_added,
             cgroups: self.cgroups.clone(),
+            groups_alloc: GroupsAlloc::default(),
             shape: self.shape,
             lp_alloc,
         }
@@ -473,6 +476,7 @@ impl Stream {
             max_deleted_entry_id: StreamId::MIN,
             entries_added: 0,
             cgroups: None,
+            groups_alloc: GroupsAlloc::default(),
             shape: rax_shape(&[]),
             lp_alloc: 0,
         }
@@ -520,7 +524,30 @@ impl Stream {
     }
 
     pub fn group_mut(&mut self, name: &[u8]) -> Option<&mut Group> {
+        self.groups_alloc.0.set(None);
         self.cgroups.as_mut()?.get_mut(name)
+    }
+
+    /// The groups in name order (the cgroups rax's order).
+    pub fn groups(&self) -> impl Iterator<Item = (&Vec<u8>, &Group)> {
+        self.cgroups.iter().flatten()
+    }
+
+    /// `streamCreateCG()`: false if a group of that name exists.
+    pub fn create_group(&mut self, name: &[u8], group: Group) -> bool {
+        self.groups_alloc.0.set(None);
+        let groups = self.cgroups.get_or_insert_with(BTreeMap::new);
+        if groups.contains_key(name) {
+            return false;
+        }
+        groups.insert(name.to_vec(), group);
+        true
+    }
+
+    /// XGROUP DESTROY: true if the group existed.
+    pub fn remove_group(&mut self, name: &[u8]) -> bool {
+        self.groups_alloc.0.set(None);
+        self.cgroups.as_mut().and_then(|g| g.remove(name)).is_some()
     }
 
     pub fn group_count(&self) -> usize {
@@ -985,7 +1012,7 @@ impl Stream {
     }
 
     /// What the stream's allocations add to used_memory (the robj header included): exact
-    /// for the stream struct, its rax and listpacks; PELs exact up to 256 entries, else from
+    /// for the stream struct, its rax and listpacks; PELs exact up to 64 entries, else from
     /// a per-entry average; group and consumer names' rax nodes estimated.
     pub fn alloc(&self) -> usize {
         let mut total = crate::memory::SIZEOF_ROBJ
@@ -993,6 +1020,10 @@ impl Stream {
             + size_class(SIZEOF_RAX)
             + self.shape.bytes
             + self.lp_alloc;
+        if let Some(cached) = self.groups_alloc.0.get() {
+            return total + cached;
+        }
+        let before = total;
         if let Some(groups) = &self.cgroups {
             total += size_class(SIZEOF_RAX) + names_rax_bytes(groups.keys());
             for g in groups.values() {
@@ -1007,6 +1038,7 @@ impl Stream {
                 }
             }
         }
+        self.groups_alloc.0.set(Some(total - before));
         total
     }
 
@@ -1041,9 +1073,20 @@ impl Stream {
     }
 }
 
-/// A PEL's rax allocations: exact up to 256 entries, else ~`shape of 256` per entry.
+/// A cache that takes no part in comparing streams.
+#[derive(Debug, Default)]
+struct GroupsAlloc(std::cell::Cell<Option<usize>>);
+
+impl PartialEq for GroupsAlloc {
+    fn eq(&self, _: &GroupsAlloc) -> bool {
+        true
+    }
+}
+
+/// A PEL's rax allocations: exact up to 64 entries (this runs after every write to the
+/// stream, for every consumer), else from a per-entry average.
 fn pel_rax_bytes(len: usize, shape: impl FnOnce() -> RaxShape) -> usize {
-    const EXACT: usize = 256;
+    const EXACT: usize = 64;
     if len <= EXACT {
         return shape().bytes;
     }
