@@ -756,8 +756,23 @@ impl Stream {
             };
             let Some(from) = from else { return };
             for (master_id, node) in self.nodes.range(..=from).rev() {
-                let (master_fields, _, _) = node.master();
-                for e in node.entries(*master_id).iter().rev() {
+                let (master_fields, master_count, _) = node.master();
+                // Backwards as Redis walks: each entry's trailing lp-count says how many
+                // elements to step back to reach its flags; 0 is the master entry's terminator.
+                let lp = &node.lp;
+                let mut p = lp.last();
+                while let Some(q) = p {
+                    let lp_count = lp.get_int(q);
+                    if lp_count <= 0 {
+                        break;
+                    }
+                    let mut flags_at = Some(q);
+                    for _ in 0..lp_count {
+                        flags_at = flags_at.and_then(|x| lp.prev(x));
+                    }
+                    let Some(flags_at) = flags_at else { break };
+                    p = lp.prev(flags_at);
+                    let e = node.entry_at(*master_id, master_count, flags_at);
                     if e.id <= end && (!skip_tombstones || e.flags & FLAG_DELETED == 0) {
                         if e.id < start {
                             return;
@@ -820,10 +835,20 @@ impl Stream {
         let Some(key) = key else { return false };
         // The iterator would go on to later nodes, but their entries are all greater.
         let Some(node) = self.nodes.get(&key) else { return false };
-        let Some(pos) = node.entries(key).into_iter().find(|e| e.id == id && e.flags & FLAG_DELETED == 0) else {
-            return false;
-        };
-        let flags_at = pos.next.unwrap_or(0);
+        let (_, master_count, mut p) = node.master();
+        let mut found = None;
+        while let Some(at) = p {
+            let e = node.entry_at(key, master_count, at);
+            if e.id > id {
+                break;
+            }
+            if e.id == id && e.flags & FLAG_DELETED == 0 {
+                found = Some((at, e));
+                break;
+            }
+            p = e.next;
+        }
+        let Some((flags_at, pos)) = found else { return false };
         let remove = self
             .with_node(key, |n| {
                 n.replace_int(flags_at, pos.flags | FLAG_DELETED);
