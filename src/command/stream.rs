@@ -20,8 +20,15 @@
 //! blocked.c `serveClientsBlockedOnStreamKey()`. Inside MULTI the command answers a null array
 //! at once; inside a script BLOCK is an error, as in Redis.
 //!
-//! Difference: a reply larger than `playground-max-alloc` (an XRANGE over a million entries
-//! without COUNT) is refused with a playground error instead of being built.
+//! 7.0.15's quirks are kept, as the live server shows them: `<ms>-*` after an ID whose
+//! sequence is the largest answers "Elements are too large to be stored" (streamAppendItem
+//! returns without setting errno); XSETID does not compare with max-deleted-entry-id; a BLOCK
+//! timeout too large to add to the clock wraps and never fires; `*` followed by a NUL is `*`.
+//!
+//! Differences: a reply larger than `playground-max-alloc` (an XRANGE over a million entries
+//! without COUNT) is refused with a playground error instead of being built; inside a script
+//! or MULTI the clock stands still, so `*` IDs there share one ms (Redis's `mstime()` may move
+//! between them).
 
 use crate::command::table::Call;
 use crate::command::{c_str, is_opt, parse_i64, syntax_error, wrongtype};
