@@ -155,12 +155,12 @@ pub(crate) fn read_new_entries(
             } else {
                 g.entries_read
             };
-            let g = s.group_mut(group).expect("group exists");
+            let Some(g) = s.group_mut(group) else { break };
             g.entries_read = read;
             g.last_id = id;
         }
         if !noack {
-            let g = s.group_mut(group).expect("group exists");
+            let Some(g) = s.group_mut(group) else { break };
             match g.pel.entry(id) {
                 std::collections::btree_map::Entry::Vacant(v) => {
                     v.insert(Nack { delivery_time: now, delivery_count: 1, consumer: consumer.to_vec() });
