@@ -645,8 +645,8 @@ fn stream_reads_block_and_are_woken_by_xadd() {
         A?
         C?
         D?
-        A& XREAD BLOCK 50 STREAMS s3 $
-        @sleep 250
+        A& XREAD BLOCK 200 STREAMS s3 $
+        @sleep 500
         A?
         A& XREAD BLOCK 0 STREAMS s4 $
         B: MULTI
@@ -767,12 +767,12 @@ fn xreadgroup_blocks_until_new_entries_or_the_group_goes() {
         A?
         C?
         B: XINFO GROUPS s
-        C& XREADGROUP GROUP g carol BLOCK 50 STREAMS s >
-        @sleep 250
+        C& XREADGROUP GROUP g carol BLOCK 200 STREAMS s >
+        @sleep 500
         C?
-        B: PEXPIRE s 50
+        B: PEXPIRE s 300
         C& XREADGROUP GROUP g carol BLOCK 0 STREAMS s >
-        @sleep 300
+        @sleep 800
         C?
         B: EXISTS s
         "#,
