@@ -635,7 +635,8 @@ fn stream_reads_block_and_are_woken_by_xadd() {
         B: EXEC
         A?
         A: XREAD BLOCK 0 STREAMS s1 2-1
-        A& XREAD BLOCK 0 STREAMS s1 s1 $ 0
+        A: XREAD BLOCK 0 STREAMS s1 s1 $ 0
+        A& XREAD BLOCK 0 STREAMS s1 s1 s1 $ $ $
         B: XADD s1 5-1 same name
         A?
         A& XREAD BLOCK 0 STREAMS s3 $
