@@ -1,13 +1,18 @@
-//! Generates the list of golden transcripts for the wasm tests, which can't read files at run
-//! time: `$OUT_DIR/transcripts.rs` holds `TRANSCRIPTS`, one `(name, script, recorded output)`
-//! per `tests/scripts/*.redis`, embedded with `include_bytes!`. Generated, so it can't drift
-//! from the directory.
+//! Generates, from the golden transcripts in `tests/scripts/*.redis` (so nothing can drift from
+//! the directory):
+//! - `$OUT_DIR/transcripts.rs`: `TRANSCRIPTS`, one `(name, script, recorded output)` per
+//!   transcript, embedded with `include_bytes!` — for the wasm tests, which can't read files;
+//! - `$OUT_DIR/golden_tests.rs`: one `#[test]` per transcript for tests/golden.rs, named after
+//!   it (`zset-ranges.redis` → `zset_ranges`), so `cargo test zset` runs the sorted-set ones.
 
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts");
+    // Read at run time, not with env!(): the compiled build script is shared by every checkout
+    // that builds into the same target directory, and must list this checkout's transcripts.
+    let root = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
+    let dir = root.join("tests/scripts");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .map(|rd| {
@@ -34,4 +39,11 @@ fn main() {
     src.push_str("];\n");
     let out_dir = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
     let _ = std::fs::write(Path::new(&out_dir).join("transcripts.rs"), src);
+    let mut tests = String::new();
+    for n in &names {
+        let ident: String =
+            n.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
+        let _ = writeln!(tests, "#[test]\nfn {ident}() {{\n    check_transcript({n:?});\n}}\n");
+    }
+    let _ = std::fs::write(Path::new(&out_dir).join("golden_tests.rs"), tests);
 }

@@ -51,13 +51,13 @@ case "$only" in "" | serve) ;; *) echo "BENCH_ONLY: '$only' is not a part (serve
 
 # The builds first, so no compile runs while something is measured.
 say "build redisplay serve (cargo build --release --bin redisplay)"
-server_sum=$(md5sum src/server.rs)
+server_sum=$(md5sum src/net/server.rs)
 cargo build --quiet --release --bin redisplay
-# What that binary was built from (src/server.rs may be under edit in a shared checkout): the
-# commit, the uncommitted files, and src/server.rs's header, which says how the server is built.
+# What that binary was built from (src/net/server.rs may be under edit in a shared checkout): the
+# commit, the uncommitted files, and src/net/server.rs's header, which says how the server is built.
 { git rev-parse --short HEAD; git status --porcelain -- src Cargo.toml Cargo.lock; } >"$out/serve-build.txt" 2>/dev/null || true
-[ "$(md5sum src/server.rs)" = "$server_sum" ] || echo "src/server.rs changed during the build" >"$out/serve-build-warning.txt"
-sed -n '/^\/\/!/!q; s/^\/\/! \{0,1\}//p' src/server.rs >"$out/serve-header.txt"
+[ "$(md5sum src/net/server.rs)" = "$server_sum" ] || echo "src/net/server.rs changed during the build" >"$out/serve-build-warning.txt"
+sed -n '/^\/\/!/!q; s/^\/\/! \{0,1\}//p' src/net/server.rs >"$out/serve-header.txt"
 
 if [ -z "$only" ]; then
 # --- 1. native ---------------------------------------------------------------------------------

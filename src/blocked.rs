@@ -15,41 +15,14 @@
 //! it is served; a blocked client's reply is produced when its key is served rather than by
 //! re-running its command (7.2's approach); the effect is the same.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
-
-use crate::engine::{ClientId, Engine};
+use crate::engine::{Blocked, ClientId, Engine, ServeFn};
 use crate::reply::Reply;
-
-/// Serves one blocked client from the ready key `key` of db `db`: `Some(reply)` when it could
-/// (the reply is what the client receives), `None` when the key's value is of no use to it.
-pub type ServeFn = fn(&mut Engine, ClientId, usize, &[u8], &[Vec<u8>]) -> Option<Reply>;
-
-/// What a blocked client waits for.
-#[derive(Debug, Clone)]
-pub struct Blocked {
-    pub db: usize,
-    pub keys: Vec<Vec<u8>>,
-    /// Absolute virtual time (Unix ms) at which it gives up; 0 = never.
-    pub timeout_ms: i64,
-    /// The command that blocked (for CLIENT LIST and the serve function).
-    pub argv: Vec<Vec<u8>>,
-    pub serve: ServeFn,
-    pub since_ms: i64,
-}
-
-/// `db->blocking_keys` for every db, and `server.ready_keys`.
-#[derive(Debug, Default, Clone)]
-pub struct BlockingState {
-    pub keys: BTreeMap<(usize, Vec<u8>), VecDeque<ClientId>>,
-    ready: Vec<(usize, Vec<u8>)>,
-    ready_set: BTreeSet<(usize, Vec<u8>)>,
-}
 
 /// Reads a blocking command's timeout (seconds, a long double): the absolute time in ms, or 0
 /// for "forever". timeout.c `getTimeoutFromObjectOrReply(…, UNIT_SECONDS)`.
 pub fn parse_timeout(e: &Engine, arg: &[u8]) -> Result<i64, Reply> {
     let not_float = || Reply::err("ERR timeout is not a float or out of range");
-    if arg.first().is_some_and(|b| b.is_ascii_whitespace() || *b == 0x0b) {
+    if arg.first().is_some_and(|&b| crate::util::is_c_space(b)) {
         return Err(not_float());
     }
     crate::ds::long_double::LongDouble::parse(arg).ok_or_else(not_float)?;
@@ -145,14 +118,7 @@ impl Engine {
 
     /// blocked.c `signalKeyAsReady()`: remember the key if a client waits on it.
     pub(crate) fn signal_key_as_ready(&mut self, db: usize, key: &[u8]) {
-        if self.blocking.keys.is_empty() {
-            return;
-        }
-        let slot = (db, key.to_vec());
-        if self.blocking.keys.contains_key(&slot) && !self.blocking.ready_set.contains(&slot) {
-            self.blocking.ready_set.insert(slot.clone());
-            self.blocking.ready.push(slot);
-        }
+        self.blocking.signal(db, key);
     }
 
     /// Checks every key of a db for waiting clients (db.c `scanDatabaseForReadyKeys()`, after
@@ -177,7 +143,7 @@ impl Engine {
                 self.clients
                     .get(id)
                     .and_then(|c| c.blocked.as_ref())
-                    .is_some_and(|b| crate::command::stream::is_readgroup(&b.argv))
+                    .is_some_and(|b| b.argv.first().is_some_and(|n| n.eq_ignore_ascii_case(b"xreadgroup")))
             })
             .collect();
         for id in readgroup {

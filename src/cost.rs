@@ -105,7 +105,7 @@ pub fn scaled(ns: u64, percent: i64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::Map;
+    use crate::ds::map::Map;
     use crate::ds::skiplist::Skiplist;
 
     #[test]

@@ -3,21 +3,15 @@
 //! `dbOverwrite`, `dbSyncDelete`, `setExpire`, `removeExpire`, `getExpire`).
 //!
 //! Lookups with lazy expiry (`lookupKey*`, `expireIfNeeded`) need the clock, the stats and
-//! the event log, so they live on the engine (engine.rs); this file never checks time.
+//! the event log, so they live on the engine (engine/keyspace.rs); this file never checks time.
 //! Differences: both maps are insertion-ordered `IndexMap`s (so KEYS/SCAN order differs from a
 //! real server's, which is random per process anyway); beside each sits a model of its dict.c
 //! table shape (ds/buckets.rs) — bucket count, chains, resize points — which the active expire
 //! cycle's cursor and eviction's sampling walk as Redis walks its tables.
 
-use indexmap::IndexMap;
-
 use crate::ds::buckets::Buckets;
+use crate::ds::map::Map;
 use crate::object::RObj;
-
-/// A fast deterministic hasher (foldhash with a fixed seed): the same layout for the same inputs
-/// on every platform. Maps here index user keys; no network peer picks them to collide.
-pub type Hasher = foldhash::fast::FixedState;
-pub type Map<K, V> = IndexMap<K, V, Hasher>;
 
 #[derive(Debug, Clone, Default)]
 pub struct Db {
@@ -43,6 +37,12 @@ pub struct Db {
 }
 
 impl Db {
+    /// What this db adds to `used_memory`: its keys and values and its tables.
+    pub fn memory(&self) -> u64 {
+        self.mem as u64
+            + crate::memory::db_tables(self.dict_buckets.size(), self.expires_buckets.size(), self.expires.len())
+    }
+
     /// An empty db whose tables hash with `seed`.
     pub fn new(seed: u64) -> Db {
         Db {

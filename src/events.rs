@@ -20,6 +20,7 @@ pub enum ExpiredBy {
     Active,
 }
 
+/// One entry of the event log: something the engine did (`kind` names the variant).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Event {
@@ -36,10 +37,10 @@ pub enum Event {
     /// the server served nothing meanwhile. Lazy freeing (UNLINK, lazyfree-lazy-*) avoids it.
     Stall { at_ms: i64, db: usize, key: String, cause: &'static str, us: u64 },
     /// One key evicted: the samples that fed the pool, the pool before and after, the victim.
-    Eviction { at_ms: i64, report: Box<crate::evict::EvictionReport> },
+    Eviction { at_ms: i64, report: Box<EvictionReport> },
     /// One call of the active expire cycle (slow from cron, fast before sleeping): its rounds,
     /// the keys each examined, the repeat decisions, the time used against the budget.
-    ExpireCycle { at_ms: i64, report: Box<crate::expire::ExpireCycleReport> },
+    ExpireCycle { at_ms: i64, report: Box<ExpireCycleReport> },
     /// `ticks` serverCron runs happened, the last at `at_ms`.
     Cron { at_ms: i64, ticks: u64, hz: i64 },
     /// The clock was set (not advanced): CLOCK SET or the host's set_time.
@@ -68,6 +69,133 @@ pub struct SearchStep {
     pub member: String,
     pub score: f64,
 }
+
+// -------------------------------------------------------------------------------------------
+// What one call of the active expire cycle did (expire.rs `activeExpireCycle()`)
+// -------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CycleKind {
+    Slow,
+    Fast,
+}
+
+/// One key an expire round examined.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExaminedKey {
+    pub key: String,
+    /// The expires-table bucket it sat in (7.0; the random pick's bucket in classic).
+    pub bucket: usize,
+    /// Time left (negative: already past) when examined.
+    pub ttl_ms: i64,
+    pub expired: bool,
+}
+
+/// One round (one iteration of the do-while) in one db.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExpireRound {
+    pub db: usize,
+    pub iteration: u64,
+    pub sampled: u64,
+    pub expired: u64,
+    /// Buckets visited (7.0) or random picks made (classic).
+    pub buckets: u64,
+    /// The db's cursor after the round (7.0).
+    pub cursor: u64,
+    pub table_size: usize,
+    pub keys: Vec<ExaminedKey>,
+    /// expired / sampled, in percent.
+    pub stale_percent: f64,
+    /// Whether the db was examined again.
+    pub repeat: bool,
+    /// Why the db loop went on or stopped.
+    pub reason: String,
+    /// Virtual µs used so far in the cycle, after this round.
+    pub elapsed_us: u64,
+}
+
+/// What one call of the cycle did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExpireCycleReport {
+    pub kind: CycleKind,
+    pub algorithm: String,
+    pub budget_us: u64,
+    pub time_used_us: u64,
+    pub cap_reached: bool,
+    pub dbs_visited: Vec<usize>,
+    pub sampled: u64,
+    pub expired: u64,
+    /// Rounds in the cycle (all of them, even those not listed).
+    pub round_count: u64,
+    pub rounds: Vec<ExpireRound>,
+    /// Each visited db's cursor after the cycle (7.0), as (db, cursor, bucket it points at).
+    pub cursors_after: Vec<(usize, u64, usize)>,
+    /// INFO `expired_stale_perc` after the cycle (percent).
+    pub stale_perc_after: f64,
+    /// The per-call parameters, as effort scaled them.
+    pub keys_per_loop: u64,
+    pub acceptable_stale: u64,
+}
+
+// -------------------------------------------------------------------------------------------
+// What one eviction did (evict.rs `performEvictions()`)
+// -------------------------------------------------------------------------------------------
+
+/// One pool slot (evict.c `struct evictionPoolEntry`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PoolEntry {
+    /// The score: higher is a better candidate.
+    #[serde(serialize_with = "score_json")]
+    pub idle: u64,
+    #[serde(serialize_with = "as_text")]
+    pub key: Vec<u8>,
+    pub db: usize,
+}
+
+fn as_text<S: serde::Serializer>(k: &[u8], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&crate::util::text(k))
+}
+
+/// A key the pool sampled, with its score.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Sample {
+    pub db: usize,
+    pub key: String,
+    #[serde(serialize_with = "score_json")]
+    pub score: u64,
+}
+
+/// A score as a number when JavaScript can hold it exactly, else as its decimal text: volatile-ttl
+/// scores (ULLONG_MAX − expire ms) are above 2^53, which a JSON-compatible serializer refuses.
+fn score_json<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+    const MAX_SAFE: u64 = (1 << 53) - 1;
+    if *v <= MAX_SAFE {
+        s.serialize_u64(*v)
+    } else {
+        s.serialize_str(&v.to_string())
+    }
+}
+
+/// What one eviction did, for the eviction view.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvictionReport {
+    pub policy: String,
+    pub samples: Vec<Sample>,
+    pub pool_before: Vec<Option<PoolEntry>>,
+    pub pool_after: Vec<Option<PoolEntry>>,
+    pub victim_db: usize,
+    pub victim: String,
+    /// Pool entries skipped because their key was gone.
+    pub ghosts: u32,
+    pub bytes_freed: u64,
+    pub used_before: u64,
+    pub maxmemory: u64,
+}
+
+// -------------------------------------------------------------------------------------------
+// The bounded log
+// -------------------------------------------------------------------------------------------
 
 #[derive(Debug, Clone)]
 pub struct EventLog {

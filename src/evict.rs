@@ -13,12 +13,10 @@
 //! volatile key) a command flagged `denyoom` is refused with Redis's OOM error.
 //! Differences: no lazyfree thread queue (lazily freed memory counts as freed at once).
 
-use serde::Serialize;
-
 use crate::cost;
 use crate::engine::{uniform, Engine};
-use crate::events::Event;
-use crate::object::lfu_decr_and_return;
+use crate::events::{Event, EvictionReport, PoolEntry, Sample};
+use crate::object::{lfu_decr_and_return, LRU_CLOCK_MAX, LRU_CLOCK_RESOLUTION};
 use crate::util::text;
 
 /// EVPOOL_SIZE.
@@ -26,63 +24,10 @@ pub const POOL_SIZE: usize = 16;
 /// Samples listed per eviction event.
 pub const MAX_SAMPLES_IN_EVENT: usize = 64;
 
-/// One pool slot (evict.c `struct evictionPoolEntry`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PoolEntry {
-    /// The score: higher is a better candidate.
-    #[serde(serialize_with = "score_json")]
-    pub idle: u64,
-    #[serde(serialize_with = "as_text")]
-    pub key: Vec<u8>,
-    pub db: usize,
-}
-
-fn as_text<S: serde::Serializer>(k: &[u8], s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&text(k))
-}
-
-/// A key the pool sampled, with its score.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Sample {
-    pub db: usize,
-    pub key: String,
-    #[serde(serialize_with = "score_json")]
-    pub score: u64,
-}
-
-/// A score as a number when JavaScript can hold it exactly, else as its decimal text: volatile-ttl
-/// scores (ULLONG_MAX − expire ms) are above 2^53, which a JSON-compatible serializer refuses.
-fn score_json<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
-    const MAX_SAFE: u64 = (1 << 53) - 1;
-    if *v <= MAX_SAFE {
-        s.serialize_u64(*v)
-    } else {
-        s.serialize_str(&v.to_string())
-    }
-}
-
-/// What one eviction did, for the eviction view.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct EvictionReport {
-    pub policy: String,
-    pub samples: Vec<Sample>,
-    pub pool_before: Vec<Option<PoolEntry>>,
-    pub pool_after: Vec<Option<PoolEntry>>,
-    pub victim_db: usize,
-    pub victim: String,
-    /// Pool entries skipped because their key was gone.
-    pub ghosts: u32,
-    pub bytes_freed: u64,
-    pub used_before: u64,
-    pub maxmemory: u64,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct EvictState {
-    pub pool: Vec<Option<PoolEntry>>,
-    pub next_db: usize,
-    /// evictionTimeProc is scheduled (the last call ran out of time while still over).
-    pub timer_running: bool,
+/// evict.c `estimateObjectIdleTime()` in ms: how long since the LRU clock stamped `lru`, across one wrap.
+pub fn estimate_idle_ms(lruclock: u32, lru: u32) -> i64 {
+    let ticks = if lruclock >= lru { lruclock - lru } else { lruclock + (LRU_CLOCK_MAX - lru) };
+    ticks as i64 * LRU_CLOCK_RESOLUTION
 }
 
 /// performEvictions()'s outcome.
@@ -156,9 +101,7 @@ impl Engine {
         for key in keys {
             let d = &self.dbs[db];
             let idle = match policy {
-                Policy::Lru => {
-                    d.get(&key).map(|o| crate::command::object::estimate_idle_ms(lruclock, o.lru) as u64).unwrap_or(0)
-                }
+                Policy::Lru => d.get(&key).map(|o| estimate_idle_ms(lruclock, o.lru) as u64).unwrap_or(0),
                 Policy::Lfu => d.get(&key).map(|o| 255 - lfu_decr_and_return(o.lru, now, decay) as u64).unwrap_or(0),
                 _ => u64::MAX - d.expire_of(&key).unwrap_or(0) as u64,
             };
@@ -192,7 +135,7 @@ impl Engine {
         if maxmemory == 0 {
             return EvictResult::Ok;
         }
-        let used = crate::memory::used_memory(self);
+        let used = self.used_memory();
         if used <= maxmemory {
             self.evict.timer_running = false;
             return EvictResult::Ok;
@@ -265,10 +208,10 @@ impl Engine {
             let Some((db, key)) = best else {
                 return EvictResult::Fail;
             };
-            let before = crate::memory::used_memory(self);
+            let before = self.used_memory();
             let free_ns = self.account_free(db, &key, lazy, "eviction");
             self.dbs[db].delete(&key);
-            let after = crate::memory::used_memory(self);
+            let after = self.used_memory();
             let delta = before.saturating_sub(after);
             freed += delta;
             elapsed_ns += cost::scaled(cost::DELETE_KEY_NS, pct) + free_ns;

@@ -2,16 +2,16 @@
 //! algorithm of Redis ≤ 5.0 that tutorials describe, selectable with the playground-only
 //! config parameter `playground-expire-algorithm` (`7.0` | `classic`).
 //!
-//! 7.0 (REDIS-FACTS §1.3): each db keeps a cursor into its expires table and the cycle walks
-//! whole buckets in order (not random picks) until it has examined `keys_per_loop` keys or
-//! visited 20× that many buckets; it repeats the db while more than `acceptable_stale` percent of
-//! the keys it examined were dead (or it examined none), checks its time budget every 16
-//! rounds, and rotates over up to 16 dbs per call (all of them after a time-capped call). The
+//! 7.0 (docs/redis-facts.md §1.1–§1.3): each db keeps a cursor into its expires table and the
+//! cycle walks whole buckets in order (not random picks) until it has examined `keys_per_loop`
+//! keys or visited 20× that many buckets; it repeats the db while more than `acceptable_stale`
+//! percent of the keys it examined were dead (or it examined none), checks its time budget every
+//! 16 rounds, and rotates over up to 16 dbs per call (all of them after a time-capped call). The
 //! fast cycle runs from `before_sleep` only when the last cycle hit its time limit and at most
 //! once per 2× its duration — Redis's stale-percentage trigger compares a 0..1 fraction with a
 //! 1..10 percentage, so it never fires (redis#15410); we keep that.
 //!
-//! Classic (5.0 `activeExpireCycle()`): per db, `dictGetRandomKey()` 20 times (with
+//! Classic (5.0 `activeExpireCycle()`, §1.4): per db, `dictGetRandomKey()` 20 times (with
 //! replacement), repeat while more than 5 of the 20 were expired (> 25%), same 25% time budget
 //! checked every 16 rounds, same fast-cycle gating; no effort setting.
 //!
@@ -20,11 +20,9 @@
 //! resizes at once); one event per cycle lists every round (up to `MAX_ROUNDS_IN_EVENT`, with
 //! the keys examined up to `MAX_KEYS_IN_ROUND` each) for the expiry view.
 
-use serde::Serialize;
-
 use crate::cost;
 use crate::engine::{uniform, Engine};
-use crate::events::{Event, ExpiredBy};
+use crate::events::{CycleKind, Event, ExaminedKey, ExpireCycleReport, ExpireRound, ExpiredBy};
 use crate::util::text;
 
 /// ACTIVE_EXPIRE_CYCLE_KEYS_PER_LOOP.
@@ -41,78 +39,6 @@ pub const DBS_PER_CALL: usize = 16;
 pub const MAX_ROUNDS_IN_EVENT: usize = 64;
 /// Keys listed per round.
 pub const MAX_KEYS_IN_ROUND: usize = 64;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CycleKind {
-    Slow,
-    Fast,
-}
-
-/// The state `activeExpireCycle()` keeps in statics between calls.
-#[derive(Debug, Clone, Default)]
-pub struct ExpireState {
-    pub current_db: usize,
-    pub timelimit_exit: bool,
-    pub last_fast_cycle_us: i64,
-}
-
-/// One key an expire round examined.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ExaminedKey {
-    pub key: String,
-    /// The expires-table bucket it sat in (7.0; the random pick's bucket in classic).
-    pub bucket: usize,
-    /// Time left (negative: already past) when examined.
-    pub ttl_ms: i64,
-    pub expired: bool,
-}
-
-/// One round (one iteration of the do-while) in one db.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ExpireRound {
-    pub db: usize,
-    pub iteration: u64,
-    pub sampled: u64,
-    pub expired: u64,
-    /// Buckets visited (7.0) or random picks made (classic).
-    pub buckets: u64,
-    /// The db's cursor after the round (7.0).
-    pub cursor: u64,
-    pub table_size: usize,
-    pub keys: Vec<ExaminedKey>,
-    /// expired / sampled, in percent.
-    pub stale_percent: f64,
-    /// Whether the db was examined again.
-    pub repeat: bool,
-    /// Why the db loop went on or stopped.
-    pub reason: String,
-    /// Virtual µs used so far in the cycle, after this round.
-    pub elapsed_us: u64,
-}
-
-/// What one call of the cycle did.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ExpireCycleReport {
-    pub kind: CycleKind,
-    pub algorithm: String,
-    pub budget_us: u64,
-    pub time_used_us: u64,
-    pub cap_reached: bool,
-    pub dbs_visited: Vec<usize>,
-    pub sampled: u64,
-    pub expired: u64,
-    /// Rounds in the cycle (all of them, even those not listed).
-    pub round_count: u64,
-    pub rounds: Vec<ExpireRound>,
-    /// Each visited db's cursor after the cycle (7.0), as (db, cursor, bucket it points at).
-    pub cursors_after: Vec<(usize, u64, usize)>,
-    /// INFO `expired_stale_perc` after the cycle (percent).
-    pub stale_perc_after: f64,
-    /// The per-call parameters, as effort scaled them.
-    pub keys_per_loop: u64,
-    pub acceptable_stale: u64,
-}
 
 impl Engine {
     fn classic_expiry(&self) -> bool {

@@ -150,11 +150,60 @@ pub fn zset_window(e: &Engine, db: usize, key: &[u8], start: u64, count: usize) 
     })
 }
 
+impl Engine {
+    /// Fills a db with `count` string keys `<prefix><n>` whose TTLs are drawn from the engine's
+    /// seeded RNG between `min_ms` and `max_ms` — uniformly, or (`exponential`) with most TTLs
+    /// near `min_ms` and a long tail. A playground helper for the views, not a Redis command.
+    /// Returns how many keys it created (existing names are skipped).
+    pub fn populate_volatile(
+        &mut self,
+        db: usize,
+        count: usize,
+        prefix: &[u8],
+        min_ms: i64,
+        max_ms: i64,
+        exponential: bool,
+    ) -> usize {
+        if db >= self.dbs.len() {
+            return 0;
+        }
+        let (lo, hi) = (min_ms.clamp(1, crate::engine::MAX_CLOCK_MS), max_ms.clamp(1, crate::engine::MAX_CLOCK_MS));
+        let (lo, hi) = (lo.min(hi), lo.max(hi));
+        let span = (hi - lo) as f64;
+        let mut made = 0;
+        let was_recording = self.events.enabled();
+        self.events.set_enabled(false);
+        for n in 0..count.min(5_000_000) {
+            let mut key = prefix.to_vec();
+            key.extend_from_slice(n.to_string().as_bytes());
+            if self.dbs[db].contains(&key) {
+                continue;
+            }
+            let u = crate::engine::uniform(&mut self.rng);
+            let ttl = if exponential {
+                // Mean at a fifth of the range, capped at its top.
+                lo + ((-(1.0 - u).ln()) * span / 5.0).min(span) as i64
+            } else {
+                lo + (u * span) as i64
+            };
+            let value = crate::object::StrValue::from_bytes(b"v".to_vec());
+            let obj = self.new_obj(crate::object::Value::Str(value));
+            self.dbs[db].insert(key.clone(), obj);
+            self.dbs[db].set_expire(&key, self.now_ms + ttl);
+            made += 1;
+        }
+        // A helper, not commands: no `new` events for the filler keys.
+        self.dbs[db].created.clear();
+        self.events.set_enabled(was_recording);
+        made
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Session;
     use crate::engine::EngineOptions;
+    use crate::session::Session;
 
     #[test]
     fn the_expire_field_counts_every_volatile_key_once() {

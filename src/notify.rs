@@ -24,7 +24,8 @@ pub fn event_class(event: &str) -> u32 {
         "new" => NEW,
         "del" | "expire" | "persist" | "rename_from" | "rename_to" | "copy_to" | "move_from" | "move_to"
         | "restore" => GENERIC,
-        "set" | "setrange" | "incrby" | "incrbyfloat" | "append" => STRING,
+        "set" | "setrange" | "incrby" | "incrbyfloat" | "append" | "setbit" | "pfadd" => STRING,
+        "sortstore" => LIST,
         e if e.starts_with('l') || e.starts_with('r') || e.starts_with('b') => LIST,
         e if e.starts_with('h') => HASH,
         e if e.starts_with('z') => ZSET,
@@ -87,7 +88,7 @@ impl Engine {
         for db in 0..self.dbs.len() {
             if !self.dbs[db].gone_streams.is_empty() {
                 for key in std::mem::take(&mut self.dbs[db].gone_streams) {
-                    self.signal_key_as_ready(db, &key);
+                    self.blocking.signal(db, &key);
                 }
             }
             if self.dbs[db].created.is_empty() {
@@ -96,7 +97,7 @@ impl Engine {
             let created = std::mem::take(&mut self.dbs[db].created);
             for key in created {
                 if self.dbs[db].contains(&key) {
-                    self.signal_key_as_ready(db, &key);
+                    self.blocking.signal(db, &key);
                     self.publish_keyspace_event("new", db, &key, true);
                 }
             }

@@ -13,10 +13,13 @@
 
 use indexmap::IndexSet;
 
-use crate::db::{Hasher, Map};
 use crate::ds::intset::Intset;
+use crate::ds::map::{Hasher, Map};
 use crate::ds::skiplist::Skiplist;
 
+/// server.h LRU_CLOCK_MAX / LRU_CLOCK_RESOLUTION.
+pub const LRU_CLOCK_MAX: u32 = (1 << 24) - 1;
+pub const LRU_CLOCK_RESOLUTION: i64 = 1000;
 /// OBJ_ENCODING_EMBSTR_SIZE_LIMIT.
 pub const EMBSTR_SIZE_LIMIT: usize = 44;
 /// OBJ_SHARED_INTEGERS.
@@ -30,8 +33,9 @@ pub enum StrValue {
         shared: bool,
     },
     Embstr(Vec<u8>),
-    /// A raw sds; the second field is its spare capacity as sds.c `sdsMakeRoomFor()` reserved
-    /// it when the string grew (0 when created whole), for the memory model.
+    /// A raw sds; the second field is its capacity (sds.c's `alloc`) when it differs from what
+    /// sdsnewlen gives a string of that length — after `sdsMakeRoomFor()` or a trim — and 0
+    /// otherwise (memory.rs `sds_capacity()`), for the memory model.
     Raw(Vec<u8>, usize),
 }
 
@@ -127,7 +131,14 @@ impl StrValue {
                 return StrValue::from_i64(v, shared_ok);
             }
         }
-        StrValue::from_bytes(b)
+        match StrValue::from_bytes(b) {
+            // trimStringObjectIfNeeded(): only the spare room changes (memory.rs).
+            StrValue::Raw(b, _) => {
+                let room = crate::ds::sds::sds_trimmed_room(b.len());
+                StrValue::Raw(b, room)
+            }
+            other => other,
+        }
     }
 
     /// `createStringObjectFromLongLongForValue()`: shared object for 0..9999 unless the

@@ -1,7 +1,8 @@
 //! Pub/Sub: models pubsub.c — `pubsubSubscribeChannel()`, `pubsubUnsubscribeChannel()`,
 //! `pubsubSubscribePattern()`, `pubsubUnsubscribePattern()`, the `...All...()` variants,
-//! `pubsubPublishMessage()` and the SUBSCRIBE/UNSUBSCRIBE/PSUBSCRIBE/PUNSUBSCRIBE/PUBLISH/PUBSUB
-//! commands (RESP2 only, as redis-cli speaks it).
+//! `pubsubPublishMessage()`: the server's channel and pattern tables and each client's
+//! subscriptions. The commands (SUBSCRIBE, PUBLISH, PUBSUB…) are in command/pubsub.rs.
+//! Confirmations and messages are arrays for RESP2 clients and push messages for RESP3 ones.
 //!
 //! Messages are fire-and-forget: PUBLISH appends `message`/`pmessage` replies to each
 //! subscriber's outbox at that instant; a client that is gone (or not yet subscribed) never sees
@@ -15,20 +16,12 @@
 
 use indexmap::IndexMap;
 
-use crate::command::table::Call;
 use crate::engine::{ClientId, Engine};
 use crate::reply::Reply;
 use crate::util::glob_match;
 
-/// `server.pubsub_channels` and `server.pubsub_patterns`: name → subscribers in subscription order.
-#[derive(Debug, Default, Clone)]
-pub struct PubSub {
-    pub channels: IndexMap<Vec<u8>, Vec<ClientId>>,
-    pub patterns: IndexMap<Vec<u8>, Vec<ClientId>>,
-}
-
 /// `addReplyPubsubSubscribed()` and friends: a push message over RESP3, an array over RESP2.
-fn kind_reply(kind: &str, name: Option<&[u8]>, count: usize) -> Reply {
+pub(crate) fn kind_reply(kind: &str, name: Option<&[u8]>, count: usize) -> Reply {
     Reply::Push(vec![
         Reply::bulk(kind.as_bytes()),
         name.map(Reply::bulk).unwrap_or(Reply::Nil),
@@ -36,12 +29,12 @@ fn kind_reply(kind: &str, name: Option<&[u8]>, count: usize) -> Reply {
     ])
 }
 
-fn subscriptions(e: &Engine, client: ClientId) -> usize {
+pub(crate) fn subscriptions(e: &Engine, client: ClientId) -> usize {
     e.clients.get(&client).map(|c| c.channels.len() + c.patterns.len()).unwrap_or(0)
 }
 
 /// Gives a client the replies of a multi-reply command: the first is returned, the rest queue.
-fn reply_many(e: &mut Engine, client: ClientId, mut replies: Vec<Reply>) -> Reply {
+pub(crate) fn reply_many(e: &mut Engine, client: ClientId, mut replies: Vec<Reply>) -> Reply {
     if replies.is_empty() {
         return Reply::Array(vec![]);
     }
@@ -52,7 +45,7 @@ fn reply_many(e: &mut Engine, client: ClientId, mut replies: Vec<Reply>) -> Repl
     first
 }
 
-fn subscribe_channel(e: &mut Engine, client: ClientId, channel: &[u8]) -> Reply {
+pub(crate) fn subscribe_channel(e: &mut Engine, client: ClientId, channel: &[u8]) -> Reply {
     if let Some(c) = e.clients.get_mut(&client) {
         if !c.channels.iter().any(|ch| ch == channel) {
             c.channels.push(channel.to_vec());
@@ -62,7 +55,7 @@ fn subscribe_channel(e: &mut Engine, client: ClientId, channel: &[u8]) -> Reply 
     kind_reply("subscribe", Some(channel), subscriptions(e, client))
 }
 
-fn unsubscribe_channel(e: &mut Engine, client: ClientId, channel: &[u8]) -> Reply {
+pub(crate) fn unsubscribe_channel(e: &mut Engine, client: ClientId, channel: &[u8]) -> Reply {
     if let Some(c) = e.clients.get_mut(&client) {
         if let Some(pos) = c.channels.iter().position(|ch| ch == channel) {
             c.channels.remove(pos);
@@ -72,7 +65,7 @@ fn unsubscribe_channel(e: &mut Engine, client: ClientId, channel: &[u8]) -> Repl
     kind_reply("unsubscribe", Some(channel), subscriptions(e, client))
 }
 
-fn subscribe_pattern(e: &mut Engine, client: ClientId, pattern: &[u8]) -> Reply {
+pub(crate) fn subscribe_pattern(e: &mut Engine, client: ClientId, pattern: &[u8]) -> Reply {
     if let Some(c) = e.clients.get_mut(&client) {
         if !c.patterns.iter().any(|p| p == pattern) {
             c.patterns.push(pattern.to_vec());
@@ -82,7 +75,7 @@ fn subscribe_pattern(e: &mut Engine, client: ClientId, pattern: &[u8]) -> Reply 
     kind_reply("psubscribe", Some(pattern), subscriptions(e, client))
 }
 
-fn unsubscribe_pattern(e: &mut Engine, client: ClientId, pattern: &[u8]) -> Reply {
+pub(crate) fn unsubscribe_pattern(e: &mut Engine, client: ClientId, pattern: &[u8]) -> Reply {
     if let Some(c) = e.clients.get_mut(&client) {
         if let Some(pos) = c.patterns.iter().position(|p| p == pattern) {
             c.patterns.remove(pos);
@@ -148,83 +141,4 @@ pub fn publish(e: &mut Engine, channel: &[u8], message: &[u8]) -> i64 {
         }
     }
     receivers
-}
-
-pub fn subscribe(e: &mut Engine, c: &Call) -> Reply {
-    let replies = c.argv[1..].iter().map(|ch| subscribe_channel(e, c.client, ch)).collect();
-    reply_many(e, c.client, replies)
-}
-
-pub fn psubscribe(e: &mut Engine, c: &Call) -> Reply {
-    let replies = c.argv[1..].iter().map(|p| subscribe_pattern(e, c.client, p)).collect();
-    reply_many(e, c.client, replies)
-}
-
-pub fn unsubscribe(e: &mut Engine, c: &Call) -> Reply {
-    let names: Vec<Vec<u8>> = if c.argc() > 1 {
-        c.argv[1..].to_vec()
-    } else {
-        e.clients.get(&c.client).map(|cl| cl.channels.clone()).unwrap_or_default()
-    };
-    let mut replies: Vec<Reply> = names.iter().map(|ch| unsubscribe_channel(e, c.client, ch)).collect();
-    if replies.is_empty() {
-        replies.push(kind_reply("unsubscribe", None, subscriptions(e, c.client)));
-    }
-    reply_many(e, c.client, replies)
-}
-
-pub fn punsubscribe(e: &mut Engine, c: &Call) -> Reply {
-    let names: Vec<Vec<u8>> = if c.argc() > 1 {
-        c.argv[1..].to_vec()
-    } else {
-        e.clients.get(&c.client).map(|cl| cl.patterns.clone()).unwrap_or_default()
-    };
-    let mut replies: Vec<Reply> = names.iter().map(|p| unsubscribe_pattern(e, c.client, p)).collect();
-    if replies.is_empty() {
-        replies.push(kind_reply("punsubscribe", None, subscriptions(e, c.client)));
-    }
-    reply_many(e, c.client, replies)
-}
-
-pub fn publish_command(e: &mut Engine, c: &Call) -> Reply {
-    let n = publish(e, c.arg(1), c.arg(2));
-    Reply::Integer(n)
-}
-
-pub fn pubsub_channels(e: &mut Engine, c: &Call) -> Reply {
-    let pattern = (c.argc() > 2).then(|| c.arg(2));
-    Reply::Array(
-        e.pubsub
-            .channels
-            .keys()
-            .filter(|ch| pattern.is_none_or(|p| glob_match(p, ch, false)))
-            .map(Reply::bulk)
-            .collect(),
-    )
-}
-
-pub fn pubsub_numsub(e: &mut Engine, c: &Call) -> Reply {
-    let mut out = Vec::new();
-    for ch in &c.argv[2..] {
-        out.push(Reply::bulk(ch));
-        out.push(Reply::Integer(e.pubsub.channels.get(ch).map_or(0, |l| l.len()) as i64));
-    }
-    Reply::Array(out)
-}
-
-pub fn pubsub_numpat(e: &mut Engine, _c: &Call) -> Reply {
-    Reply::Integer(e.pubsub.patterns.len() as i64)
-}
-
-pub fn pubsub_shardchannels(_e: &mut Engine, _c: &Call) -> Reply {
-    Reply::Array(vec![])
-}
-
-pub fn pubsub_shardnumsub(_e: &mut Engine, c: &Call) -> Reply {
-    let mut out = Vec::new();
-    for ch in &c.argv[2..] {
-        out.push(Reply::bulk(ch));
-        out.push(Reply::Integer(0));
-    }
-    Reply::Array(out)
 }

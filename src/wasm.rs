@@ -16,10 +16,10 @@ use wasm_bindgen::prelude::*;
 
 use js_sys::{Array, Object, Reflect};
 
-use crate::cli::Session;
 use crate::command::table::table;
 use crate::engine::{EngineOptions, MAX_CLOCK_MS};
 use crate::reply::Reply;
+use crate::session::Session;
 
 /// Ticks `advance_to` runs per call unless told otherwise: a frame's worth of cron at most.
 const DEFAULT_FRAME_TICKS: u64 = 10_000;
@@ -392,7 +392,7 @@ impl Playground {
     }
 }
 
-/// The delay-queue lab (src/sim/delay_queue.rs): producers and consumers racing on a ZSET in
+/// The delay-queue lab (src/sim/delay_queue/): producers and consumers racing on a ZSET in
 /// virtual time, on an engine of its own.
 ///
 /// ```js
@@ -415,7 +415,7 @@ impl DelayQueueLab {
     /// Throws `Error("delay-queue: …")` naming the bad field.
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue) -> Result<DelayQueueLab, JsValue> {
-        use crate::sim::delay_queue::{ConfigInput, Sim};
+        use crate::sim::delay_queue::{input::ConfigInput, Sim};
         let fail = |m: String| sim_error("delay-queue", m);
         let cfg = sim_input::<ConfigInput>(config, "delay-queue")?.into_config().map_err(fail)?;
         Ok(DelayQueueLab { sim: Sim::new(cfg).map_err(fail)? })

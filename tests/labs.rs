@@ -9,7 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
-use redisplay::sim::delay_queue::{ConfigInput, Sim};
+use redisplay::sim::delay_queue::input::ConfigInput;
+use redisplay::sim::delay_queue::Sim;
 use redisplay::{EngineOptions, Session};
 use serde_json::{json, Value};
 

@@ -3,12 +3,10 @@
 //! data consistent — every write the script made before it was stopped is there, as in Redis,
 //! nothing half-done.
 
-use redisplay::{Engine, EngineOptions, Reply};
+mod common;
 
-fn run(e: &mut Engine, client: u64, args: &[&str]) -> Reply {
-    let argv: Vec<Vec<u8>> = args.iter().map(|a| a.as_bytes().to_vec()).collect();
-    e.execute(client, &argv)
-}
+use common::engine::execute as run;
+use redisplay::{Engine, EngineOptions, Reply};
 
 fn error_text(r: &Reply) -> String {
     match r {

@@ -12,7 +12,7 @@
 //! redis-server, redis-cli, redis-benchmark and the venv are required (scripts/setup.sh test
 //! installs them): without them this FAILS.
 
-// Sockets and `redisplay::server` exist only natively (wasm-pack builds every test target).
+// Sockets and `redisplay::net::server` exist only natively (wasm-pack builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
 
 #[path = "clients/servers.rs"]
@@ -27,7 +27,7 @@ use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use redisplay::server::{ServeOptions, Server};
+use redisplay::net::server::{ServeOptions, Server};
 use servers::{ours, Conn, Redis, NEED_REDIS};
 
 fn run(cmd: &mut Command, stdin: &[u8]) -> (Vec<u8>, Vec<u8>, i32) {

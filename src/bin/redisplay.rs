@@ -31,7 +31,7 @@ const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [FILE]
 /// `redisplay serve …`: runs until killed. (Native only: the wasm build has no sockets.)
 #[cfg(not(target_arch = "wasm32"))]
 fn serve(args: impl Iterator<Item = String>) {
-    let opts = match redisplay::server::parse_args(args) {
+    let opts = match redisplay::net::server::parse_args(args) {
         Ok(o) => o,
         Err(msg) => fail(&format!("serve: {msg}")),
     };
@@ -39,7 +39,7 @@ fn serve(args: impl Iterator<Item = String>) {
         Some(t) => format!("clock pinned at {t} ms (CLOCK ADVANCE moves it)"),
         None => "clock follows the wall clock".into(),
     };
-    match redisplay::server::Server::start(opts) {
+    match redisplay::net::server::Server::start(opts) {
         Ok(server) => {
             eprintln!("redisplay (Redis 7.0.15 engine) ready to accept connections on {}; {clock}", server.addr);
             server.wait();
@@ -75,7 +75,7 @@ fn lru_experiment(args: impl Iterator<Item = String>) {
 
 /// `redisplay delay-queue [flags]`.
 fn delay_queue(args: Vec<String>) {
-    use redisplay::sim::delay_queue::{parse_cli, run_cli, CLI_USAGE};
+    use redisplay::sim::delay_queue::cli::{parse_cli, run_cli, CLI_USAGE};
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{CLI_USAGE}");
         return;
@@ -171,17 +171,18 @@ fn main() {
             break;
         }
         // One client, so nobody can serve a blocked command: redis-cli would wait for its
-        // timeout, so the virtual clock jumps there (and the reply prints); without one it
-        // would wait forever.
+        // timeout, so the virtual clock runs until it (and the reply prints); without one it
+        // would wait forever. As in Redis 7.0, where no timer wakes the event loop for a blocked
+        // client, the timeout is noticed by the first beforeSleep at or after it — with nothing
+        // else happening, the one after the next serverCron tick (which may expire keys first).
         while session.is_waiting(0) {
-            let due = session.engine.next_block_timeout();
-            if due == 0 {
+            if session.engine.next_block_timeout() == 0 {
                 eprintln!("redisplay: the command blocks forever (no other client can serve it); stopping");
                 let _ = out.flush();
                 std::process::exit(1);
             }
-            session.engine.advance_to(due + 1, u64::MAX);
-            session.engine.before_sleep();
+            let tick = session.engine.next_cron_ms();
+            session.engine.advance_to(tick, u64::MAX);
             let _ = out.write_all(&session.poll(0));
         }
         // redis-cli reads messages until Ctrl-C and never reads another line.

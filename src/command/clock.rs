@@ -8,8 +8,8 @@
 
 use std::collections::HashMap;
 
+use crate::command::call::{command_from_spec, Call, Command, Handler};
 use crate::command::parse_i64;
-use crate::command::table::{command_from_spec, Call, Command, Handler};
 use crate::engine::{Engine, MAX_CLOCK_MS};
 use crate::reply::Reply;
 

@@ -1,8 +1,8 @@
 //! config.c commands: CONFIG GET, SET, RESETSTAT, REWRITE (HELP is the recorded reply).
 //! Validation and messages live in the config table (src/config.rs).
 
+use crate::command::call::Call;
 use crate::command::syntax_error;
-use crate::command::table::Call;
 use crate::engine::{Engine, Stats};
 use crate::events::Event;
 use crate::reply::Reply;

@@ -1,17 +1,18 @@
 //! EVAL, EVALSHA, EVAL_RO, EVALSHA_RO and SCRIPT — eval.c (`evalGenericCommand()`,
 //! `evalShaCommand()`, `scriptCommand()`, `luaCreateFunction()`) and script.c
 //! (`scriptPrepareForRun()`). The Lua state, the conversions and `redis.call` are in
-//! ../script.rs.
+//! ../script/.
 //!
 //! Differences: SCRIPT KILL always answers NOTBUSY — a script never runs while another command
-//! waits, and one that runs too long is stopped by the playground (see script.rs); SCRIPT DEBUG
+//! waits, and one that runs too long is stopped by the playground (see script/mod.rs); SCRIPT DEBUG
 //! YES/SYNC (the Lua debugger, LDB) is refused.
 
 use crate::engine::Engine;
 use crate::reply::Reply;
-use crate::script::{extract_shebang, sha1hex, RunPolicy};
+use crate::script::{extract_shebang, RunPolicy};
+use crate::util::sha1hex;
 
-use super::table::Call;
+use super::call::Call;
 use super::{is_opt, parse_i64};
 
 const NOSCRIPT: &str = "NOSCRIPT No matching script. Please use EVAL.";
@@ -40,7 +41,7 @@ pub fn evalsha_ro(e: &mut Engine, c: &Call) -> Reply {
 /// server.c `processCommand()`'s OOM state for this command (`server.pre_command_oom_state`):
 /// still over maxmemory after the eviction that ran before it.
 fn oom_state(e: &Engine) -> bool {
-    e.hot.maxmemory != 0 && crate::memory::used_memory(e) > e.hot.maxmemory as u64
+    e.hot.maxmemory != 0 && e.used_memory() > e.hot.maxmemory as u64
 }
 
 fn eval_generic(e: &mut Engine, c: &Call, evalsha: bool, ro: bool) -> Reply {

@@ -5,7 +5,7 @@
 //! `ttlGenericCommand()` and `persistCommand()`, in their order of checks. A time already in
 //! the past deletes the key (event `del`, not `expired`, and `expired_keys` is unchanged).
 
-use crate::command::table::Call;
+use crate::command::call::Call;
 use crate::command::{c_str, invalid_expire_time, is_opt, parse_i64};
 use crate::engine::{lookup, Engine};
 use crate::reply::Reply;
@@ -157,8 +157,8 @@ pub fn persist(e: &mut Engine, c: &Call) -> Reply {
 
 #[cfg(test)]
 mod tests {
-    use crate::cli::Session;
     use crate::engine::EngineOptions;
+    use crate::session::Session;
 
     fn run(s: &mut Session, line: &str) -> String {
         String::from_utf8(s.run_line(line.as_bytes()).text).unwrap()

@@ -27,11 +27,11 @@
 //! elements than `playground-max-alloc` allows (HRANDFIELD with a huge negative count, which
 //! would make a real server allocate until it is killed) is refused with a playground error.
 
+use crate::command::call::Call;
 use crate::command::db::{parse_scan_cursor, parse_scan_options};
-use crate::command::table::Call;
 use crate::command::{is_opt, parse_i64, syntax_error, wrongtype, NOT_FLOAT, NOT_INTEGER};
-use crate::db::Map;
 use crate::ds::long_double::LongDouble;
+use crate::ds::map::Map;
 use crate::engine::Engine;
 use crate::object::{Hash, Value};
 use crate::reply::Reply;

@@ -1,29 +1,51 @@
-//! Commands: the table (table.rs) and one file per family, named after the Redis source file
-//! it models — server.rs ↔ server.c, db.rs ↔ db.c, string.rs ↔ t_string.c, expire.rs ↔
-//! expire.c, object.rs ↔ object.c, config.rs ↔ config.c, list.rs ↔ t_list.c, hash.rs ↔
-//! t_hash.c, set.rs ↔ t_set.c, zset.rs ↔ t_zset.c, geo.rs ↔ geo.c, multi.rs ↔ multi.c,
-//! stream.rs, stream_group.rs, stream_info.rs ↔ t_stream.c,
-//! networking.rs ↔ networking.c (Pub/Sub's commands live with their state in ../pubsub.rs) — plus clock.rs, the
-//! playground's own CLOCK command. Shared reply helpers live here, with Redis's exact error
-//! strings (server.c `createSharedObjects()`).
+//! Commands: how a command is found and run, and one file per family named after the Redis
+//! source file it models. Shared reply helpers live here, with Redis's exact error strings
+//! (server.c `createSharedObjects()`).
+//!
+//! Finding and running:
+//! - `table.rs`: the command table — every handler paired with the metadata recorded from
+//!   redis-server 7.0 (`specs.resp`);
+//! - `call.rs`: a table row, the lookup and arity checks, and what a handler sees (`Call`);
+//! - `dispatch.rs`: server.c `processCommand()` and `call()`.
+//!
+//! The families (file ↔ Redis file):
+//! - `server.rs` ↔ server.c (PING, ECHO, TIME, INFO, COMMAND), `db.rs` ↔ db.c, `object.rs` ↔
+//!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `networking.rs` ↔ networking.c
+//!   (CLIENT, HELLO, AUTH, RESET, QUIT), `replication.rs` ↔ replication.c (ROLE);
+//! - `string.rs` ↔ t_string.c, `expire.rs` ↔ expire.c, `list.rs` ↔ t_list.c, `hash.rs` ↔
+//!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c, `bitops.rs` ↔
+//!   bitops.c, `hyperloglog.rs` ↔ hyperloglog.c, `sort.rs` ↔ sort.c,
+//!   `stream.rs`, `stream_read.rs`, `stream_group.rs`, `stream_info.rs` ↔ t_stream.c;
+//! - `cluster.rs` ↔ cluster.c (DUMP, RESTORE: the payload format is ../persist/rdb.rs);
+//! - `multi.rs` ↔ multi.c, `pubsub.rs` ↔ pubsub.c (the tables and delivery are ../pubsub.rs),
+//!   `eval.rs` ↔ eval.c (the Lua side is ../script/);
+//! - `clock.rs`: the playground's own CLOCK command (not Redis).
 
+pub mod bitops;
+pub mod call;
 pub mod clock;
+pub mod cluster;
 pub mod config;
 pub mod db;
+pub mod dispatch;
 pub mod eval;
 pub mod expire;
 pub mod geo;
 pub mod hash;
+pub mod hyperloglog;
 pub mod list;
 pub mod multi;
 pub mod networking;
 pub mod object;
+pub mod pubsub;
 pub mod replication;
 pub mod server;
 pub mod set;
+pub mod sort;
 pub mod stream;
 pub mod stream_group;
 pub mod stream_info;
+pub mod stream_read;
 pub mod string;
 pub mod table;
 pub mod zset;
@@ -62,13 +84,7 @@ pub fn parse_i32(arg: &[u8]) -> Result<i64, Reply> {
     }
 }
 
-/// The bytes of an argument as C sees them with `%s`/`strcasecmp`: up to the first NUL.
-pub fn c_str(arg: &[u8]) -> &[u8] {
-    match arg.iter().position(|&b| b == 0) {
-        Some(n) => &arg[..n],
-        None => arg,
-    }
-}
+pub use crate::util::c_str;
 
 /// `strcasecmp(arg, word) == 0`, with C string semantics.
 pub fn is_opt(arg: &[u8], word: &str) -> bool {
@@ -78,4 +94,22 @@ pub fn is_opt(arg: &[u8], word: &str) -> bool {
 /// `ERR invalid expire time in '<cmd>' command` (networking.c `addReplyErrorExpireTime()`).
 pub fn invalid_expire_time(cmd: &str) -> Reply {
     Reply::Error(format!("ERR invalid expire time in '{cmd}' command").into_bytes())
+}
+
+/// The index arithmetic of t_list.c `addListRangeReply()`/`ltrimCommand()` and t_zset.c's rank
+/// ranges (ZRANGE, ZREMRANGEBYRANK): the inclusive range `[start, end]` of `len` elements after
+/// converting negative indexes, or `None` when it is empty.
+pub fn clamp_range(start: i64, end: i64, len: i64) -> Option<(usize, usize)> {
+    let mut start = if start < 0 { len + start } else { start };
+    let mut end = if end < 0 { len + end } else { end };
+    if start < 0 {
+        start = 0;
+    }
+    if start > end || start >= len {
+        return None;
+    }
+    if end >= len {
+        end = len - 1;
+    }
+    Some((start as usize, end as usize))
 }

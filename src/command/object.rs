@@ -2,8 +2,9 @@
 //! reply). The key is looked up without touching its LRU/LFU field (LOOKUP_NOTOUCH), as Redis
 //! does, so asking doesn't change the answer.
 
-use crate::command::table::Call;
-use crate::engine::{lookup, Engine, LRU_CLOCK_MAX, LRU_CLOCK_RESOLUTION};
+use crate::command::call::Call;
+use crate::engine::{lookup, Engine};
+use crate::evict::estimate_idle_ms;
 use crate::object::{lfu_decr_and_return, RObj};
 use crate::reply::Reply;
 
@@ -23,12 +24,6 @@ pub fn object_refcount(e: &mut Engine, c: &Call) -> Reply {
         Some(o) => Reply::Integer(o.value.refcount()),
         None => Reply::Nil,
     }
-}
-
-/// evict.c `estimateObjectIdleTime()` in ms.
-pub fn estimate_idle_ms(lruclock: u32, lru: u32) -> i64 {
-    let ticks = if lruclock >= lru { lruclock - lru } else { lruclock + (LRU_CLOCK_MAX - lru) };
-    ticks as i64 * LRU_CLOCK_RESOLUTION
 }
 
 pub fn object_idletime(e: &mut Engine, c: &Call) -> Reply {
@@ -83,7 +78,7 @@ pub fn memory_usage(e: &mut Engine, c: &Call) -> Reply {
 /// MEMORY STATS with the modelled numbers (the allocator fields report the model too).
 pub fn memory_stats(e: &mut Engine, _c: &Call) -> Reply {
     use crate::memory::*;
-    let used = used_memory(e);
+    let used = e.used_memory();
     let peak = e.stats.peak_memory.max(used);
     let clients = CLIENT_MEMORY * e.clients.len() as u64;
     let mut out = vec![];
@@ -141,7 +136,7 @@ pub fn memory_stats(e: &mut Engine, _c: &Call) -> Reply {
 
 /// object.c `memoryCommand()` DOCTOR, for the cases the model can tell.
 pub fn memory_doctor(e: &mut Engine, _c: &Call) -> Reply {
-    if crate::memory::used_memory(e) < 5 * 1024 * 1024 {
+    if e.used_memory() < 5 * 1024 * 1024 {
         return Reply::Verbatim(b"Hi Sam, this instance is empty or is using very little memory, my issues detector can't be used in these conditions. Please, leave for your mission on Earth and fill it with some data. The new Sam and I will be back to our programming as soon as I finished rebooting.".to_vec());
     }
     Reply::Verbatim(

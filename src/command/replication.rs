@@ -4,7 +4,7 @@
 use crate::engine::Engine;
 use crate::reply::Reply;
 
-use super::table::Call;
+use super::call::Call;
 
 /// `ROLE`: `master`, the replication offset (0: nothing was ever replicated), no replicas.
 pub fn role(_e: &mut Engine, _c: &Call) -> Reply {

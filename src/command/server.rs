@@ -10,7 +10,7 @@
 //! Redis uses its dict's hash order (random per process); INFO has the sections and fields
 //! that the playground models (see `info`); a `# Playground` section (not Redis) shows the clock,
 //! seed, expiry algorithm and the cost model's constants.
-use crate::command::table::{doc_field, table, Call, Command};
+use crate::command::call::{doc_field, Call, Command, CommandTable};
 use crate::command::{is_opt, syntax_error};
 use crate::engine::Engine;
 use crate::reply::Reply;
@@ -40,7 +40,7 @@ pub fn time(e: &mut Engine, _c: &Call) -> Reply {
 /// `<CONTAINER> HELP`: the recorded reply (or the playground's own for CLOCK).
 pub fn container_help(_e: &mut Engine, c: &Call) -> Reply {
     let container = c.cmd.name.split('|').next().unwrap_or("");
-    table().get(container.as_bytes()).and_then(|cmd| cmd.help.clone()).unwrap_or(Reply::Array(vec![]))
+    c.table.get(container.as_bytes()).and_then(|cmd| cmd.help.clone()).unwrap_or(Reply::Array(vec![]))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ fn info_section(e: &Engine, name: &str) -> String {
             "Clients"
         }
         "memory" => {
-            let used = crate::memory::used_memory(e);
+            let used = e.used_memory();
             let max = e.config.int("maxmemory");
             kv("used_memory", used.to_string());
             kv("used_memory_human", crate::memory::bytes_to_human(used as f64));
@@ -236,12 +236,12 @@ fn info_section(e: &Engine, name: &str) -> String {
 // ---------------------------------------------------------------------------------------------
 
 /// `COMMAND` with no subcommand: every command's info.
-pub fn command(_e: &mut Engine, _c: &Call) -> Reply {
-    Reply::Array(table().commands.iter().map(|c| c.info.clone()).collect())
+pub fn command(_e: &mut Engine, c: &Call) -> Reply {
+    Reply::Array(c.table.commands.iter().map(|c| c.info.clone()).collect())
 }
 
-pub fn command_count(_e: &mut Engine, _c: &Call) -> Reply {
-    Reply::Integer(table().commands.len() as i64)
+pub fn command_count(_e: &mut Engine, c: &Call) -> Reply {
+    Reply::Integer(c.table.commands.len() as i64)
 }
 
 /// server.c `commandListCommand()`: every name including subcommands, optionally filtered.
@@ -274,7 +274,7 @@ pub fn command_list(_e: &mut Engine, c: &Call) -> Reply {
         }
     }
     let mut names = Vec::new();
-    for cmd in &table().commands {
+    for cmd in &c.table.commands {
         for c in std::iter::once(cmd).chain(cmd.subcommands.iter()) {
             let keep = match filter {
                 Filter::None => true,
@@ -293,32 +293,35 @@ pub fn command_list(_e: &mut Engine, c: &Call) -> Reply {
 }
 
 /// `lookupCommandBySds()`: `name` or `container|sub`.
-fn find_by_fullname(name: &[u8]) -> Option<&'static Command> {
+fn find_by_fullname(table: &'static CommandTable, name: &[u8]) -> Option<&'static Command> {
     let lower = name.to_ascii_lowercase();
     match lower.iter().position(|&b| b == b'|') {
-        Some(p) => table().get(&lower[..p])?.subcommand(&lower[p + 1..]),
-        None => table().get(&lower),
+        Some(p) => table.get(&lower[..p])?.subcommand(&lower[p + 1..]),
+        None => table.get(&lower),
     }
 }
 
 pub fn command_info(_e: &mut Engine, c: &Call) -> Reply {
     if c.argc() == 2 {
-        return Reply::Array(table().commands.iter().map(|c| c.info.clone()).collect());
+        return Reply::Array(c.table.commands.iter().map(|c| c.info.clone()).collect());
     }
     Reply::Array(
-        c.argv[2..].iter().map(|n| find_by_fullname(n).map(|c| c.info.clone()).unwrap_or(Reply::Nil)).collect(),
+        c.argv[2..]
+            .iter()
+            .map(|n| find_by_fullname(c.table, n).map(|c| c.info.clone()).unwrap_or(Reply::Nil))
+            .collect(),
     )
 }
 
 pub fn command_docs(_e: &mut Engine, c: &Call) -> Reply {
     let mut out = Vec::new();
     if c.argc() == 2 {
-        for cmd in &table().commands {
+        for cmd in &c.table.commands {
             out.push((Reply::bulk(&cmd.name), cmd.docs.clone()));
         }
     } else {
         for n in &c.argv[2..] {
-            if let Some(cmd) = find_by_fullname(n) {
+            if let Some(cmd) = find_by_fullname(c.table, n) {
                 out.push((Reply::bulk(&cmd.name), cmd.docs.clone()));
             }
         }
@@ -338,13 +341,14 @@ pub fn command_getkeysandflags(_e: &mut Engine, c: &Call) -> Reply {
 /// (a container without a subcommand is the container itself), then its keys come from
 /// db.c `getKeysFromCommandWithSpecs()`: the key specs, unless one has VARIABLE_FLAGS or the
 /// specs are invalid for these arguments, in which case the command's own getkeys function
-/// decides (of ours, only SET has one: `setGetKeys()`).
+/// decides (of ours, SET, SORT, SORT_RO and BITFIELD have one: `setGetKeys()`,
+/// `sortGetKeys()`, `sortROGetKeys()`, `bitfieldGetKeys()`).
 fn getkeys(c: &Call, with_flags: bool) -> Reply {
     let args = &c.argv[2..];
     let Some(name) = args.first() else {
         return Reply::err("ERR Invalid command specified");
     };
-    let base = table().get(name);
+    let base = c.table.get(name);
     let cmd = match base {
         Some(b) if b.is_container() && args.len() > 1 => b.subcommand(&args[1]),
         other => other,
@@ -353,7 +357,7 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
         return Reply::err("ERR Invalid command specified");
     };
     let specs = key_specs(cmd);
-    let has_getkeys_proc = cmd.name == "set";
+    let has_getkeys_proc = matches!(cmd.name.as_str(), "set" | "sort" | "sort_ro" | "bitfield");
     if !has_getkeys_proc && specs.iter().all(|s| s.has("not_key")) {
         return Reply::err("ERR The command has no key arguments");
     }
@@ -364,7 +368,11 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
     let variable_flags = specs.iter().any(|s| s.has("variable_flags"));
     let mut keys = if variable_flags { None } else { keys_from_specs(cmd, &specs, args) };
     if keys.is_none() && has_getkeys_proc {
-        keys = Some(set_get_keys(args));
+        keys = Some(match cmd.name.as_str() {
+            "sort" | "sort_ro" => super::sort::sort_get_keys(args, cmd.name == "sort_ro"),
+            "bitfield" => super::bitops::bitfield_get_keys(args),
+            _ => set_get_keys(args),
+        });
     }
     let keys = keys.unwrap_or_default();
     if keys.is_empty() {

@@ -37,11 +37,11 @@
 
 use indexmap::IndexSet;
 
+use crate::command::call::Call;
 use crate::command::db::{parse_scan_cursor, parse_scan_options};
-use crate::command::table::Call;
 use crate::command::{is_opt, syntax_error, wrongtype, NOT_INTEGER};
-use crate::db::Hasher;
 use crate::ds::intset::Intset;
+use crate::ds::map::Hasher;
 use crate::engine::Engine;
 use crate::object::{Set, Value};
 use crate::reply::Reply;

@@ -19,7 +19,7 @@ use super::stream::{
     id_reply, parse_interval_id, parse_range_end, parse_range_start, parse_strict_id, range_replies, read_stream,
     single_entry, stream_at, write_stream, Budget,
 };
-use crate::command::table::Call;
+use crate::command::call::Call;
 use crate::command::{c_str, is_opt, parse_i64, syntax_error};
 use crate::ds::stream::{Consumer, Group, Nack, StreamId, INVALID_ENTRIES_READ};
 use crate::engine::Engine;

@@ -6,7 +6,7 @@
 
 use super::stream::{id_reply, range_replies, read_stream, Budget};
 use super::stream_group::subcommand_syntax_error;
-use crate::command::table::Call;
+use crate::command::call::Call;
 use crate::command::{is_opt, parse_i64, NO_SUCH_KEY};
 use crate::ds::stream::{Group, Stream, StreamId, INVALID_ENTRIES_READ};
 use crate::engine::Engine;

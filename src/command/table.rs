@@ -1,45 +1,22 @@
 //! The command table: one row per command, as data. Models server.c's command table
-//! (`populateCommandTable`, generated in Redis from `src/commands/*.json`) and the lookup and
-//! checks of `processCommand()`: `lookupCommandLogic()`, `commandCheckExistence()`,
-//! `commandCheckArity()`.
+//! (`populateCommandTable`, generated in Redis from `src/commands/*.json`).
 //!
 //! Redis's own metadata — arity, flags, key positions, ACL categories, summary, since, group,
 //! complexity, the full COMMAND INFO/DOCS replies and each container's HELP — is recorded from
 //! a live redis-server 7.0 into `specs.resp` by `tools/record-command-specs.py`. This file
 //! pairs each recorded name with its handler; playground-only commands (CLOCK) carry their
-//! metadata here. Adding a command = record its spec + one `HANDLERS` row + one fn.
+//! metadata here. Every Redis 7.0 command's spec is recorded, but the table keeps only those with
+//! a handler: adding a command = one `HANDLERS` row + one fn.
 //!
-//! Difference: a command or subcommand name with a NUL byte in it (`"get\x00x"`) is unknown
-//! here. Redis hashes the whole name but compares names as C strings, so whether it finds
-//! GET depends on its per-process hash seed; no fixed answer can match it.
+//! The row type, the lookup and the call context are in call.rs; running a call is dispatch.rs.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::engine::{ClientId, Engine};
 use crate::reply::{parse_resp, Reply};
 
-use super::{clock, config, db, expire, hash, list, multi, networking, object, server, string, zset};
-use crate::pubsub;
-
-/// What a handler sees of the call: who, which db, the arguments, and its table row.
-pub struct Call<'a> {
-    pub client: ClientId,
-    pub db: usize,
-    pub argv: &'a [Vec<u8>],
-    pub cmd: &'static Command,
-}
-
-impl Call<'_> {
-    pub fn arg(&self, i: usize) -> &[u8] {
-        self.argv.get(i).map(|v| v.as_slice()).unwrap_or(b"")
-    }
-    pub fn argc(&self) -> usize {
-        self.argv.len()
-    }
-}
-
-pub type Handler = fn(&mut Engine, &Call) -> Reply;
+use super::call::{command_from_spec, CommandTable, Handler};
+use super::{clock, config, db, expire, hash, list, multi, networking, object, pubsub, server, string, zset};
 
 /// Redis's command names paired with their handlers. Subcommands are `container|sub`.
 const HANDLERS: &[(&str, Handler)] = &[
@@ -82,6 +59,41 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("copy", db::copy),
     ("move", db::move_),
     ("touch", db::touch),
+    // cluster.c
+    ("dump", super::cluster::dump),
+    ("restore", super::cluster::restore),
+    ("restore-asking", super::cluster::restore),
+    ("migrate", super::cluster::migrate),
+    ("readonly", super::cluster::cluster_only),
+    ("readwrite", super::cluster::cluster_only),
+    ("asking", super::cluster::cluster_only),
+    ("cluster|addslots", super::cluster::cluster_disabled),
+    ("cluster|addslotsrange", super::cluster::cluster_disabled),
+    ("cluster|bumpepoch", super::cluster::cluster_disabled),
+    ("cluster|count-failure-reports", super::cluster::cluster_disabled),
+    ("cluster|countkeysinslot", super::cluster::cluster_disabled),
+    ("cluster|delslots", super::cluster::cluster_disabled),
+    ("cluster|delslotsrange", super::cluster::cluster_disabled),
+    ("cluster|failover", super::cluster::cluster_disabled),
+    ("cluster|flushslots", super::cluster::cluster_disabled),
+    ("cluster|forget", super::cluster::cluster_disabled),
+    ("cluster|getkeysinslot", super::cluster::cluster_disabled),
+    ("cluster|help", super::cluster::cluster_disabled),
+    ("cluster|info", super::cluster::cluster_disabled),
+    ("cluster|keyslot", super::cluster::cluster_disabled),
+    ("cluster|links", super::cluster::cluster_disabled),
+    ("cluster|meet", super::cluster::cluster_disabled),
+    ("cluster|myid", super::cluster::cluster_disabled),
+    ("cluster|nodes", super::cluster::cluster_disabled),
+    ("cluster|replicas", super::cluster::cluster_disabled),
+    ("cluster|replicate", super::cluster::cluster_disabled),
+    ("cluster|reset", super::cluster::cluster_disabled),
+    ("cluster|saveconfig", super::cluster::cluster_disabled),
+    ("cluster|set-config-epoch", super::cluster::cluster_disabled),
+    ("cluster|setslot", super::cluster::cluster_disabled),
+    ("cluster|shards", super::cluster::cluster_disabled),
+    ("cluster|slaves", super::cluster::cluster_disabled),
+    ("cluster|slots", super::cluster::cluster_disabled),
     // object.c
     ("object|encoding", object::object_encoding),
     ("object|refcount", object::object_refcount),
@@ -117,6 +129,23 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("substr", string::getrange),
     ("setrange", string::setrange),
     ("lcs", string::lcs),
+    // bitops.c
+    ("setbit", super::bitops::setbit),
+    ("getbit", super::bitops::getbit),
+    ("bitcount", super::bitops::bitcount),
+    ("bitpos", super::bitops::bitpos),
+    ("bitop", super::bitops::bitop),
+    ("bitfield", super::bitops::bitfield),
+    ("bitfield_ro", super::bitops::bitfield_ro),
+    // hyperloglog.c
+    ("pfadd", super::hyperloglog::pfadd),
+    ("pfcount", super::hyperloglog::pfcount),
+    ("pfmerge", super::hyperloglog::pfmerge),
+    ("pfdebug", super::hyperloglog::pfdebug),
+    ("pfselftest", super::hyperloglog::pfselftest),
+    // sort.c
+    ("sort", super::sort::sort),
+    ("sort_ro", super::sort::sort_ro),
     // expire.c
     ("expire", expire::expire),
     ("pexpire", expire::pexpire),
@@ -232,8 +261,8 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("xdel", super::stream::xdel),
     ("xtrim", super::stream::xtrim),
     ("xsetid", super::stream::xsetid),
-    ("xread", super::stream::xread),
-    ("xreadgroup", super::stream::xreadgroup),
+    ("xread", super::stream_read::xread),
+    ("xreadgroup", super::stream_read::xreadgroup),
     ("xgroup|create", super::stream_group::xgroup_create),
     ("xgroup|setid", super::stream_group::xgroup_setid),
     ("xgroup|destroy", super::stream_group::xgroup_destroy),
@@ -305,135 +334,6 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("bzmpop", zset::bzmpop),
 ];
 
-/// One command or subcommand.
-pub struct Command {
-    /// Lowercase full name: `get`, `config|get`.
-    pub name: String,
-    pub arity: i64,
-    pub flags: Vec<String>,
-    pub first_key: i64,
-    pub last_key: i64,
-    pub step: i64,
-    pub acl_categories: Vec<String>,
-    pub group: String,
-    pub summary: String,
-    pub since: String,
-    pub complexity: String,
-    /// The COMMAND INFO entry, as redis-server sends it.
-    pub info: Reply,
-    /// The COMMAND DOCS body (a flat key/value array), as redis-server sends it.
-    pub docs: Reply,
-    /// `<CONTAINER> HELP`'s reply, for containers.
-    pub help: Option<Reply>,
-    pub handler: Option<Handler>,
-    pub subcommands: Vec<Command>,
-    /// A playground-only command (not in Redis).
-    pub playground: bool,
-}
-
-impl Command {
-    pub fn has_flag(&self, flag: &str) -> bool {
-        self.flags.iter().any(|f| f == flag)
-    }
-    pub fn is_container(&self) -> bool {
-        !self.subcommands.is_empty()
-    }
-    /// The name after the `|`, or the whole name.
-    pub fn short_name(&self) -> &str {
-        self.name.rsplit('|').next().unwrap_or(&self.name)
-    }
-    pub fn subcommand(&self, name: &[u8]) -> Option<&Command> {
-        let lower = name.to_ascii_lowercase();
-        self.subcommands.iter().find(|s| s.short_name().as_bytes() == lower.as_slice())
-    }
-}
-
-pub struct CommandTable {
-    /// Top-level commands sorted by name.
-    pub commands: Vec<Command>,
-    index: HashMap<Vec<u8>, usize>,
-}
-
-/// Why a call was rejected before running.
-pub enum Lookup<'a> {
-    Found(&'a Command),
-    Rejected(Reply),
-}
-
-impl CommandTable {
-    pub fn get(&self, name: &[u8]) -> Option<&Command> {
-        // Lowercase into a stack buffer: no command name is longer than 32 bytes.
-        let mut buf = [0u8; 32];
-        let lower = buf.get_mut(..name.len())?;
-        lower.copy_from_slice(name);
-        lower.make_ascii_lowercase();
-        self.index.get(&*lower).map(|&i| &self.commands[i])
-    }
-
-    /// server.c `lookupCommandLogic()` + `commandCheckExistence()` + `commandCheckArity()`.
-    pub fn lookup(&self, argv: &[Vec<u8>]) -> Lookup<'_> {
-        let Some(name) = argv.first() else {
-            return Lookup::Rejected(Reply::err("ERR empty command"));
-        };
-        let base = self.get(name);
-        let cmd = match base {
-            Some(b) if b.is_container() && argv.len() > 1 => b.subcommand(&argv[1]),
-            other => other,
-        };
-        let Some(cmd) = cmd else {
-            if base.is_some() {
-                let mut upper = c_str(name, usize::MAX);
-                upper.make_ascii_uppercase();
-                let mut msg = b"ERR unknown subcommand '".to_vec();
-                msg.extend(c_str(&argv[1], 128));
-                msg.extend(b"'. Try ");
-                msg.extend(upper);
-                msg.extend(b" HELP.");
-                return Lookup::Rejected(Reply::Error(sanitize(msg)));
-            }
-            let mut args = Vec::new();
-            // `sdscatprintf(args, "'%.*s' ", 128-sdslen(args), arg)` while sdslen(args) < 128.
-            for a in &argv[1..] {
-                if args.len() >= 128 {
-                    break;
-                }
-                let room = 128 - args.len();
-                args.push(b'\'');
-                args.extend(c_str(a, room));
-                args.extend(b"' ");
-            }
-            let mut msg = b"ERR unknown command '".to_vec();
-            msg.extend(c_str(name, 128));
-            msg.extend(b"', with args beginning with: ");
-            msg.extend(args);
-            return Lookup::Rejected(Reply::Error(sanitize(msg)));
-        };
-        let argc = argv.len() as i64;
-        if (cmd.arity > 0 && cmd.arity != argc) || argc < -cmd.arity {
-            return Lookup::Rejected(Reply::Error(
-                format!("ERR wrong number of arguments for '{}' command", cmd.name).into_bytes(),
-            ));
-        }
-        Lookup::Found(cmd)
-    }
-}
-
-/// `%.{max}s` of a C string: stops at the first NUL, at most `max` bytes.
-fn c_str(b: &[u8], max: usize) -> Vec<u8> {
-    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len()).min(max);
-    b[..end].to_vec()
-}
-
-/// `sdsmapchars(err, "\r\n", "  ")`: errors never carry line breaks onto the wire.
-pub fn sanitize(mut msg: Vec<u8>) -> Vec<u8> {
-    for c in msg.iter_mut() {
-        if *c == b'\r' || *c == b'\n' {
-            *c = b' ';
-        }
-    }
-    msg
-}
-
 static TABLE: OnceLock<CommandTable> = OnceLock::new();
 
 /// The table, built once from the recorded specs and the handler list (immutable data).
@@ -442,6 +342,31 @@ pub fn table() -> &'static CommandTable {
 }
 
 const SPECS: &[u8] = include_bytes!("specs.resp");
+
+/// Every command and subcommand redis-server 7.0.15 has, as recorded in specs.resp, whether or
+/// not it has a handler here: `get`, `config|get`, … (for the README's list of what is missing
+/// and the tests that compare it with the table).
+pub fn redis_command_names() -> Vec<String> {
+    let mut names = Vec::new();
+    if let Some((Reply::Array(entries), _)) = parse_resp(SPECS) {
+        for entry in entries {
+            let Reply::Array(parts) = entry else { continue };
+            let [Reply::Bulk(name), Reply::Array(info), ..] = parts.as_slice() else { continue };
+            names.push(String::from_utf8_lossy(name).into_owned());
+            if let Some(Reply::Array(subs) | Reply::Set(subs)) = info.get(9) {
+                for sub in subs {
+                    if let Reply::Array(sub) = sub {
+                        if let Some(Reply::Bulk(n)) = sub.first() {
+                            names.push(String::from_utf8_lossy(n).into_owned());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    names.sort();
+    names
+}
 
 fn build_table() -> CommandTable {
     let handlers: HashMap<&str, Handler> = HANDLERS.iter().copied().collect();
@@ -461,107 +386,7 @@ fn build_table() -> CommandTable {
     // Keep only what we can run: a command with a handler, or a container with subcommands.
     commands.retain(|c| c.handler.is_some() || !c.subcommands.is_empty());
     commands.sort_by(|a, b| a.name.cmp(&b.name));
-    let index = commands.iter().enumerate().map(|(i, c)| (c.name.as_bytes().to_vec(), i)).collect();
-    CommandTable { commands, index }
-}
-
-fn int_at(items: &[Reply], i: usize) -> i64 {
-    match items.get(i) {
-        Some(Reply::Integer(n)) => *n,
-        _ => 0,
-    }
-}
-
-fn words_at(items: &[Reply], i: usize) -> Vec<String> {
-    match items.get(i) {
-        Some(Reply::Array(words)) => words
-            .iter()
-            .filter_map(|w| match w {
-                Reply::Status(s) => Some(s.clone()),
-                Reply::Bulk(b) => Some(String::from_utf8_lossy(b).into_owned()),
-                _ => None,
-            })
-            .collect(),
-        _ => vec![],
-    }
-}
-
-/// Looks up a field of a COMMAND DOCS body (a map, or its flat RESP2 form).
-pub fn doc_field<'a>(docs: &'a Reply, key: &str) -> Option<&'a Reply> {
-    match docs {
-        Reply::Map(kv) => kv.iter().find_map(|(k, v)| match k {
-            Reply::Bulk(k) if k.as_slice() == key.as_bytes() => Some(v),
-            _ => None,
-        }),
-        Reply::Array(items) => items.chunks(2).find_map(|kv| match kv {
-            [Reply::Bulk(k), v] if k.as_slice() == key.as_bytes() => Some(v),
-            _ => None,
-        }),
-        _ => None,
-    }
-}
-
-fn doc_text(docs: &Reply, key: &str) -> String {
-    match doc_field(docs, key) {
-        Some(Reply::Bulk(b)) => String::from_utf8_lossy(b).into_owned(),
-        Some(Reply::Status(s)) => s.clone(),
-        _ => String::new(),
-    }
-}
-
-/// Builds a row from a COMMAND INFO entry and a COMMAND DOCS body (as recorded over RESP3:
-/// kept in that shape for the replies, read through their RESP2 form here).
-pub fn command_from_spec(
-    name: &str,
-    info: &Reply,
-    docs: &Reply,
-    help: Option<Reply>,
-    handlers: &HashMap<&str, Handler>,
-) -> Command {
-    let empty = Vec::new();
-    let flat = info.as_resp2();
-    let items = match &*flat {
-        Reply::Array(items) => items,
-        _ => &empty,
-    };
-    let mut subcommands = Vec::new();
-    let shaped = match info {
-        Reply::Array(items) => items.get(9),
-        _ => None,
-    };
-    if let Some(Reply::Array(subs) | Reply::Set(subs)) = shaped {
-        let sub_docs = doc_field(docs, "subcommands");
-        for sub in subs {
-            let Reply::Array(sub_items) = sub else { continue };
-            let Some(Reply::Bulk(sub_name)) = sub_items.first() else { continue };
-            let sub_name = String::from_utf8_lossy(sub_name).into_owned();
-            let body = sub_docs.and_then(|d| doc_field(d, &sub_name)).cloned().unwrap_or(Reply::Map(vec![]));
-            let cmd = command_from_spec(&sub_name, sub, &body, None, handlers);
-            if cmd.handler.is_some() {
-                subcommands.push(cmd);
-            }
-        }
-    }
-    subcommands.sort_by(|a, b| a.name.cmp(&b.name));
-    Command {
-        name: name.to_string(),
-        arity: int_at(items, 1),
-        flags: words_at(items, 2),
-        first_key: int_at(items, 3),
-        last_key: int_at(items, 4),
-        step: int_at(items, 5),
-        acl_categories: words_at(items, 6),
-        group: doc_text(docs, "group"),
-        summary: doc_text(docs, "summary"),
-        since: doc_text(docs, "since"),
-        complexity: doc_text(docs, "complexity"),
-        info: info.clone(),
-        docs: docs.clone(),
-        help,
-        handler: handlers.get(name).copied(),
-        subcommands,
-        playground: false,
-    }
+    CommandTable::new(commands)
 }
 
 #[cfg(test)]

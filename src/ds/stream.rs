@@ -28,8 +28,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::listpack::{Listpack, LpValue};
-use crate::memory::size_class;
+use super::listpack::{Entry as LpEntry, Listpack};
+use super::sds::{sds_alloc, size_class};
 
 /// STREAM_ITEM_FLAG_*.
 pub const FLAG_DELETED: i64 = 1;
@@ -280,7 +280,7 @@ impl<'a> Entry<'a> {
     }
 
     /// The field/value pairs (`streamIteratorGetField()`).
-    pub fn fields(&self) -> impl Iterator<Item = (LpValue<'a>, LpValue<'a>)> + '_ {
+    pub fn fields(&self) -> impl Iterator<Item = (LpEntry<'a>, LpEntry<'a>)> + '_ {
         let same = self.flags & FLAG_SAMEFIELDS != 0;
         let lp = self.lp;
         let mut f = self.master_fields;
@@ -519,6 +519,12 @@ impl Stream {
         let r = f(n);
         self.lp_alloc = self.lp_alloc - before + n.alloc;
         Some(r)
+    }
+
+    /// The rax in key order: each node's master ID and its listpack (rdb.c saves them as they
+    /// are).
+    pub fn listpacks(&self) -> impl Iterator<Item = (&StreamId, &Listpack)> {
+        self.nodes.iter().map(|(k, n)| (k, &n.lp))
     }
 
     pub fn group(&self, name: &[u8]) -> Option<&Group> {
@@ -1005,10 +1011,11 @@ impl Stream {
     // Memory
     // -----------------------------------------------------------------------------------------
 
-    /// object.c `objectComputeSize()` for a stream (MEMORY USAGE): the first `samples`
-    /// listpacks averaged over all but the last, plus the last; the PELs' rax estimate.
+    /// object.c `objectComputeSize()` for a stream (MEMORY USAGE), without the robj header
+    /// (memory.rs adds it): the first `samples` listpacks averaged over all but the last, plus
+    /// the last; the PELs' rax estimate.
     pub fn compute_size(&self, samples: usize) -> usize {
-        let mut asize = crate::memory::SIZEOF_ROBJ + SIZEOF_STREAM;
+        let mut asize = SIZEOF_STREAM;
         asize += rax_memory_usage(self.nodes.len(), self.shape.nodes);
         let mut lpsize = 0usize;
         let mut taken = 0usize;
@@ -1038,15 +1045,11 @@ impl Stream {
         asize
     }
 
-    /// What the stream's allocations add to used_memory (the robj header included): exact
-    /// for the stream struct, its rax and listpacks; PELs exact up to 64 entries, else from
-    /// a per-entry average; group and consumer names' rax nodes estimated.
+    /// What the stream's allocations add to used_memory (without the robj header, which
+    /// memory.rs adds): exact for the stream struct, its rax and listpacks; PELs exact up to 64
+    /// entries, else from a per-entry average; group and consumer names' rax nodes estimated.
     pub fn alloc(&self) -> usize {
-        let mut total = crate::memory::SIZEOF_ROBJ
-            + size_class(SIZEOF_STREAM)
-            + size_class(SIZEOF_RAX)
-            + self.shape.bytes
-            + self.lp_alloc;
+        let mut total = size_class(SIZEOF_STREAM) + size_class(SIZEOF_RAX) + self.shape.bytes + self.lp_alloc;
         if let Some(cached) = self.groups_alloc.0.get() {
             return total + cached;
         }
@@ -1059,8 +1062,7 @@ impl Stream {
                 total += g.pel.len() * size_class(SIZEOF_NACK);
                 total += names_rax_bytes(g.consumers.keys());
                 for (name, c) in &g.consumers {
-                    total +=
-                        size_class(SIZEOF_CONSUMER) + crate::memory::sds_alloc(name.len()) + size_class(SIZEOF_RAX);
+                    total += size_class(SIZEOF_CONSUMER) + sds_alloc(name.len()) + size_class(SIZEOF_RAX);
                     total += pel_rax_bytes(c.pel.len(), || id_rax_shape(c.pel.iter()));
                 }
             }
@@ -1161,7 +1163,7 @@ mod tests {
         assert_eq!(back.iter().rev().copied().collect::<Vec<_>>(), all);
         let mut fields = Vec::new();
         s.range(StreamId::new(5, 0), StreamId::new(5, 0), false, true, |e| {
-            fields = e.fields().map(|(f, v)| (f.to_vec(), v.to_vec())).collect();
+            fields = e.fields().map(|(f, v)| (f.to_bytes(), v.to_bytes())).collect();
             true
         });
         assert_eq!(fields, vec![(b"a".to_vec(), b"1".to_vec()), (b"b".to_vec(), b"x".to_vec())]);

@@ -1,6 +1,6 @@
 //! Servers and raw connections for tests/server_robustness.rs and tests/server_clients.rs:
 //! a throwaway redis-server 7.0 started with whatever options a test needs (e.g.
-//! `--requirepass`), `redisplay serve` in-process (`redisplay::server::Server`) on a free
+//! `--requirepass`), `redisplay serve` in-process (`redisplay::net::server::Server`) on a free
 //! loopback port, and `exchange()`: send bytes on a fresh connection, collect everything until
 //! the server closes it or stays silent.
 #![allow(dead_code)]
@@ -10,7 +10,7 @@ use std::net::{Shutdown, TcpStream};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use redisplay::server::{ServeOptions, Server};
+use redisplay::net::server::{ServeOptions, Server};
 
 pub const NEED_REDIS: &str = "redis-server 7.0, redis-cli and redis-benchmark are required by the server tests. \
      Run the README's test command, scripts/test.sh, which installs them (scripts/setup.sh test); \

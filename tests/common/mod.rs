@@ -1,7 +1,11 @@
 //! The transcript format and its comparison, shared by every layer that runs the golden
 //! transcripts: tests/golden.rs (natively, against the recorded .out files),
-//! tests/differential.rs (against a live redis-server) and the wasm tests (which
-//! `include_str!` the scripts). No file IO, no processes: this compiles on wasm32 too.
+//! tests/differential.rs and tests/server_live.rs (against a live redis-server) and the wasm
+//! tests (which `include_str!` the scripts). No file IO, no processes: this compiles on wasm32.
+//!
+//! Beside it, the helpers more than one test file needs: `engine` (an engine driven by
+//! argument lists), `session` (driven through the console), and — native targets only —
+//! `native` (the transcripts on disk, the wall clock).
 //!
 //! A transcript (`tests/scripts/*.redis`) is what one types into redis-cli, one line per
 //! command. Lines whose first non-blank character is `#` are comments and are never sent;
@@ -14,6 +18,11 @@
 //! byte at the current position; an unordered one takes as many lines as the engine printed.
 
 #![allow(dead_code)]
+
+pub mod engine;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
+pub mod session;
 
 /// How one command's reply is compared.
 #[derive(Debug, Clone, Copy, PartialEq)]

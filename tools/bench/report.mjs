@@ -72,13 +72,13 @@ const optLevel = /\[profile\.release\][^[]*?opt-level\s*=\s*("?\w+"?)/.exec(awai
 const serveBuild = (await readText("serve-build.txt"))?.split("\n") ?? [];
 function threadsBullet(header) {
   const m = /^- ([\s\S]*?)(?=^- |^\s*$)/m.exec(header ?? "");
-  return m ? m[1].replace(/\s+/g, " ").trim() : "(src/server.rs's header was not read)";
+  return m ? m[1].replace(/\s+/g, " ").trim() : "(src/net/server.rs's header was not read)";
 }
 const serve = existsSync(join(dir, "serve-benchmark.csv"))
   ? {
       command: rbCommand,
       binary: `target/release/redisplay serve (cargo build --release: opt-level ${optLevel}, LTO)`,
-      // How the server is built, in src/server.rs's own words as the binary was built: the
+      // How the server is built, in src/net/server.rs's own words as the binary was built: the
       // header's first bullet (its threads), joined into one line.
       threads: threadsBullet(await readText("serve-header.txt")),
       warning: await readText("serve-build-warning.txt"),
@@ -186,7 +186,7 @@ for (const n of sizes) {
 }
 
 const result = { machine, native, node, chromium: chrome, redis, serve, memory, size, rows };
-await writeFile(join(dir, "bench.json"), JSON.stringify(result, null, 1) + "\n");
+await writeFile(join(dir, "bench.json"), `${JSON.stringify(result, null, 1)}\n`);
 
 const fmt = (x) => (x == null ? "—" : x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : x >= 1e3 ? `${(x / 1e3).toFixed(0)} k` : `${Math.round(x)}`);
 const ratio = (x) => (x == null ? "—" : `${x}×`);
@@ -213,7 +213,10 @@ else {
   md.push("");
   const calls = [`native ${native?.ops_per_cell ?? "?"}`, `wasm Node ${node?.ops_per_cell ?? "?"}`, `wasm Chromium ${chrome?.ops_per_cell ?? "?"}`];
   if (node?.ioredis_mock?.error) md.push(`Calls a cell: ${calls.join(", ")}. ioredis-mock: ${node.ioredis_mock.error}`);
-  else if (node?.ioredis_mock) calls.push(`ioredis-mock ${node.ioredis_mock.version} ${node.ioredis_mock.ops_per_cell} (10³ keys only)`), md.push(`Calls a cell: ${calls.join(", ")}.`);
+  else if (node?.ioredis_mock) {
+    calls.push(`ioredis-mock ${node.ioredis_mock.version} ${node.ioredis_mock.ops_per_cell} (10³ keys only)`);
+    md.push(`Calls a cell: ${calls.join(", ")}.`);
+  }
   if (chrome?.wasm && !chrome.wasm.cross_origin_isolated) md.push("(Chromium: the page was not cross-origin isolated, so performance.now() had 100 µs resolution.)");
   md.push("");
   if (redis.rps) {
@@ -237,7 +240,7 @@ if (serve.rows) {
     md.push(`| ${r.op} | ${fmt(r.redis_ops_s)} | ${fmt(r.serve_ops_s)} | ${ratio(r.serve_over_redis)} | ${fmt(r.redis_p16_ops_s)} | ${fmt(r.serve_p16_ops_s)} | ${ratio(r.serve_over_redis_p16)} |`);
   md.push("");
   const built = serve.commit ? ` Built from ${serve.commit}${serve.uncommitted.length ? ` with uncommitted changes (${serve.uncommitted.join(", ")})` : ""}.` : "";
-  md.push(`redisplay serve is ${serve.binary}; src/server.rs as built: “${serve.threads}”${built}${serve.warning ? ` (${serve.warning}.)` : ""}`);
+  md.push(`redisplay serve is ${serve.binary}; src/net/server.rs as built: “${serve.threads}”${built}${serve.warning ? ` (${serve.warning}.)` : ""}`);
 } else md.push(`redisplay serve: ${serve.error ?? redis.error}`);
 md.push("");
 
@@ -295,4 +298,4 @@ if (w || rm) {
   if (rm) md.push(`| ${machine.redis ?? "redis-server"}: INFO used_memory (jemalloc) | ${mb(rm.used_memory_after - rm.used_memory_before)} | ${rm.used_memory_bytes_per_key} |`);
   else md.push("| redis-server | — | — |");
 }
-await writeFile(join(dir, "bench.md"), md.join("\n") + "\n");
+await writeFile(join(dir, "bench.md"), `${md.join("\n")}\n`);

@@ -1,3 +1,4 @@
+// @ts-check
 // The redis-cli-like console: a scrollback of `prompt + line` echoes and outputs, and an input
 // line with the engine's prompt, history (ArrowUp/ArrowDown) and Tab completion.
 //
@@ -8,9 +9,14 @@
 // quitting redis-cli would. Everything shown is built with createElement and textContent — key
 // names and values are user data.
 
-import { capOutput, normalizeNewlines, parseSgr } from "./output-text.js";
-import { createHistory } from "./history.js";
+import { el } from "../dom.js";
+import { number } from "../format.js";
 import { complete } from "./completion.js";
+import { createHistory } from "./history.js";
+import { capOutput, normalizeNewlines, parseSgr } from "./output-text.js";
+
+/** @typedef {import("../engine/plain").LineResult} LineResult */
+/** @typedef {import("./completion").CompletionEntry} CompletionEntry */
 
 /** Entries kept in the scrollback; older ones are removed so the page stays light. */
 export const MAX_ENTRIES = 500;
@@ -27,14 +33,12 @@ const SUBSCRIBED_NOTE = "reading messages — Ctrl-C quits subscribe mode";
 const QUIT_NOTE =
   "(redisplay) redis-cli would exit here. The playground keeps running: type another command, or reload the page for a new engine.";
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-/** Terminal text → a <pre> of styled spans (bold, yellow, grey), plus a note when cut. */
+/**
+ * Terminal text → a <pre> of styled spans (bold, yellow, grey), plus a note when cut.
+ * @param {string} text
+ * @param {boolean} isError
+ * @returns {HTMLElement[]}
+ */
 function renderOutput(text, isError) {
   const capped = capOutput(normalizeNewlines(text));
   const pre = el("pre", isError ? "out is-error" : "out");
@@ -46,11 +50,12 @@ function renderOutput(text, isError) {
       pre.append(span);
     }
   }
+  /** @type {HTMLElement[]} */
   const nodes = [pre];
   if (capped.hiddenLines > 0 || capped.hiddenChars > 0) {
     const parts = [];
-    if (capped.hiddenLines > 0) parts.push(`${capped.hiddenLines.toLocaleString("en-US")} more lines`);
-    if (capped.hiddenChars > 0) parts.push(`${capped.hiddenChars.toLocaleString("en-US")} more characters`);
+    if (capped.hiddenLines > 0) parts.push(`${number(capped.hiddenLines)} more lines`);
+    if (capped.hiddenChars > 0) parts.push(`${number(capped.hiddenChars)} more characters`);
     nodes.push(el("div", "more", `… ${parts.join(" and ")} not shown (the page shows at most the first part of long outputs)`));
   }
   return nodes;
@@ -59,18 +64,20 @@ function renderOutput(text, isError) {
 /**
  * @param {HTMLElement} root    the console's container (emptied)
  * @param {object} options
- * @param {(line: string) => {text: string, prompt: string, reply: object|null, quit: boolean, clear: boolean}} options.run
- * @param {Array<{full: string, summary: string, kind: string}>} options.completions  from buildCompletionEntries
+ * @param {(line: string) => LineResult} options.run
+ * @param {CompletionEntry[]} options.completions  from buildCompletionEntries
  * @param {string} options.prompt   the prompt to start with
  * @param {string[]} [options.welcome]  lines printed first
  * @param {string} [options.inputId]  the input's element id (unique per console)
- * @param {() => {prompt: string, note: string}} [options.interrupt]  Ctrl-C while waiting or
+ * @param {(() => {prompt: string, note: string}) | null} [options.interrupt]  Ctrl-C while waiting or
  *        subscribed: closes the connection and reconnects; returns the new prompt and a note
  */
 export function createConsole(root, { run, completions, prompt, welcome = [], inputId = "console-input", interrupt = null }) {
   const history = createHistory();
-  let completion = null; // {original, candidates, index} while Tab-cycling
-  let mode = "ready"; // "ready" | "blocked" | "subscribed"
+  /** @type {{original: string, candidates: ReturnType<typeof complete>, index: number} | null} while Tab-cycling */
+  let completion = null;
+  /** @type {"ready" | "blocked" | "subscribed"} */
+  let mode = "ready";
 
   root.replaceChildren();
   const terminal = el("div", "terminal");
@@ -114,7 +121,7 @@ export function createConsole(root, { run, completions, prompt, welcome = [], in
 
   function appendEntry(entry) {
     scrollback.append(entry);
-    while (scrollback.childElementCount > MAX_ENTRIES) scrollback.firstElementChild.remove();
+    while (scrollback.childElementCount > MAX_ENTRIES) scrollback.firstElementChild?.remove();
   }
 
   function echo(promptText, line) {
@@ -191,6 +198,7 @@ export function createConsole(root, { run, completions, prompt, welcome = [], in
   }
 
   function interruptWait() {
+    if (interrupt === null) return;
     appendEntry(echo("", "^C"));
     const r = interrupt();
     setPrompt(r.prompt);

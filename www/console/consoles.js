@@ -1,3 +1,4 @@
+// @ts-check
 // The console area: one redis-cli console, and on demand a second one beside it — another
 // client of the same engine — so a learner can race two clients by hand (WATCH, BLPOP against
 // RPUSH, SUBSCRIBE against PUBLISH, a key's `expired` event arriving when it is reclaimed).
@@ -6,26 +7,22 @@
 // line on console n, and polling every console for what arrives without input (messages, a
 // blocked command's late reply) after any line and on every frame.
 
+import { el } from "../dom.js";
 import { createConsole } from "./console-view.js";
+
+/** @typedef {ReturnType<typeof createConsole>} ConsoleView */
 
 /** Consoles shown at most: three clients race by hand side by side (a lock's owner, a second
  * client and a third that takes the lock the first deleted by mistake). */
 export const MAX_CONSOLES = 3;
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 /**
  * @param {HTMLElement} root  the console area (emptied)
  * @param {object} options
- * @param {object} options.engine        the engine API (engine.js)
- * @param {Array} options.completions    from buildCompletionEntries
+ * @param {Pick<import("../engine").Engine, "consoleClient" | "poll" | "executeOn" | "promptOf" | "interrupt" | "openConsole" | "closeConsole">} options.engine  the engine API (engine.js)
+ * @param {import("./completion").CompletionEntry[]} options.completions    from buildCompletionEntries
  * @param {string[]} options.welcome     lines the first console prints first
- * @param {(result: object, line: string, n: number) => void} options.onRun  after each line
+ * @param {(result: import("../engine/plain").LineResult, line: string, n: number) => void} [options.onRun]  after each line
  */
 export function createConsoles(root, { engine, completions, welcome, onRun = () => {} }) {
   root.replaceChildren();
@@ -41,14 +38,15 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
   const panes = el("div", "console-panes");
   root.append(bar, panes);
 
-  /** @type {Array<{view: object, pane: HTMLElement, label: HTMLElement}>} */
+  /** @type {Array<{view: ConsoleView, pane: HTMLElement, label: HTMLElement}>} */
   const consoles = [];
 
+  /** @param {number} n */
   function labelText(n) {
     return `client ${engine.consoleClient(n)}`;
   }
 
-  /** Who wants to know what a console printed without input (the lab player). */
+  /** @type {Set<(n: number, text: string) => void>} who wants to know what a console printed without input (the lab player) */
   const receiveListeners = new Set();
 
   function pollAll() {
@@ -64,6 +62,10 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
     });
   }
 
+  /**
+   * @param {number} n
+   * @param {string[]} lines  printed first
+   */
   function mount(n, lines) {
     const pane = el("div", "console-pane");
     pane.dataset.console = String(n);
@@ -115,8 +117,7 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
   function close() {
     if (consoles.length < 2) return;
     engine.closeConsole();
-    const last = consoles.pop();
-    last.pane.remove();
+    consoles.pop()?.pane.remove();
     syncButtons();
     consoles[0].view.focus();
   }
@@ -133,31 +134,48 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
     close,
     pollAll,
     count: () => consoles.length,
-    /** Opens consoles until console `n` exists (a lab step on the second client); false if it can't. */
+    /**
+     * Opens consoles until console `n` exists (a lab step on the second client); false if it can't.
+     * @param {number} n
+     */
     ensure(n) {
       while (consoles.length <= n) {
         if (open() === null) return false;
       }
       return true;
     },
-    /** Runs a line on console `n` as if typed there; its result (`{text, …}`), or null. */
+    /**
+     * Runs a line on console `n` as if typed there; its result (`{text, …}`), or null.
+     * @param {number} n
+     * @param {string} line
+     */
     submitOn(n, line) {
       return consoles[n]?.view.submit(line) ?? null;
     },
-    /** Calls `fn(n, text)` whenever console `n` prints something that arrived without input. */
+    /**
+     * Calls `fn(n, text)` whenever console `n` prints something that arrived without input.
+     * @param {(n: number, text: string) => void} fn
+     */
     onReceive(fn) {
       receiveListeners.add(fn);
       return () => receiveListeners.delete(fn);
     },
-    /** Types a line into console `n`'s input for the learner to send. */
+    /**
+     * Types a line into console `n`'s input for the learner to send.
+     * @param {number} n
+     * @param {string} line
+     */
     typeOn(n, line) {
       consoles[n]?.view.type(line);
     },
-    /** The console view of console `n`. */
+    /**
+     * The console view of console `n`.
+     * @param {number} n
+     */
     viewOf: (n) => consoles[n]?.view ?? null,
     /** A recreated engine has only its first client: drop the other panes. */
     engineRecreated() {
-      while (consoles.length > 1) consoles.pop().pane.remove();
+      while (consoles.length > 1) consoles.pop()?.pane.remove();
       syncButtons();
       consoles[0].label.textContent = labelText(0);
       consoles[0].view.setState({ prompt: engine.promptOf(0), blocked: false, subscribed: false });

@@ -1,0 +1,496 @@
+//! The engine's state: models server.h — `struct redisServer` (databases, clients, config, the
+//! virtual clock, the seeded RNG, stats, the event log) and `struct client` — and declares the
+//! state each subsystem keeps between calls, as server.h declares it for expire.c, evict.c,
+//! pubsub.c and blocked.c. Behaviour lives beside it, one file per concern:
+//! - `client.rs`: connecting and closing clients (networking.c `createClient()`/`freeClient()`);
+//! - `keyspace.rs`: db.c's lookups with lazy expiry (`lookupKey()`, `expireIfNeeded()`) and
+//!   the cost of freeing values (lazyfree.c);
+//! - `cron.rs`: the virtual clock, `serverCron()` and `beforeSleep()`;
+//! - `stats.rs`: the INFO counters;
+//! - running a command (`processCommand()` → `call()`) is command/dispatch.rs; the subsystems'
+//!   algorithms are expire.rs, evict.rs, pubsub.rs, blocked.rs, notify.rs.
+//!
+//! Time and randomness are inputs: the host sets the clock (`advance_to`, `set_time`) and the
+//! seed; nothing here reads a wall clock or global state, so the same seed and inputs give the
+//! same run. Differences from Redis: one thread, no sockets; the cached command time is the
+//! virtual clock, which cannot move during a command; `serverCron` runs once per `1000/hz` ms
+//! of virtual time crossed (fast-forwarded in bulk while it has nothing observable to do).
+
+pub mod client;
+pub mod cron;
+pub mod keyspace;
+pub mod stats;
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use indexmap::IndexMap;
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::config::Config;
+use crate::db::Db;
+use crate::events::{EventLog, PoolEntry};
+use crate::object::{LRU_CLOCK_MAX, LRU_CLOCK_RESOLUTION};
+use crate::reply::Reply;
+
+pub use stats::{CommandStat, Stats};
+
+pub type ClientId = u64;
+
+/// Config values the engine reads per key or per command, refreshed on CONFIG SET.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct HotConfig {
+    pub maxmemory: i64,
+    pub cost_percent: i64,
+    pub lazyfree_lazy_expire: bool,
+    pub lfu_decay_time: i64,
+    pub lfu_log_factor: i64,
+    /// Read by the network server's query buffers (net/server.rs) for every command and read.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    pub proto_max_bulk_len: i64,
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    pub client_query_buffer_limit: i64,
+}
+
+/// A uniform double in [0, 1) from 53 random bits.
+pub(crate) fn uniform(rng: &mut Xoshiro256PlusPlus) -> f64 {
+    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// The default start of the virtual clock: 2025-01-01T00:00:00Z, so labs are reproducible.
+pub const DEFAULT_START_MS: i64 = 1_735_689_600_000;
+/// Bounded event log size.
+pub const EVENT_LOG_CAPACITY: usize = 50_000;
+/// The virtual clock stays within 0..=this (year ~146,000), so time arithmetic never overflows.
+pub const MAX_CLOCK_MS: i64 = 1 << 52;
+
+/// The id of a fresh server's first client (see `Engine::new`).
+pub const FIRST_CLIENT_ID: ClientId = 3;
+
+#[derive(Debug, Clone, Copy)]
+pub struct EngineOptions {
+    pub seed: u64,
+    pub start_ms: i64,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions { seed: 0, start_ms: DEFAULT_START_MS }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Client {
+    pub id: ClientId,
+    pub db: usize,
+    pub created_ms: i64,
+    pub last_interaction_ms: i64,
+    pub name: Vec<u8>,
+    /// The last command run (CLIENT LIST `cmd=`) and its arguments' bytes (`argv-mem=`).
+    pub last_cmd: &'static str,
+    pub argv_mem: usize,
+    /// MULTI state (multi.c): in a transaction, its queue, and the DIRTY flags.
+    pub in_multi: bool,
+    pub queued: Vec<Vec<Vec<u8>>>,
+    pub dirty_exec: bool,
+    pub dirty_cas: bool,
+    /// WATCHed keys: (db, key, was it already logically expired when watched).
+    pub watched: Vec<(usize, Vec<u8>, bool)>,
+    /// Pub/Sub subscriptions, in subscription order.
+    pub channels: Vec<Vec<u8>>,
+    pub patterns: Vec<Vec<u8>>,
+    /// The protocol the client speaks: 2, or 3 after `HELLO 3` (`c->resp`).
+    pub resp: u8,
+    /// `c->authenticated`: set at connect when the default user has no password, by AUTH.
+    pub authenticated: bool,
+    /// The peer and local `ip:port` of a network connection (`redisplay serve`); None for
+    /// the page's consoles, which CLIENT LIST shows with stand-in addresses.
+    pub addr: Option<(String, String)>,
+    /// Replies that arrive without a command: Pub/Sub messages, a blocked command's late reply.
+    pub outbox: std::collections::VecDeque<Reply>,
+    /// Blocked on keys (blocked.c): what to re-run when a key becomes ready, and when to give up.
+    pub blocked: Option<Blocked>,
+}
+
+impl Client {
+    pub(crate) fn new(id: ClientId, now: i64) -> Client {
+        Client {
+            id,
+            created_ms: now,
+            last_interaction_ms: now,
+            last_cmd: "NULL",
+            resp: 2,
+            authenticated: true,
+            ..Default::default()
+        }
+    }
+
+    /// Subscribed to any channel or pattern (RESP2 Pub/Sub mode).
+    pub fn in_pubsub(&self) -> bool {
+        !self.channels.is_empty() || !self.patterns.is_empty()
+    }
+}
+
+/// db.c `lookupKey()` flags.
+pub mod lookup {
+    pub const NONE: u32 = 0;
+    /// Don't update the LRU/LFU field.
+    pub const NOTOUCH: u32 = 1 << 0;
+    /// Don't fire `keymiss`.
+    pub const NONOTIFY: u32 = 1 << 1;
+    /// Don't count hits/misses.
+    pub const NOSTATS: u32 = 1 << 2;
+    /// A write lookup: no stats, no keymiss.
+    pub const WRITE: u32 = 1 << 3;
+}
+
+/// What `advance_to` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Advance {
+    /// serverCron runs.
+    pub ticks: u64,
+    /// Virtual ms the clock is behind the requested time because the tick budget ran out.
+    pub lag_ms: i64,
+}
+
+pub struct Engine {
+    pub(crate) dbs: Vec<Db>,
+    pub(crate) clients: BTreeMap<ClientId, Client>,
+    pub(crate) next_client_id: ClientId,
+    pub(crate) config: Config,
+    pub(crate) now_ms: i64,
+    pub(crate) start_ms: i64,
+    pub(crate) next_cron_ms: i64,
+    pub(crate) cronloops: u64,
+    pub(crate) lruclock: u32,
+    pub(crate) rng: Xoshiro256PlusPlus,
+    pub(crate) seed: u64,
+    pub(crate) stats: Stats,
+    pub(crate) events: EventLog,
+    pub(crate) run_id: String,
+    /// activeExpireCycle()'s statics.
+    pub(crate) expire: ExpireState,
+    /// The eviction pool and performEvictions()'s statics.
+    pub(crate) evict: EvictState,
+    /// databasesCron()'s `resize_db` static.
+    pub(crate) resize_db: usize,
+    /// `server.hz`: the configured hz, doubled by dynamic-hz when clients are many.
+    pub(crate) hz_effective: i64,
+    /// The command being executed (for events such as lazy expiry).
+    pub(crate) current_command: Option<&'static str>,
+    /// Cached from `maxmemory-policy` (updated by `config_changed`): an LFU policy.
+    pub(crate) lfu: bool,
+    /// Config values read for every key on hot paths, cached by `config_changed`.
+    pub(crate) hot: HotConfig,
+    /// Cached: shared integers allowed (not with maxmemory + an LRU/LFU policy).
+    pub(crate) shared_integers: bool,
+    /// Pub/Sub channels and patterns (pubsub.c).
+    pub(crate) pubsub: PubSub,
+    /// WATCHed keys → watching clients, in WATCH order (multi.c `db->watched_keys`).
+    pub(crate) watched_keys: BTreeMap<(usize, Vec<u8>), Vec<ClientId>>,
+    /// Clients blocked on keys and the keys made ready (blocked.c).
+    pub(crate) blocking: BlockingState,
+    /// A script is running: blocking commands answer at once (`CLIENT_DENY_BLOCKING`).
+    pub(crate) in_script: bool,
+    /// `errno` left at ERANGE by SORT's strtod (command/sort.rs), with the connection count
+    /// then: a new connection or a command that clears errno ends it.
+    pub(crate) errno_erange: Option<u64>,
+    /// INFO's `tcp_port`: 6379 in the page, the real port under `redisplay serve`.
+    pub tcp_port: u16,
+    /// Lua scripting: the Lua state, the script cache, math.random's generator (script/).
+    pub(crate) scripts: crate::script::Scripts,
+}
+
+// -------------------------------------------------------------------------------------------
+// The state subsystems keep between calls (server.h and the statics of their .c files)
+// -------------------------------------------------------------------------------------------
+
+/// The state `activeExpireCycle()` keeps in statics between calls.
+#[derive(Debug, Clone, Default)]
+pub struct ExpireState {
+    pub current_db: usize,
+    pub timelimit_exit: bool,
+    pub last_fast_cycle_us: i64,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct EvictState {
+    pub pool: Vec<Option<PoolEntry>>,
+    pub next_db: usize,
+    /// evictionTimeProc is scheduled (the last call ran out of time while still over).
+    pub timer_running: bool,
+}
+
+/// `server.pubsub_channels` and `server.pubsub_patterns`: name → subscribers in subscription order.
+#[derive(Debug, Default, Clone)]
+pub struct PubSub {
+    pub channels: IndexMap<Vec<u8>, Vec<ClientId>>,
+    pub patterns: IndexMap<Vec<u8>, Vec<ClientId>>,
+}
+
+/// Serves one blocked client from the ready key `key` of db `db`: `Some(reply)` when it could
+/// (the reply is what the client receives), `None` when the key's value is of no to it.
+pub type ServeFn = fn(&mut Engine, ClientId, usize, &[u8], &[Vec<u8>]) -> Option<Reply>;
+
+/// What a blocked client waits for.
+#[derive(Debug, Clone)]
+pub struct Blocked {
+    pub db: usize,
+    pub keys: Vec<Vec<u8>>,
+    /// Absolute virtual time (Unix ms) at which it gives up; 0 = never.
+    pub timeout_ms: i64,
+    /// The command that blocked (for CLIENT LIST and the serve function).
+    pub argv: Vec<Vec<u8>>,
+    pub serve: ServeFn,
+    pub since_ms: i64,
+}
+
+/// `db->blocking_keys` for every db, and `server.ready_keys`.
+#[derive(Debug, Default, Clone)]
+pub struct BlockingState {
+    pub keys: BTreeMap<(usize, Vec<u8>), VecDeque<ClientId>>,
+    pub(crate) ready: Vec<(usize, Vec<u8>)>,
+    pub(crate) ready_set: BTreeSet<(usize, Vec<u8>)>,
+}
+
+impl BlockingState {
+    /// blocked.c `signalKeyAsReady()`: remember the key if a client waits on it (served after
+    /// the command, by blocked.rs).
+    pub(crate) fn signal(&mut self, db: usize, key: &[u8]) {
+        if self.keys.is_empty() {
+            return;
+        }
+        let slot = (db, key.to_vec());
+        if self.keys.contains_key(&slot) && !self.ready_set.contains(&slot) {
+            self.ready_set.insert(slot.clone());
+            self.ready.push(slot);
+        }
+    }
+}
+
+impl Engine {
+    pub fn new(opts: EngineOptions) -> Engine {
+        let opts = EngineOptions { start_ms: opts.start_ms.clamp(0, MAX_CLOCK_MS), ..opts };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(opts.seed);
+        let run_id: String = (0..40).map(|_| char::from_digit(rng.next_u32() % 16, 16).unwrap_or('0')).collect();
+        let config = Config::default();
+        let dbnum = config.int("databases").max(1) as usize;
+        let mut e = Engine {
+            dbs: (0..dbnum)
+                .map(|i| Db::new(opts.seed.wrapping_add(i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+                .collect(),
+            clients: BTreeMap::new(),
+            // A fresh redis-server 7.0 hands its first connection id 3: ids 1 and 2 went to the
+            // Lua clients of EVAL and FUNCTION created at startup (scriptingInit, functionsInit).
+            next_client_id: FIRST_CLIENT_ID,
+            config,
+            now_ms: opts.start_ms,
+            start_ms: opts.start_ms,
+            next_cron_ms: opts.start_ms,
+            cronloops: 0,
+            lruclock: 0,
+            rng,
+            seed: opts.seed,
+            stats: Stats::default(),
+            events: EventLog::new(EVENT_LOG_CAPACITY),
+            run_id,
+            lfu: false,
+            hot: HotConfig::default(),
+            shared_integers: true,
+            expire: Default::default(),
+            evict: Default::default(),
+            resize_db: 0,
+            hz_effective: 10,
+            current_command: None,
+            pubsub: Default::default(),
+            watched_keys: BTreeMap::new(),
+            blocking: Default::default(),
+            in_script: false,
+            errno_erange: None,
+            tcp_port: 6379,
+            scripts: Default::default(),
+        };
+        e.config_changed();
+        e.lruclock = e.lru_clock_at(opts.start_ms);
+        e.next_cron_ms = opts.start_ms + e.cron_period_ms();
+        e
+    }
+
+    /// Back to a fresh engine with the same seed and start time; clients keep their ids
+    /// (and go back to db 0).
+    pub fn reset(&mut self) {
+        let clients: Vec<ClientId> = self.clients.keys().copied().collect();
+        let (next, port) = (self.next_client_id, self.tcp_port);
+        *self = Engine::new(EngineOptions { seed: self.seed, start_ms: self.start_ms });
+        for id in clients {
+            self.clients.insert(id, Client::new(id, self.now_ms));
+        }
+        self.next_client_id = next;
+        self.tcp_port = port;
+    }
+
+    /// Records events (default) or not: a host without views can switch it off.
+    pub fn set_event_recording(&mut self, on: bool) {
+        self.events.set_enabled(on);
+    }
+
+    /// Refreshes what the engine caches from the config after CONFIG SET.
+    pub(crate) fn config_changed(&mut self) {
+        self.hot = HotConfig {
+            maxmemory: self.config.int("maxmemory"),
+            cost_percent: self.config.int("playground-cost-percent"),
+            lazyfree_lazy_expire: self.config.bool("lazyfree-lazy-expire"),
+            lfu_decay_time: self.config.int("lfu-decay-time"),
+            lfu_log_factor: self.config.int("lfu-log-factor"),
+            proto_max_bulk_len: self.config.int("proto-max-bulk-len"),
+            client_query_buffer_limit: self.config.int("client-query-buffer-limit"),
+        };
+        // config.c updateHZ(): server.hz follows config_hz at once.
+        self.update_hz();
+        // config.c updateMaxmemory(): start evicting (before the event loop sleeps).
+        if self.config.int("maxmemory") != 0 {
+            self.evict.timer_running = true;
+        }
+        let policy = self.config.str("maxmemory-policy");
+        self.lfu = policy.ends_with("-lfu");
+        let lru_or_lfu = self.lfu || policy.ends_with("-lru");
+        self.shared_integers = !(self.config.int("maxmemory") != 0 && lru_or_lfu);
+    }
+
+    pub(crate) fn lfu_policy(&self) -> bool {
+        self.lfu
+    }
+
+    pub(crate) fn shared_integers_ok(&self) -> bool {
+        self.shared_integers
+    }
+
+    /// INFO `used_memory` (the model in memory.rs).
+    pub fn used_memory(&self) -> u64 {
+        debug_assert_eq!(self.stats.histograms, self.stats.commands.values().filter(|s| s.calls > 0).count() as u64);
+        let dbs = self.dbs.iter().map(|d| d.memory()).sum();
+        crate::memory::used_memory(self.clients.len(), self.stats.histograms, dbs)
+    }
+
+    /// Counts a write (server.dirty, INFO rdb_changes_since_last_save).
+    pub(crate) fn dirty(&mut self, n: u64) {
+        self.stats.dirty += n;
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.now_ms
+    }
+
+    /// `server.hz`: the configured hz (1..500), doubled by dynamic-hz while there are more than
+    /// 200 clients per tick (server.c `serverCron()`).
+    pub fn hz(&self) -> i64 {
+        self.hz_effective.clamp(1, 500)
+    }
+
+    /// server.c's dynamic-hz adjustment, also applied when hz is configured.
+    pub(crate) fn update_hz(&mut self) {
+        let mut hz = self.config.int("hz").clamp(1, 500);
+        if self.config.bool("dynamic-hz") {
+            let clients = self.clients.len() as i64;
+            while clients / hz > 200 {
+                hz *= 2;
+                if hz > 500 {
+                    hz = 500;
+                    break;
+                }
+            }
+        }
+        self.hz_effective = hz;
+    }
+
+    pub fn cron_period_ms(&self) -> i64 {
+        (1000 / self.hz()).max(1)
+    }
+
+    /// server.c `getLRUClock()` at a given time: seconds, 24 bits.
+    pub(crate) fn lru_clock_at(&self, ms: i64) -> u32 {
+        ((ms / LRU_CLOCK_RESOLUTION) as u64 & LRU_CLOCK_MAX as u64) as u32
+    }
+
+    /// When the next serverCron tick runs (virtual Unix ms).
+    pub fn next_cron_ms(&self) -> i64 {
+        self.next_cron_ms
+    }
+
+    /// A uniform index in `0..n` (n > 0) from the engine's seeded RNG.
+    pub(crate) fn random_index(&mut self, n: usize) -> usize {
+        if n == 0 {
+            return 0;
+        }
+        (self.rng.next_u64() % n as u64) as usize
+    }
+
+    pub fn dbnum(&self) -> usize {
+        self.dbs.len()
+    }
+
+    /// Keys in a db (live and not-yet-reclaimed), for views and tests.
+    pub fn dbsize(&self, db: usize) -> usize {
+        self.dbs.get(db).map(|d| d.len()).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(args: &[&str]) -> Vec<Vec<u8>> {
+        args.iter().map(|a| a.as_bytes().to_vec()).collect()
+    }
+
+    #[test]
+    fn clients_kept_by_reset_can_still_run_commands() {
+        let mut e = Engine::new(EngineOptions::default());
+        let c = e.connect();
+        e.execute(c, &argv(&["SET", "k", "v"]));
+        e.reset();
+        assert_eq!(e.execute(c, &argv(&["DBSIZE"])), Reply::Integer(0));
+        // With a password set, a client connecting later must AUTH first.
+        e.execute(c, &argv(&["CONFIG", "SET", "requirepass", "pw"]));
+        let d = e.connect();
+        assert_eq!(e.execute(d, &argv(&["GET", "k"])), Reply::err("NOAUTH Authentication required."));
+        assert_eq!(e.execute(d, &argv(&["AUTH", "pw"])), Reply::ok());
+        assert_eq!(e.execute(d, &argv(&["GET", "k"])), Reply::Nil);
+    }
+
+    #[test]
+    fn a_peek_answers_like_the_command_but_changes_nothing_the_user_can_see() {
+        let mut e = Engine::new(EngineOptions::default());
+        let c = e.connect();
+        e.execute(c, &argv(&["SET", "k", "v"]));
+        let info = |e: &mut Engine| e.execute(c, &argv(&["INFO", "stats", "memory"]));
+        // (The first INFO allocates INFO's latency histogram after it ran, as in Redis: measure
+        // from the second.)
+        info(&mut e);
+        let before = info(&mut e);
+        for _ in 0..5 {
+            assert_eq!(
+                e.peek(c, &argv(&["CONFIG", "GET", "hz"])),
+                Reply::Map(vec![(Reply::bulk("hz"), Reply::bulk("10"))])
+            );
+            assert!(matches!(e.peek(c, &argv(&["INFO", "memory"])), Reply::Verbatim(_)));
+        }
+        // Only the INFO we ran ourselves counts (1 more command), the peeks do not.
+        let after = info(&mut e);
+        let field = |r: &Reply, name: &str| -> String {
+            let Reply::Verbatim(b) = r else { panic!() };
+            String::from_utf8_lossy(b)
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{name}:")).map(str::to_string))
+                .unwrap()
+        };
+        assert_eq!(
+            field(&after, "total_commands_processed").parse::<u64>().unwrap(),
+            field(&before, "total_commands_processed").parse::<u64>().unwrap() + 1
+        );
+        assert_eq!(field(&after, "used_memory"), field(&before, "used_memory"));
+        assert!(e.peek(c, &argv(&["SET", "k", "x"])).is_error());
+        assert!(e.peek(c, &argv(&["CONFIG", "GET"])).is_error());
+        assert_eq!(e.execute(c, &argv(&["GET", "k"])), Reply::bulk("v"));
+    }
+}

@@ -1,0 +1,561 @@
+//! `redisplay serve`: the engine as a Redis server on a TCP port — RESP2 and RESP3 for
+//! redis-cli, redis-benchmark and client libraries (networking.c on ae.c's event loop).
+//!
+//! A thin adapter, the only part of the crate that touches sockets or the wall clock:
+//! - One thread, as Redis's main thread: it owns the `Engine` and every socket, waits on epoll
+//!   (mio) for readable/writable sockets or the next serverCron tick, and never blocks.
+//! - Per read (at most 16 KB, networking.c PROTO_IOBUF_LEN) the client's query buffer
+//!   (`query.rs`) is fed and its complete commands run, one at a time, at the current
+//!   time; each reply is encoded for the client's protocol (`Reply::encode`: 2, or 3 after
+//!   HELLO 3) into its output buffer, written when the iteration ends (Redis's
+//!   handleClientsWithPendingWrites in beforeSleep); what the socket doesn't take waits for a
+//!   writable event. Replies that arrive without a command — Pub/Sub messages, a blocked pop
+//!   served by another client's push — come from the engine's outbox and are written in the
+//!   order Redis writes them (before the client's next reply).
+//! - As in Redis, a blocked client's further input waits in its query buffer until it is
+//!   served; a protocol error is answered `-ERR Protocol error: …` and the connection closed;
+//!   QUIT answers +OK and closes; a killed client is closed; a client that closes its side
+//!   has the commands it sent first run and answered.
+//! - Time: the engine's clock follows the wall clock (serverCron runs at `hz` between
+//!   commands) unless `--time` pins it; CLOCK SET/ADVANCE move it either way (under the wall
+//!   clock the difference is kept as an offset).
+//!
+//! Limits, as Redis's defaults: proto-max-bulk-len and the 64 KB inline / count lines (in the
+//! parser); client-query-buffer-limit (1 GB) closes a client without a reply; a Pub/Sub client
+//! whose unread output passes 32 MB is closed (client-output-buffer-limit pubsub 32mb). A
+//! normal client's unread output above 64 MB stops reading from it until the socket drains
+//! (Redis has no limit for normal clients; we stop reading instead of growing without bound).
+//! maxclients (10000) refuses further connections with Redis's error.
+//!
+//! Deviations: no TLS, no unix sockets, no CLIENT TRACKING (RESP3 push messages are used for
+//! Pub/Sub only); the playground's memory model, not the process's, answers INFO memory.
+
+use std::collections::BTreeMap;
+use std::io::{ErrorKind, Read, Write};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use mio::net::{TcpListener, TcpStream};
+use mio::{Events, Interest, Poll, Token, Waker};
+
+use crate::engine::{ClientId, Engine, EngineOptions};
+use crate::net::query::{Parsed, QueryBuffer};
+
+/// How a server is started (`redisplay serve` options).
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub bind: String,
+    /// 0 picks a free port (tests).
+    pub port: u16,
+    pub seed: u64,
+    /// Pin the clock at this Unix time in ms instead of following the wall clock.
+    pub time: Option<i64>,
+    /// requirepass at start (required when binding beyond loopback).
+    pub requirepass: Option<String>,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions { bind: "127.0.0.1".into(), port: 6379, seed: 0, time: None, requirepass: None }
+    }
+}
+
+/// Whether `bind` is a loopback address (anything else needs a password).
+pub fn is_loopback(bind: &str) -> bool {
+    bind == "localhost" || bind.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// A running server: its address, and a way to stop it.
+pub struct Server {
+    pub addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+    waker: Arc<Waker>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl Server {
+    /// Binds and starts serving on a background thread.
+    pub fn start(opts: ServeOptions) -> std::io::Result<Server> {
+        if !is_loopback(&opts.bind) && opts.requirepass.as_deref().unwrap_or("").is_empty() {
+            return Err(std::io::Error::new(
+                ErrorKind::InvalidInput,
+                format!("binding to {} (beyond loopback) needs --requirepass", opts.bind),
+            ));
+        }
+        let std_listener = std::net::TcpListener::bind((opts.bind.as_str(), opts.port))?;
+        std_listener.set_nonblocking(true)?;
+        let addr = std_listener.local_addr()?;
+        let mut listener = TcpListener::from_std(std_listener);
+        let poll = Poll::new()?;
+        poll.registry().register(&mut listener, LISTENER, Interest::READABLE)?;
+        let waker = Arc::new(Waker::new(poll.registry(), WAKER)?);
+        let stop = Arc::new(AtomicBool::new(false));
+        let loop_stop = stop.clone();
+        // The engine (with its Lua VM) is not Send: it is made on the thread that owns it.
+        let thread = thread::Builder::new().name("redisplay-serve".into()).spawn(move || {
+            let mut engine = new_engine(&opts);
+            engine.tcp_port = addr.port();
+            let mut ev = EventLoop::new(engine, opts.time.is_some(), poll, listener);
+            ev.run(&loop_stop);
+        })?;
+        Ok(Server { addr, stop, waker, thread: Some(thread) })
+    }
+
+    /// Blocks until the server stops (it runs until the process ends or `stop()`).
+    pub fn wait(mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+
+    /// Closes every connection and ends the server's thread.
+    pub fn stop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = self.waker.wake();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if self.thread.is_some() {
+            self.stop();
+        }
+    }
+}
+
+fn new_engine(opts: &ServeOptions) -> Engine {
+    let start_ms = opts.time.unwrap_or_else(wall_ms);
+    let mut engine = Engine::new(EngineOptions { seed: opts.seed, start_ms });
+    // Nobody draws the event log here: don't keep one.
+    engine.set_event_recording(false);
+    if let Some(pass) = opts.requirepass.as_deref().filter(|p| !p.is_empty()) {
+        // Set directly: no client (a fresh server's first connection gets the first id).
+        let _ = engine.config.set(&[(b"requirepass".to_vec(), pass.as_bytes().to_vec())]);
+        engine.config_changed();
+    }
+    engine
+}
+
+fn wall_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The event loop (ae.c aeMain + networking.c readQueryFromClient/processInputBuffer/writeToClient)
+// ---------------------------------------------------------------------------------------------
+
+const LISTENER: Token = Token(0);
+const WAKER: Token = Token(1);
+
+/// Bytes read per read() call (networking.c PROTO_IOBUF_LEN).
+const PROTO_IOBUF_LEN: usize = 16 * 1024;
+/// Unread output above which a normal client is not read from until the socket drains.
+const OUTPUT_PAUSE_BYTES: usize = 64 * 1024 * 1024;
+/// client-output-buffer-limit pubsub 32mb (hard limit).
+const PUBSUB_OUTPUT_LIMIT: usize = 32 * 1024 * 1024;
+
+type ConnId = usize;
+
+struct Conn {
+    stream: TcpStream,
+    client: ClientId,
+    query: QueryBuffer,
+    /// Encoded replies not yet written, from `out_pos` on.
+    out: Vec<u8>,
+    out_pos: usize,
+    /// Registered for writable events (the socket did not take everything).
+    want_write: bool,
+    /// The socket may hold unread bytes we did not read (paused on output, or closing).
+    unread: bool,
+    /// Input is waiting and the client may run (it was blocked and is served now).
+    runnable: bool,
+    /// CLIENT_CLOSE_AFTER_REPLY: write what is queued, then close.
+    closing: bool,
+}
+
+impl Conn {
+    fn pending_out(&self) -> usize {
+        self.out.len() - self.out_pos
+    }
+}
+
+struct EventLoop {
+    engine: Engine,
+    poll: Poll,
+    listener: TcpListener,
+    conns: BTreeMap<ConnId, Conn>,
+    next_conn: ConnId,
+    /// The clock is pinned (`--time`): only CLOCK commands move it.
+    pinned: bool,
+    /// Engine time minus wall time, changed by CLOCK SET / ADVANCE under the wall clock.
+    offset_ms: i64,
+}
+
+impl EventLoop {
+    fn new(engine: Engine, pinned: bool, poll: Poll, listener: TcpListener) -> EventLoop {
+        let offset_ms = if pinned { 0 } else { engine.now_ms() - wall_ms() };
+        EventLoop { engine, poll, listener, conns: BTreeMap::new(), next_conn: 2, pinned, offset_ms }
+    }
+
+    fn run(&mut self, stop: &AtomicBool) {
+        let mut events = Events::with_capacity(1024);
+        while !stop.load(Ordering::SeqCst) {
+            let wait = self.wait_ms();
+            if let Err(e) = self.poll.poll(&mut events, Some(Duration::from_millis(wait))) {
+                if e.kind() == ErrorKind::Interrupted {
+                    continue;
+                }
+                break;
+            }
+            self.tick_clock();
+            for event in events.iter() {
+                match event.token() {
+                    LISTENER => self.accept(),
+                    WAKER => {}
+                    Token(id) => {
+                        if event.is_writable() {
+                            self.write(id);
+                        }
+                        if event.is_readable() || event.is_read_closed() || event.is_error() {
+                            self.read(id);
+                        }
+                    }
+                }
+            }
+            self.run_clients();
+            // beforeSleep(): the fast expire cycle, blocked clients' timeouts, then replies.
+            self.engine.before_sleep();
+            self.flush_all();
+        }
+        self.conns.clear();
+    }
+
+    /// How long to sleep: until the next serverCron tick under the wall clock; not at all
+    /// while a client has input it may now run.
+    fn wait_ms(&self) -> u64 {
+        if self.conns.values().any(|c| c.runnable && !c.closing) {
+            return 0;
+        }
+        if self.pinned {
+            return 1000;
+        }
+        let now = wall_ms() + self.offset_ms;
+        (self.engine.next_cron_ms() - now).clamp(1, 1000) as u64
+    }
+
+    fn tick_clock(&mut self) {
+        if self.pinned {
+            return;
+        }
+        let target = wall_ms() + self.offset_ms;
+        if target > self.engine.now_ms() {
+            self.engine.advance_to(target, 10_000);
+        }
+    }
+
+    /// networking.c acceptTcpHandler() → acceptCommonHandler().
+    fn accept(&mut self) {
+        loop {
+            let (mut stream, peer) = match self.listener.accept() {
+                Ok(s) => s,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(_) => return, // EMFILE and the like: try again on the next event
+            };
+            let maxclients = self.engine.config.int("maxclients").max(1) as usize;
+            if self.conns.values().filter(|c| !c.closing).count() >= maxclients {
+                let _ = stream.write(b"-ERR max number of clients reached\r\n");
+                continue;
+            }
+            let _ = stream.set_nodelay(true);
+            let local = stream.local_addr().map(|a| a.to_string()).unwrap_or_default();
+            let id = self.next_conn;
+            self.next_conn += 1;
+            if self.poll.registry().register(&mut stream, Token(id), Interest::READABLE).is_err() {
+                continue;
+            }
+            let client = self.engine.connect();
+            self.engine.set_client_addr(client, peer.to_string(), local);
+            let query = QueryBuffer::new();
+            let conn = Conn {
+                stream,
+                client,
+                query,
+                out: Vec::new(),
+                out_pos: 0,
+                want_write: false,
+                unread: false,
+                runnable: false,
+                closing: false,
+            };
+            self.conns.insert(id, conn);
+        }
+    }
+
+    /// networking.c readQueryFromClient(): read and run, one read at a time, until the socket
+    /// has nothing more (epoll is edge-triggered here). EOF: what was read first still runs
+    /// and is answered, then the connection closes.
+    fn read(&mut self, id: ConnId) {
+        let mut buf = [0u8; PROTO_IOBUF_LEN];
+        loop {
+            let Some(c) = self.conns.get_mut(&id) else { return };
+            if c.closing {
+                // Nothing more is read; a closing socket is shut once its output is written.
+                return;
+            }
+            if c.pending_out() > OUTPUT_PAUSE_BYTES {
+                c.unread = true;
+                return;
+            }
+            c.unread = false;
+            match c.stream.read(&mut buf) {
+                Ok(0) => {
+                    self.close(id);
+                    return;
+                }
+                Ok(n) => {
+                    c.query.feed(&buf[..n]);
+                    let limit = self.engine.hot.client_query_buffer_limit.max(1024 * 1024) as usize;
+                    // "Closing client that reached max query buffer length": no reply.
+                    if c.query.len() > limit {
+                        c.out.clear();
+                        c.out_pos = 0;
+                        self.close(id);
+                        return;
+                    }
+                    c.runnable = true;
+                    self.run_client(id);
+                }
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(_) => {
+                    self.close(id);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// networking.c writeToClient(): as much as the socket takes; the rest on a writable event.
+    fn write(&mut self, id: ConnId) {
+        let Some(c) = self.conns.get_mut(&id) else { return };
+        while c.out_pos < c.out.len() {
+            match c.stream.write(&c.out[c.out_pos..]) {
+                Ok(0) => break,
+                Ok(n) => c.out_pos += n,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(_) => {
+                    // The peer is gone: drop the connection now.
+                    self.drop_conn(id);
+                    return;
+                }
+            }
+        }
+        if c.out_pos == c.out.len() {
+            c.out.clear();
+            c.out_pos = 0;
+        } else if c.out_pos > (1 << 20) && c.out_pos > c.out.len() / 2 {
+            c.out.drain(..c.out_pos);
+            c.out_pos = 0;
+        }
+        let done = c.pending_out() == 0;
+        if done && c.closing {
+            self.drop_conn(id);
+            return;
+        }
+        let want = !done;
+        if want != c.want_write {
+            let interest = if want { Interest::READABLE | Interest::WRITABLE } else { Interest::READABLE };
+            let _ = self.poll.registry().reregister(&mut c.stream, Token(id), interest);
+            c.want_write = want;
+        }
+        // Output drained below the pause line: read what waited.
+        if c.unread && c.pending_out() <= OUTPUT_PAUSE_BYTES {
+            self.read(id);
+        }
+    }
+
+    /// Runs every client that has input and may run, until none can make progress.
+    fn run_clients(&mut self) {
+        loop {
+            let ready: Vec<ConnId> =
+                self.conns.iter().filter(|(_, c)| c.runnable && !c.closing).map(|(&id, _)| id).collect();
+            if ready.is_empty() {
+                return;
+            }
+            let mut progressed = false;
+            for id in ready {
+                progressed |= self.run_client(id);
+            }
+            self.collect_outboxes();
+            if !progressed {
+                return;
+            }
+        }
+    }
+
+    /// processInputBuffer(): runs the client's complete commands in order. Returns whether
+    /// anything was run or consumed.
+    fn run_client(&mut self, id: ConnId) -> bool {
+        let mut progressed = false;
+        loop {
+            let Some(c) = self.conns.get_mut(&id) else { return progressed };
+            let client = c.client;
+            if c.closing || self.engine.is_blocked(client) {
+                return progressed;
+            }
+            c.query.auth_required = self.engine.client(client).is_some_and(|cl| !cl.authenticated);
+            c.query.max_bulk_len = self.engine.hot.proto_max_bulk_len;
+            match c.query.next_request() {
+                Parsed::Incomplete => {
+                    c.runnable = false;
+                    return progressed;
+                }
+                Parsed::Nothing => progressed = true,
+                Parsed::Error(msg) => {
+                    c.out.extend_from_slice(b"-ERR ");
+                    c.out.extend_from_slice(msg.as_bytes());
+                    c.out.extend_from_slice(b"\r\n");
+                    self.close(id);
+                    return true;
+                }
+                Parsed::Command(argv) => {
+                    progressed = true;
+                    self.run_command(id, client, &argv);
+                }
+            }
+        }
+    }
+
+    fn run_command(&mut self, id: ConnId, client: ClientId, argv: &[Vec<u8>]) {
+        // What arrived for the client before this command is written before its reply.
+        self.take_outbox(id);
+        let before = self.engine.now_ms();
+        let reply = self.engine.execute(client, argv);
+        if !self.pinned && self.engine.now_ms() != before {
+            // CLOCK SET / ADVANCE: keep following the wall clock from the new time.
+            self.offset_ms = self.engine.now_ms() - wall_ms();
+        }
+        let quit = argv[0].eq_ignore_ascii_case(b"quit");
+        if !self.engine.is_blocked(client) {
+            let proto = self.engine.client(client).map_or(2, |c| c.resp);
+            if let Some(c) = self.conns.get_mut(&id) {
+                reply.encode(proto, &mut c.out);
+            }
+        }
+        self.take_outbox(id);
+        if quit || self.engine.client(client).is_none() {
+            self.close(id);
+        }
+    }
+
+    /// Moves the client's outbox (Pub/Sub messages, a late blocked reply) into its output.
+    fn take_outbox(&mut self, id: ConnId) {
+        let Some(c) = self.conns.get_mut(&id) else { return };
+        let replies = self.engine.take_outbox(c.client);
+        if replies.is_empty() {
+            return;
+        }
+        let (proto, subscribed) = self.engine.client(c.client).map_or((2, false), |cl| (cl.resp, cl.in_pubsub()));
+        for r in &replies {
+            r.encode(proto, &mut c.out);
+        }
+        if subscribed && c.pending_out() > PUBSUB_OUTPUT_LIMIT {
+            c.out.clear();
+            c.out_pos = 0;
+            self.close(id);
+        }
+    }
+
+    /// Every client's outbox; clients killed by others closed; clients served out of a
+    /// blocking command made runnable.
+    fn collect_outboxes(&mut self) {
+        let ids: Vec<ConnId> = self.conns.keys().copied().collect();
+        for id in ids {
+            self.take_outbox(id);
+            let Some(c) = self.conns.get_mut(&id) else { continue };
+            if c.closing {
+                continue;
+            }
+            if self.engine.client(c.client).is_none() {
+                self.close(id);
+            } else if !self.engine.is_blocked(c.client) && !c.query.is_empty() && !c.runnable {
+                c.runnable = true;
+            }
+        }
+    }
+
+    /// handleClientsWithPendingWrites(): outboxes collected, then every pending output written.
+    fn flush_all(&mut self) {
+        self.collect_outboxes();
+        let ids: Vec<ConnId> =
+            self.conns.iter().filter(|(_, c)| c.pending_out() > 0 || c.closing).map(|(&id, _)| id).collect();
+        for id in ids {
+            self.write(id);
+        }
+    }
+
+    /// CLIENT_CLOSE_AFTER_REPLY: what was queued is written, then the socket closes; the
+    /// client leaves the engine now.
+    fn close(&mut self, id: ConnId) {
+        if let Some(c) = self.conns.get_mut(&id) {
+            if c.closing {
+                return;
+            }
+            c.closing = true;
+            c.runnable = false;
+            let client = c.client;
+            if self.engine.client(client).is_some() {
+                self.engine.disconnect(client);
+            }
+        }
+    }
+
+    /// freeClient(): the socket goes (closed on drop).
+    fn drop_conn(&mut self, id: ConnId) {
+        if let Some(mut c) = self.conns.remove(&id) {
+            let _ = self.poll.registry().deregister(&mut c.stream);
+            let _ = c.stream.shutdown(std::net::Shutdown::Both);
+            if self.engine.client(c.client).is_some() {
+                self.engine.disconnect(c.client);
+            }
+        }
+    }
+}
+
+/// Parses `redisplay serve` options.
+pub fn parse_args(args: impl Iterator<Item = String>) -> Result<ServeOptions, String> {
+    let mut opts = ServeOptions::default();
+    let mut args = args;
+    while let Some(a) = args.next() {
+        let mut value = |what: &str| args.next().ok_or_else(|| format!("{a} needs {what}"));
+        match a.as_str() {
+            "--port" => {
+                opts.port =
+                    value("a port")?.parse().map_err(|_| "--port needs a number between 0 and 65535".to_string())?
+            }
+            "--bind" => opts.bind = value("an address")?,
+            "--seed" => {
+                opts.seed = value("a number")?.parse().map_err(|_| "--seed needs an unsigned integer".to_string())?
+            }
+            "--time" => {
+                let t: i64 =
+                    value("a time")?.parse().map_err(|_| "--time needs a Unix time in milliseconds".to_string())?;
+                if !(0..=crate::engine::MAX_CLOCK_MS).contains(&t) {
+                    return Err("--time needs a Unix time in milliseconds".into());
+                }
+                opts.time = Some(t);
+            }
+            "--requirepass" => opts.requirepass = Some(value("a password")?),
+            _ => return Err(format!("unknown serve option {a}")),
+        }
+    }
+    Ok(opts)
+}

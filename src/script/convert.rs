@@ -1,0 +1,365 @@
+//! Lua ⇄ Redis values: models script_lua.c `luaArgsToRedisArgv()`, `redisProtocolToLuaType_*()`
+//! (RESP2 and RESP3 replies to Lua), `luaReplyToRedisReply()` (Lua values to replies) and
+//! `luaPushErrorBuff()` (error codes), plus the C casts they rely on.
+
+use omnilua::{Lua, Table, Value};
+
+use crate::reply::Reply;
+
+pub(crate) fn internal(e: &omnilua::Error) -> Reply {
+    Reply::Error(format!("ERR scripting engine error: {e}").into_bytes())
+}
+
+/// script_lua.c `luaArgsToRedisArgv()`: strings as they are, numbers as `%.17g`; anything else
+/// is an error.
+pub(crate) fn lua_args_to_argv(args: &[Value]) -> Result<Vec<Vec<u8>>, String> {
+    if args.is_empty() {
+        return Err("ERR Please specify at least one argument for this redis lib call".into());
+    }
+    let mut argv = Vec::with_capacity(args.len());
+    for a in args {
+        match a {
+            Value::String(s) => argv.push(s.as_bytes().map_err(|e| e.to_string())?),
+            Value::Number(n) => argv.push(fmt_17g(*n).into_bytes()),
+            Value::Integer(n) => argv.push(fmt_17g(*n as f64).into_bytes()),
+            _ => return Err("ERR Lua redis lib command arguments must be strings or integers".into()),
+        }
+    }
+    Ok(argv)
+}
+
+/// `snprintf("%.17g")`, with glibc's `-nan` for a NaN whose sign bit is set.
+pub(crate) fn fmt_17g(d: f64) -> String {
+    if d.is_nan() {
+        return if d.is_sign_negative() { "-nan".into() } else { "nan".into() };
+    }
+    if d.is_infinite() {
+        return if d > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    crate::util::fmt_g(d, 17)
+}
+
+/// The message of a Redis error table for an error reply `-CODE msg` (script_lua.c
+/// `luaPushErrorBuff()`): the code is the first word; a message with no space gets `ERR`.
+pub(crate) fn error_table_message(err: &[u8]) -> Vec<u8> {
+    let (code, msg) = match err.strip_prefix(b"-") {
+        Some(rest) => match rest.iter().position(|&b| b == b' ') {
+            Some(sp) => (&rest[..sp], &rest[sp + 1..]),
+            None => (b"ERR".as_slice(), rest),
+        },
+        None => (b"ERR".as_slice(), err),
+    };
+    let trim = |b: &u8| *b != b'\r' && *b != b'\n';
+    let start = msg.iter().position(trim).unwrap_or(msg.len());
+    let end = msg.iter().rposition(trim).map_or(start, |e| e + 1);
+    let mut out = code.to_vec();
+    out.push(b' ');
+    out.extend_from_slice(&msg[start..end.max(start)]);
+    out
+}
+
+/// A Redis error raised from Rust: the handler, `pcall` and `xpcall` turn the marked string
+/// into the error table Redis raises (script_lua.c `luaError()` of a `luaPushError()` table).
+pub(crate) fn raise(msg: &[u8]) -> omnilua::Error {
+    let mut marked = vec![1u8];
+    marked.extend_from_slice(msg);
+    omnilua::LuaError::RuntimeMsg(marked.into_boxed_slice()).into()
+}
+
+/// `lua_tonumber()`: numbers, and strings that read as numbers.
+pub(crate) fn lua_tonumber(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => Some(*n),
+        Value::Integer(n) => Some(*n as f64),
+        Value::String(s) => {
+            let b = s.as_bytes().ok()?;
+            let t = std::str::from_utf8(&b).ok()?.trim();
+            let (neg, body) = match t.strip_prefix('-') {
+                Some(rest) => (true, rest),
+                None => (false, t),
+            };
+            let v = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+                Some(hex) => u64::from_str_radix(hex, 16).ok()? as f64,
+                None => t.parse::<f64>().ok().filter(|_| !t.is_empty())?,
+            };
+            Some(if neg && body != t { -v.abs() } else { v })
+        }
+        _ => None,
+    }
+}
+
+/// An error table `{err = msg}` for a message that carries its code already.
+pub(crate) fn error_table(lua: &Lua, msg: &str) -> omnilua::Result<Value> {
+    let t = lua.create_table()?;
+    t.set("err", msg)?;
+    Ok(Value::Table(t))
+}
+
+pub(crate) fn string_array(lua: &Lua, items: &[Vec<u8>]) -> omnilua::Result<Table> {
+    let t = lua.create_table()?;
+    for (i, item) in items.iter().enumerate() {
+        t.raw_set(i as i64 + 1, lua.create_string(item)?)?;
+    }
+    Ok(t)
+}
+
+/// script_lua.c `redisProtocolToLuaType_*()` (RESP2): integers are numbers, bulks strings,
+/// nulls `false`, arrays tables, a status `{ok=…}`, an error `{err=…}`. RESP3 shapes (maps,
+/// sets…) arrive as their RESP2 forms, as they do for Redis's RESP2 script client.
+pub(crate) fn reply_to_lua(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
+    Ok(match reply {
+        Reply::Integer(n) => Value::Number(*n as f64),
+        Reply::Bool(b) => Value::Number(*b as i64 as f64),
+        Reply::Bulk(b) | Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => {
+            Value::String(lua.create_string(b)?)
+        }
+        Reply::Double(d) => Value::String(lua.create_string(fmt_17g(*d))?),
+        Reply::Nil | Reply::NilArray => Value::Boolean(false),
+        Reply::Status(s) => {
+            let t = lua.create_table()?;
+            t.set("ok", s.as_str())?;
+            Value::Table(t)
+        }
+        Reply::Error(msg) => {
+            let mut err = b"-".to_vec();
+            err.extend_from_slice(msg);
+            let t = lua.create_table()?;
+            t.set("err", lua.create_string(error_table_message(&err))?)?;
+            Value::Table(t)
+        }
+        Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
+            let t = lua.create_table()?;
+            for (i, item) in items.iter().enumerate() {
+                t.raw_set(i as i64 + 1, reply_to_lua(lua, item)?)?;
+            }
+            Value::Table(t)
+        }
+        // An array of [key, value] pairs, as a RESP2 client receives them.
+        Reply::KeyedMap(_) => reply_to_lua(lua, &reply.clone().into_resp2())?,
+        // Sent flat, as a RESP2 client receives them.
+        Reply::Map(kv) | Reply::Pairs(kv) => {
+            let t = lua.create_table()?;
+            for (i, (k, v)) in kv.iter().enumerate() {
+                t.raw_set(2 * i as i64 + 1, reply_to_lua(lua, k)?)?;
+                t.raw_set(2 * i as i64 + 2, reply_to_lua(lua, v)?)?;
+            }
+            Value::Table(t)
+        }
+    })
+}
+
+/// script_lua.c `redisProtocolToLuaType_*()` for a script that said `redis.setresp(3)`: nulls
+/// are `nil`, booleans booleans, doubles `{double=n}`, maps `{map={k=v}}`, sets
+/// `{set={m=true}}`, verbatim text `{verbatim_string={format='txt', string=s}}`; the rest as
+/// over RESP2.
+pub(crate) fn reply_to_lua3(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
+    let wrap = |key: &str, v: Value| -> omnilua::Result<Value> {
+        let t = lua.create_table()?;
+        t.raw_set(key, v)?;
+        Ok(Value::Table(t))
+    };
+    Ok(match reply {
+        Reply::Nil | Reply::NilArray => Value::Nil,
+        Reply::Bool(b) => Value::Boolean(*b),
+        Reply::Double(d) => wrap("double", Value::Number(*d))?,
+        Reply::HumanDouble(b) => wrap("double", Value::Number(crate::util::string2d(b).unwrap_or(0.0)))?,
+        Reply::BigNumber(b) => wrap("big_number", Value::String(lua.create_string(b)?))?,
+        Reply::Verbatim(b) => {
+            let vs = lua.create_table()?;
+            vs.raw_set("format", "txt")?;
+            vs.raw_set("string", lua.create_string(b)?)?;
+            wrap("verbatim_string", Value::Table(vs))?
+        }
+        Reply::Map(kv) | Reply::KeyedMap(kv) => {
+            let m = lua.create_table()?;
+            for (k, v) in kv {
+                m.raw_set(reply_to_lua3(lua, k)?, reply_to_lua3(lua, v)?)?;
+            }
+            wrap("map", Value::Table(m))?
+        }
+        Reply::Set(items) => {
+            let m = lua.create_table()?;
+            for item in items {
+                m.raw_set(reply_to_lua3(lua, item)?, true)?;
+            }
+            wrap("set", Value::Table(m))?
+        }
+        Reply::Array(items) | Reply::Push(items) => {
+            let t = lua.create_table()?;
+            for (i, item) in items.iter().enumerate() {
+                t.raw_set(i as i64 + 1, reply_to_lua3(lua, item)?)?;
+            }
+            Value::Table(t)
+        }
+        Reply::Pairs(kv) => {
+            let t = lua.create_table()?;
+            for (i, (k, v)) in kv.iter().enumerate() {
+                let pair = lua.create_table()?;
+                pair.raw_set(1, reply_to_lua3(lua, k)?)?;
+                pair.raw_set(2, reply_to_lua3(lua, v)?)?;
+                t.raw_set(i as i64 + 1, pair)?;
+            }
+            Value::Table(t)
+        }
+        other => reply_to_lua(lua, other)?,
+    })
+}
+
+/// `(long long)` of a double as x86-64 computes it: truncation toward zero; NaN and values
+/// out of range give LLONG_MIN.
+pub(crate) fn c_cast_i64(d: f64) -> i64 {
+    if d.is_nan() || !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&d) {
+        i64::MIN
+    } else {
+        d as i64
+    }
+}
+
+/// Lua strings as bytes; numbers as `lua_tostring` would print them (`%.14g`).
+pub(crate) fn lua_string_bytes(v: &Value) -> Option<Vec<u8>> {
+    match v {
+        Value::String(s) => s.as_bytes().ok(),
+        _ => None,
+    }
+}
+
+/// Nested tables deeper than this reply an error instead of recursing further.
+pub(crate) const MAX_REPLY_DEPTH: usize = 1000;
+
+/// script_lua.c `luaReplyToRedisReply()`: numbers truncate to integers; `true` is 1 and
+/// `false`/`nil` a null for a RESP2 script client, booleans for one that said
+/// `redis.setresp(3)` (`script_resp`); `{err=s}` an error, `{ok=s}` a status, `{double=n}` a
+/// double, `{big_number=s}`, `{verbatim_string={format=, string=}}`, `{map={k=v…}}` a map,
+/// `{set={m=true…}}` a set (each in its RESP2 form for a RESP2 caller); any other table the
+/// array of its elements 1..n up to the first nil.
+pub(crate) fn lua_to_reply(v: &Value, depth: usize, script_resp: u8) -> Reply {
+    match v {
+        Value::String(s) => Reply::Bulk(s.as_bytes().unwrap_or_default()),
+        Value::Boolean(b) if script_resp >= 3 => Reply::Bool(*b),
+        Value::Boolean(true) => Reply::Integer(1),
+        Value::Boolean(false) | Value::Nil => Reply::Nil,
+        Value::Number(n) => Reply::Integer(c_cast_i64(*n)),
+        Value::Integer(n) => Reply::Integer(*n),
+        Value::Table(t) => {
+            if depth >= MAX_REPLY_DEPTH {
+                return Reply::err("ERR reached lua stack limit");
+            }
+            if let Ok(err @ Value::String(_)) = t.get::<_, Value>("err") {
+                let mut msg = lua_string_bytes(&err).unwrap_or_default();
+                for c in msg.iter_mut() {
+                    if *c == b'\r' || *c == b'\n' {
+                        *c = b' ';
+                    }
+                }
+                return Reply::Error(msg);
+            }
+            if let Ok(ok @ Value::String(_)) = t.get::<_, Value>("ok") {
+                let mut s = lua_string_bytes(&ok).unwrap_or_default();
+                for c in s.iter_mut() {
+                    if *c == b'\r' || *c == b'\n' {
+                        *c = b' ';
+                    }
+                }
+                return Reply::Status(String::from_utf8_lossy(&s).into_owned());
+            }
+            match t.raw_get::<_, Value>("double") {
+                Ok(Value::Number(n)) => return Reply::Double(n),
+                Ok(Value::Integer(n)) => return Reply::Double(n as f64),
+                _ => {}
+            }
+            if let Ok(big @ Value::String(_)) = t.raw_get::<_, Value>("big_number") {
+                let mut s = lua_string_bytes(&big).unwrap_or_default();
+                for c in s.iter_mut() {
+                    if *c == b'\r' || *c == b'\n' {
+                        *c = b' ';
+                    }
+                }
+                return Reply::BigNumber(s);
+            }
+            if let Ok(Value::Table(vs)) = t.raw_get::<_, Value>("verbatim_string") {
+                if let (Ok(Value::String(_)), Ok(s @ Value::String(_))) =
+                    (vs.raw_get::<_, Value>("format"), vs.raw_get::<_, Value>("string"))
+                {
+                    return Reply::Verbatim(lua_string_bytes(&s).unwrap_or_default());
+                }
+            }
+            if let Ok(Value::Table(m)) = t.raw_get::<_, Value>("map") {
+                let mut kv = Vec::new();
+                for pair in m.pairs().into_iter().flatten() {
+                    let Ok((k, v)) = pair else { break };
+                    kv.push((lua_to_reply(&k, depth + 1, script_resp), lua_to_reply(&v, depth + 1, script_resp)));
+                }
+                return Reply::Map(kv);
+            }
+            if let Ok(Value::Table(m)) = t.raw_get::<_, Value>("set") {
+                let mut items = Vec::new();
+                for pair in m.pairs().into_iter().flatten() {
+                    let Ok((k, _)) = pair else { break };
+                    items.push(lua_to_reply(&k, depth + 1, script_resp));
+                }
+                return Reply::Set(items);
+            }
+            let mut items = Vec::new();
+            for i in 1.. {
+                match t.get::<_, Value>(i as i64) {
+                    Ok(Value::Nil) | Err(_) => break,
+                    Ok(item) => items.push(lua_to_reply(&item, depth + 1, script_resp)),
+                }
+            }
+            Reply::Array(items)
+        }
+        _ => Reply::Nil,
+    }
+}
+
+/// The reply for a script that raised (script_lua.c `luaCallFunction()`): the error table's
+/// message, plus ` script: <sha>, on <source>:<line>.` when the handler found the line.
+pub(crate) fn error_reply_from_lua(err: &Value, sha: &str) -> Reply {
+    let Value::Table(t) = err else {
+        let msg = lua_string_bytes(err)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_else(|| "execution failure".into());
+        return Reply::Error(format!("ERR Error running script f_{sha}, {msg:.100}").into_bytes());
+    };
+    let text = |key: &str| -> Option<Vec<u8>> {
+        match t.get::<_, Value>(key) {
+            Ok(Value::String(s)) => s.as_bytes().ok(),
+            Ok(Value::Number(n)) => Some(crate::util::fmt_g(n, 14).into_bytes()),
+            Ok(Value::Integer(n)) => Some(n.to_string().into_bytes()),
+            _ => None,
+        }
+    };
+    // Redis crashes on an error table without a string `err` (7.0.15 dereferences NULL);
+    // the playground answers the generic message instead.
+    let mut msg = text("err").unwrap_or_else(|| b"ERR unknown error".to_vec());
+    if let (Some(source), Some(line)) = (text("source"), text("line")) {
+        msg.extend_from_slice(format!(" script: {sha}, on ").as_bytes());
+        msg.extend_from_slice(&source);
+        msg.push(b':');
+        msg.extend_from_slice(&line);
+        msg.push(b'.');
+    }
+    Reply::Error(msg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_codes_split_like_lua_push_error_buff() {
+        assert_eq!(error_table_message(b"-WRONGTYPE Operation against"), b"WRONGTYPE Operation against");
+        assert_eq!(error_table_message(b"-x"), b"ERR x");
+        assert_eq!(error_table_message(b"plain words"), b"ERR plain words");
+        assert_eq!(error_table_message(b"-OOM command not allowed\r\n"), b"OOM command not allowed");
+    }
+
+    #[test]
+    fn lua_numbers_truncate_like_c() {
+        assert_eq!(c_cast_i64(3.99), 3);
+        assert_eq!(c_cast_i64(-2.5), -2);
+        assert_eq!(c_cast_i64(1e20), i64::MIN);
+        assert_eq!(c_cast_i64(f64::NAN), i64::MIN);
+        assert_eq!(c_cast_i64(-9.223_372_036_854_776e18), i64::MIN);
+    }
+}

@@ -1,0 +1,211 @@
+//! Lua scripting, as script_lua.c, script.c and eval.c split it:
+//! - this file: an engine's scripting state — the script cache (eval.c `luaCreateFunction()`,
+//!   `sha1hex()`, `evalExtractShebangFlags()`) and the Lua state, created on first use;
+//! - `vm.rs`: the Lua state itself — the globals Redis offers, `redis.*`, `math.random`, the
+//!   error handler, read-only globals (script_lua.c `luaRegisterRedisAPI()`, the globals
+//!   protection, `redis_math_random()`);
+//! - `call.rs`: running a script and its `redis.call`s (script_lua.c `luaCallFunction()`,
+//!   `luaRedisGenericCommand()`; script.c `scriptCall()` and its checks) — the re-entrant part:
+//!   a script calls commands, which may be EVAL's own neighbours;
+//! - `convert.rs`: Lua ⇄ Redis values (`luaReplyToRedisReply()`, `redisProtocolToLuaType_*()`,
+//!   `luaPushErrorBuff()`).
+//!
+//! The commands themselves (EVAL, SCRIPT…) are in command/eval.rs.
+//!
+//! # The Lua VM: omnilua 0.7 in its Lua 5.1 mode
+//!
+//! Redis embeds PUC-Rio Lua 5.1. C Lua does not build for `wasm32-unknown-unknown` without a
+//! libc, so the engine uses a pure-Rust VM. Candidates measured (2026-11) with a 235-snippet
+//! battery of Lua expressions whose `type`/`tostring` results (and error messages) were recorded
+//! from redis-server 7.0.15's EVAL:
+//!
+//! | crate | matches Redis | notes |
+//! |---|---|---|
+//! | **omnilua 0.7.1** (`LuaVersion::V51`) | 213 / 235 | a port of the C sources: doubles only, `%.14g` `tostring`, 5.1 error wording (`attempt to index local 't' (a nil value)`), `unpack`/`getn`/`math.mod`/`gfind`; an instruction budget and a heap ceiling that `pcall` cannot catch; no imports on wasm32 |
+//! | luna-core 2.16 (`Lua51`) | 202 / 235 | 5.4 error wording, `string.rep` with a separator, no `\ddd` quirks |
+//! | piccolo 0.3.3 | 70 / 235 | integers and floats (`2^53` prints `9007199254740992`), no `string.format/find/gsub/match/rep`; fuel-based stepping; pulls `getrandom` 0.2 |
+//!
+//! Known gaps of the VM (checked against redis-server 7.0.15):
+//! - `pairs`/`next` order over string keys differs from Lua 5.1's (the table is 5.4's, with a
+//!   hash seed; natively the seed comes from the clock, so the order can change between runs;
+//!   on wasm32 it is fixed). The border `#t` of a table with holes can differ too.
+//! - `tostring(0/0)` is `nan` (glibc prints `-nan`); `tonumber("inf")`/`tonumber("nan")` are nil.
+//! - a few library errors lack the `user_script:N:` position (`invalid capture index %2`,
+//!   `'setn' is obsolete`, `malformed pattern …`); `string.find(s, "", init)` past the end is
+//!   nil; `string.format("%d", 1e100)` raises instead of printing LLONG_MIN; calling a constant
+//!   says `attempt to call constant 'x'`.
+//! - `cjson`, `cmsgpack`, `struct` and `bit` are not provided (a script that uses them gets the
+//!   nonexistent-global error).
+//!
+//! # Bounded execution (a deviation)
+//!
+//! A script may run at most `MAX_STEPS` VM instructions, make `MAX_CALLS` `redis.call`s and
+//! hold `MAX_HEAP` bytes of Lua heap (checked at every instruction and before `string.rep`/
+//! `table.concat` allocate). Past a limit the VM aborts the script (`pcall` cannot catch it)
+//! and EVAL answers `ERR Script killed by the playground …`. Redis has no such limit: after
+//! `busy-reply-threshold` it answers other clients `BUSY` until SCRIPT KILL (refused once the
+//! script wrote: only SHUTDOWN NOSAVE ends it). Writes the script made before the abort stay,
+//! as every write does in Redis (no rollback) — the data is consistent command by command.
+//!
+//! # Read-only globals
+//!
+//! Redis patches its Lua with read-only tables. Here the scripts' global environment is a
+//! proxy (`setfenv(0, env)`): reading a missing global raises Redis's nonexistent-global error,
+//! writing one raises `Attempt to modify a readonly table`; the library tables (`string`,
+//! `math`, `table`, `coroutine`, `redis`) and the string metatable are proxies too, and
+//! `rawset`/`rawget`/`next`/`pairs`/`getmetatable`/`setmetatable` see through them. `KEYS`
+//! and `ARGV` are ordinary tables, as in Redis.
+
+pub mod call;
+pub mod convert;
+pub mod vm;
+
+use std::collections::HashMap;
+
+use omnilua::Function;
+
+use crate::reply::Reply;
+
+use convert::internal;
+use vm::Vm;
+pub use vm::{MAX_CALLS, MAX_HEAP, MAX_STEPS};
+
+/// The flags a `#!lua flags=…` shebang declares (script.h `SCRIPT_FLAG_*`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScriptFlags {
+    /// Declared with a shebang (no shebang = `SCRIPT_FLAG_EVAL_COMPAT_MODE`).
+    pub shebang: bool,
+    pub no_writes: bool,
+    pub allow_oom: bool,
+    pub allow_stale: bool,
+    pub no_cluster: bool,
+    pub allow_cross_slot_keys: bool,
+}
+
+/// eval.c `evalExtractShebangFlags()`: the flags and the length of the shebang line (the body
+/// handed to Lua starts at its newline, so line numbers stay the script's own).
+pub fn extract_shebang(body: &[u8]) -> Result<(ScriptFlags, usize), Reply> {
+    if !body.starts_with(b"#!") {
+        return Ok((ScriptFlags::default(), 0));
+    }
+    let Some(end) = body.iter().position(|&b| b == b'\n') else {
+        return Err(Reply::err("ERR Invalid script shebang"));
+    };
+    let line = &body[..end];
+    let mut parts = line.split(|&b| b == b' ' || b == b'\t' || b == b'\r').filter(|p| !p.is_empty());
+    let engine = parts.next().unwrap_or(b"");
+    if engine != b"#!lua" {
+        return Err(Reply::Error([b"ERR Unexpected engine in script shebang: ".as_slice(), engine].concat()));
+    }
+    let mut flags = ScriptFlags { shebang: true, ..Default::default() };
+    for part in parts {
+        let Some(list) = part.strip_prefix(b"flags=") else {
+            return Err(Reply::Error([b"ERR Unknown lua shebang option: ".as_slice(), part].concat()));
+        };
+        for flag in list.split(|&b| b == b',').filter(|f| !f.is_empty()) {
+            match flag {
+                b"no-writes" => flags.no_writes = true,
+                b"allow-oom" => flags.allow_oom = true,
+                b"allow-stale" => flags.allow_stale = true,
+                b"no-cluster" => flags.no_cluster = true,
+                b"allow-cross-slot-keys" => flags.allow_cross_slot_keys = true,
+                other => {
+                    return Err(Reply::Error([b"ERR Unexpected flag in script shebang: ".as_slice(), other].concat()))
+                }
+            }
+        }
+    }
+    Ok((flags, end))
+}
+
+/// What a script run may do (script.c `scriptRunCtx` flags).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunPolicy {
+    /// EVAL_RO/EVALSHA_RO, or a `no-writes` shebang (`SCRIPT_READ_ONLY`).
+    pub read_only: bool,
+    /// An `allow-oom` shebang (`SCRIPT_ALLOW_OOM`).
+    pub allow_oom: bool,
+    /// `server.pre_command_oom_state`: over maxmemory with nothing to evict when EVAL started.
+    pub oom_at_start: bool,
+}
+
+/// A cached script (eval.c `luaScript`).
+pub struct Script {
+    pub body: Vec<u8>,
+    pub flags: ScriptFlags,
+    pub(crate) func: Function,
+}
+
+/// The scripting state of an engine: the Lua state (created on first use, dropped by SCRIPT
+/// FLUSH), the script cache and Redis's `math.random` generator (rand.c), which lives outside
+/// Lua and survives SCRIPT FLUSH as a C static does.
+#[derive(Default)]
+pub struct Scripts {
+    pub(crate) vm: Option<Vm>,
+    pub(crate) cache: HashMap<String, Script>,
+    rand48: vm::Rand48,
+}
+
+impl Scripts {
+    pub fn get(&self, sha: &str) -> Option<&Script> {
+        self.cache.get(sha)
+    }
+
+    pub fn len(&self) -> usize {
+        self.cache.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cache.is_empty()
+    }
+
+    /// SCRIPT FLUSH (eval.c `scriptingReset()`): forget every script and start a new Lua state.
+    pub fn flush(&mut self) {
+        self.cache.clear();
+        self.vm = None;
+    }
+
+    /// eval.c `luaCreateFunction()`: compiles `body` (its shebang already parsed) and caches it
+    /// under `sha`. A syntax error is Redis's `Error compiling script` reply.
+    pub fn create(&mut self, sha: &str, body: &[u8], flags: ScriptFlags, shebang_len: usize) -> Result<(), Reply> {
+        if self.cache.contains_key(sha) {
+            return Ok(());
+        }
+        let vm = self.vm()?;
+        vm.sandbox.reset();
+        let compiled = vm.lua.load(&body[shebang_len..]).set_name("@user_script").into_function();
+        let func = match compiled {
+            Ok(f) => f,
+            Err(e) => {
+                let mut msg = b"ERR Error compiling script (new function): ".to_vec();
+                msg.extend_from_slice(e.to_string().as_bytes());
+                return Err(Reply::Error(msg));
+            }
+        };
+        vm.prepare.call::<_, ()>(func.clone()).map_err(|e| internal(&e))?;
+        self.cache.insert(sha.to_string(), Script { body: body.to_vec(), flags, func });
+        Ok(())
+    }
+
+    fn vm(&mut self) -> Result<&mut Vm, Reply> {
+        if self.vm.is_none() {
+            self.vm = Some(Vm::new(self.rand48.clone()).map_err(|e| internal(&e))?);
+        }
+        self.vm.as_mut().ok_or_else(|| Reply::err("ERR scripting is unavailable"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shebangs() {
+        assert_eq!(extract_shebang(b"return 1").unwrap(), (ScriptFlags::default(), 0));
+        let (f, len) = extract_shebang(b"#!lua flags=no-writes,allow-oom\nreturn 1").unwrap();
+        assert!(f.shebang && f.no_writes && f.allow_oom && !f.allow_stale);
+        assert_eq!(len, 31);
+        assert!(extract_shebang(b"#!lua").is_err());
+        assert!(extract_shebang(b"#!lua flags=bad\n").is_err());
+    }
+}
