@@ -2411,6 +2411,11 @@ impl StreamGen {
                     a.extend(["SET".into(), k, "v".into()]);
                 } else if self.rng.chance(10) {
                     a.extend(["DEL".into(), k]);
+                } else if self.rng.chance(30) {
+                    // DUMP's length: the payload's bytes hold wall-clock delivery and seen times,
+                    // but always 8 of them, so the length shows the nodes, strings and LZF.
+                    a.push("EVAL \"local p = redis.call('DUMP', KEYS[1]) if p then return #p end return -1\" 1".into());
+                    a.push(k);
                 } else {
                     a.extend([self.rng.pick(&["TYPE", "EXISTS", "OBJECT ENCODING"]).to_string(), k]);
                 }
