@@ -15,7 +15,7 @@ import { createNotices } from "./notices.js";
 import { formatClock } from "./views/clock-view.js";
 import { mountPlayground } from "./playground.js";
 import { loadLab, loadLabIndex, attachLab } from "./labs/lab-player.js";
-import { recordSession, encodeSession, decodeSession, decodeCommands, replaySession, sessionProblem, MAX_URL_SESSION } from "./session.js";
+import { recordSession, encodeSession, decodeSession, decodeCommands, replayJob, sessionProblem, MAX_URL_SESSION } from "./session.js";
 import { confirmDiscard } from "./confirm.js";
 
 /**
@@ -449,7 +449,9 @@ async function boot() {
   // Everything that changes the engine from here on is recorded, so it can be shared.
   recorder = recordSession(parts.engine, { seed, startMs });
   if (session) {
-    replaySession(parts.engine, session, {
+    // In slices with its progress in the console (console/jobs.js): a long session never
+    // freezes the tab; lines typed meanwhile wait for it.
+    const host = {
       line(n, text) {
         if (parts.consoles.ensure(n)) parts.consoles.submitOn(n, text);
       },
@@ -460,7 +462,8 @@ async function boot() {
         parts.consoles.pollAll();
       },
       reset: () => parts.reset(),
-    });
+    };
+    await parts.consoles.runJob({ ...replayJob(parts.engine, session, host), label: "recorded steps replayed", cancellable: false });
     parts.consoles.pollAll();
     parts.loop.redrawAll?.();
     parts.loop.wake?.();
@@ -481,7 +484,8 @@ async function boot() {
     });
     item.querySelector(".notice-close")?.before(fresh);
   }
-  for (const line of play.commands ?? []) parts.run(line);
+  // The link's commands, in slices with their progress (Ctrl-C stops them).
+  if (play.commands) await parts.consoles.runLines(0, play.commands, "lines from the link");
   /** @type {ReturnType<typeof attachLab> | null} */
   let labPlayer = null;
   const labEl = document.getElementById("lab");

@@ -76,6 +76,19 @@ function guardReadOnly(consoleRoot) {
 }
 
 /**
+ * localStorage, or null where it cannot be used (a sandboxed frame, a private window).
+ * @returns {import("./console/consoles").PrefsStorage | null}
+ */
+function pageStorage() {
+  try {
+    const s = window.localStorage;
+    return { get: (k) => s.getItem(k), set: (k, v) => s.setItem(k, v) };
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Mounts a playground.
  *
  * @param {Document|ShadowRoot} root  holds the markup (ids scoped to it)
@@ -345,6 +358,8 @@ export async function mountPlayground(root, options) {
     },
     completions: buildCompletionEntries(engine.commands()),
     welcome,
+    // The page remembers each console's --raw switch; a widget (in a shadow root) does not.
+    storage: root instanceof Document ? pageStorage() : null,
   });
   consoleView = consoles.primary;
 

@@ -14,6 +14,7 @@
 //   const text = await encodeSession(session);                 // "1.<base64url of deflate(JSON)>"
 //   const back = await decodeSession(text);                    // {ok, session} | {ok: false, error}
 //   replaySession(engine, back.session, { line(n, text) {…} }) // the host runs lines through its consoles
+//   consoles.runJob(replayJob(engine, back.session, host))     // the same, in slices with progress
 //
 // Also `?commands=` in the redis.io style: a base64url JSON list of command lines, run at start.
 
@@ -249,28 +250,43 @@ export function encodeCommands(lines) {
 /**
  * Makes a decoded session's calls again on `engine` (fresh, created with the session's seed and
  * start time), each after advancing the clock to its time, then advances to where the clock
- * stood. `host.line(n, text)` runs a console line (so the console shows it) — it must end up
- * calling engine.executeOn(n, text); `host.open()` opens a console pane.
+ * stood — as a job for the console's job runner (console/jobs.js), so a long session replays in
+ * slices with its progress while the page keeps drawing: `{label, total, step()}`, one recorded
+ * call per unit (the last one done once the clock stands where it was shared); the clock catches up to each call's time a
+ * growing number of cron ticks per step ("busy") however long the gap, so idle days cost little
+ * and a busy stretch never holds a frame. `host.line(n, text)` runs a console line (so the
+ * console shows it) — it must end up calling engine.executeOn(n, text); `host.open()` opens a
+ * console pane.
  * @param {Pick<import("./engine").Engine, "now" | "advanceTo" | "command" | "populate" | "setTime">} engine
  * @param {Session} session
  * @param {ReplayHost} host
+ * @param {{clock?: () => number}} [options]  real time in ms (tests may pin it)
+ * @returns {{label: string, total: number, step: () => "more" | "done" | "busy"}}
  */
-export function replaySession(engine, session, host) {
-  /** @param {number} t */
-  const at = (t) => {
+export function replayJob(engine, session, host, { clock = () => performance.now() } = {}) {
+  let next = 0;
+  // Cron ticks asked for per advance: grows while advances are quick, shrinks when one is slow.
+  let chunk = 256;
+  let stuck = 0;
+  /**
+   * One bounded advance towards `t` (ms since the start); true once the clock is there.
+   * @param {number} t
+   */
+  const catchUp = (t) => {
     const target = session.startMs + t;
-    if (target > Number(engine.now())) {
-      // Cron for every tick crossed, as the page's loop would have run it.
-      for (let guard = 0; guard < 1_000_000 && Number(engine.now()) < target; guard += 1) {
-        const r = engine.advanceTo(target, 1_000_000);
-        if (!r || r.lagMs <= 0) break;
-      }
-    }
+    if (Number(engine.now()) >= target) return true;
+    const t0 = clock();
+    const r = engine.advanceTo(target, chunk);
+    const spent = clock() - t0;
+    if (spent < 2) chunk = Math.min(chunk * 4, 1_000_000_000);
+    else if (spent > 8) chunk = Math.max(16, Math.floor(chunk / 2));
+    // A clock that does not move (an engine restarting) is not waited for forever.
+    stuck = r && r.ticks === 0 ? stuck + 1 : 0;
+    return !r || r.lagMs <= 0 || Number(engine.now()) >= target || stuck > 1000;
   };
-  for (const e of session.log) {
-    const [t, op] = e;
-    if (op !== "setTime") at(t);
-    switch (op) {
+  /** @param {LogEntry} e */
+  const apply = (e) => {
+    switch (e[1]) {
       case "line":
         host.line(e[2], e[3]);
         break;
@@ -298,6 +314,33 @@ export function replaySession(engine, session, host) {
       default:
         break;
     }
-  }
-  at(session.endMs);
+  };
+  const { log } = session;
+  return {
+    label: "recorded steps",
+    // One unit per call; the last one is counted once the clock stands where it was shared.
+    total: Math.max(1, log.length),
+    step() {
+      if (next < log.length) {
+        const e = log[next];
+        if (e[1] !== "setTime" && !catchUp(e[0])) return "busy";
+        stuck = 0;
+        apply(e);
+        next += 1;
+        return next < log.length ? "more" : "busy";
+      }
+      return catchUp(session.endMs) ? "done" : "busy";
+    },
+  };
+}
+
+/**
+ * The whole replay at once (`replayJob` run to its end): for tests and hosts without frames.
+ * @param {Pick<import("./engine").Engine, "now" | "advanceTo" | "command" | "populate" | "setTime">} engine
+ * @param {Session} session
+ * @param {ReplayHost} host
+ */
+export function replaySession(engine, session, host) {
+  const job = replayJob(engine, session, host);
+  while (job.step() !== "done");
 }

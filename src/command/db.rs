@@ -84,8 +84,11 @@ pub fn flushdb(e: &mut Engine, c: &Call) -> Reply {
         return r;
     }
     let n = e.dbs[c.db].len() as u64;
-    // db.c signalFlushedDb(): watchers of keys that existed see a change.
+    // db.c signalFlushedDb(): watchers of keys that existed see a change; tracking clients
+    // are told everything is invalid.
     e.touch_all_watched_keys_in_db(c.db, None);
+    charge_flush(e, c, c.db);
+    e.tracking_invalidate_keys_on_flush();
     e.dbs[c.db].clear();
     e.dirty(n);
     Reply::ok()
@@ -98,13 +101,27 @@ pub fn flushall(e: &mut Engine, c: &Call) -> Reply {
     let mut n = 0;
     for db in 0..e.dbs.len() {
         e.touch_all_watched_keys_in_db(db, None);
+        charge_flush(e, c, db);
     }
+    e.tracking_invalidate_keys_on_flush();
     for db in e.dbs.iter_mut() {
         n += db.len() as u64;
         db.clear();
     }
     e.dirty(n + 1);
     Reply::ok()
+}
+
+/// A synchronous flush frees every key and value on the main thread (src/cost.rs); an ASYNC
+/// one or lazyfree-lazy-user-flush hands the dataset to the lazyfree thread, as Redis does.
+fn charge_flush(e: &mut Engine, c: &Call, db: usize) {
+    let lazy = if c.argc() == 2 { is_opt(c.arg(1), "async") } else { e.config.bool("lazyfree-lazy-user-flush") };
+    if lazy {
+        return;
+    }
+    let ns: u64 =
+        e.dbs[db].dict.values().map(|o| crate::cost::DELETE_KEY_NS + crate::cost::free_cost_ns(&o.value)).sum();
+    e.charge_cpu(crate::cost::scaled(ns, e.hot.cost_percent));
 }
 
 /// db.c `delGenericCommand()`: expire first (a dead key doesn't count), then delete.
@@ -159,6 +176,9 @@ pub fn keys(e: &mut Engine, c: &Call) -> Reply {
             out.push(Reply::bulk(key));
         }
     }
+    // Every key is examined (src/cost.rs).
+    let examined = db.len() as u64;
+    e.charge_cpu(crate::cost::scaled(examined * crate::cost::SCAN_KEY_NS, e.hot.cost_percent));
     Reply::Array(out)
 }
 
@@ -241,6 +261,7 @@ pub fn scan(e: &mut Engine, c: &Call) -> Reply {
         }
     }
     let mut keys = Vec::new();
+    e.charge_cpu(crate::cost::scaled(batch.len() as u64 * crate::cost::SCAN_KEY_NS, e.hot.cost_percent));
     for key in batch {
         if let Some(p) = opts.pattern {
             if !glob_match(p, &key, false) {
@@ -265,6 +286,9 @@ pub fn scan(e: &mut Engine, c: &Call) -> Reply {
 /// live key turns up or the db is empty. (Redis gives up after 100 tries and returns a dead
 /// key only on a replica, which can't delete; the playground is always a master.)
 pub fn randomkey(e: &mut Engine, c: &Call) -> Reply {
+    // While clients are paused nothing expires: after 100 dead picks, give up and answer one
+    // (Redis 7.0.15 loops forever there; later versions answer as here).
+    let mut tries = 100;
     loop {
         let n = e.dbs[c.db].len();
         if n == 0 {
@@ -276,6 +300,13 @@ pub fn randomkey(e: &mut Engine, c: &Call) -> Reply {
         };
         let key = key.clone();
         if e.dbs[c.db].is_expired(&key, e.now_ms()) {
+            if e.check_client_pause_timeout() {
+                tries -= 1;
+                if tries == 0 {
+                    return Reply::Bulk(key);
+                }
+                continue;
+            }
             e.delete_expired_key(c.db, &key, ExpiredBy::Lazy);
             continue;
         }

@@ -1,7 +1,15 @@
-//! Connections: models networking.c — CLIENT ID/SETNAME/GETNAME/LIST/INFO/KILL
-//! (`clientCommand()`, `catClientInfoString()`, `clientSetName()`), HELLO (`helloCommand()`:
-//! switches the client to RESP2 or RESP3, with its AUTH and SETNAME options), RESET
-//! (`clearClientConnectionState()`, back to RESP2) and QUIT; AUTH (acl.c `authCommand()`).
+//! Connections: models networking.c — CLIENT ID/SETNAME/GETNAME/LIST/INFO/KILL/REPLY/UNBLOCK/
+//! PAUSE/UNPAUSE/NO-EVICT (`clientCommand()`, `catClientInfoString()`, `clientSetName()`),
+//! HELLO (`helloCommand()`: switches the client to RESP2 or RESP3, with its AUTH and SETNAME
+//! options), RESET (`clearClientConnectionState()`, back to RESP2) and QUIT; AUTH (acl.c
+//! `authCommand()`). CLIENT TRACKING and its siblings are in tracking.rs; what PAUSE does is
+//! ../pause.rs.
+//!
+//! CLIENT REPLY OFF|SKIP: the replies the client would get are dropped (the engine marks them,
+//! `Engine::reply_dropped`; hosts don't send them), except push messages — Pub/Sub messages and
+//! (un)subscribe confirmations, invalidations — which 7.0 always sends. Deviation: a CLIENT REPLY
+//! inside MULTI drops EXEC's whole reply (OFF) or none of it (SKIP), where 7.0 drops the queued
+//! commands' replies from within the array it announced (a malformed reply).
 //!
 //! Deviations: the engine sees no sockets, so CLIENT LIST's socket fields are stand-ins: `addr`
 //! and `laddr` are the real ones only for a `redisplay serve` connection (a console client shows
@@ -11,8 +19,8 @@
 //! empty), for AUTH and HELLO's AUTH alike.
 
 use crate::command::call::Call;
-use crate::command::{is_opt, syntax_error};
-use crate::engine::{Client, ClientId, Engine};
+use crate::command::{is_opt, subcommand_syntax_error, syntax_error};
+use crate::engine::{Client, ClientId, Engine, PauseKind};
 use crate::reply::Reply;
 use crate::util::{string2ll, text};
 
@@ -21,28 +29,29 @@ use crate::util::{string2ll, text};
 /// idle connection and for the caller).
 fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
     let now = e.now_ms();
+    // catClientInfoString()'s flag letters, in its order.
     let mut flags = String::new();
-    if c.in_multi {
-        flags.push('x');
-    }
-    if c.blocked.is_some() {
-        flags.push('b');
-    }
-    if c.dirty_cas {
-        flags.push('d');
-    }
-    if c.dirty_exec {
-        flags.push('e');
-    }
-    if c.in_pubsub() {
-        flags.push('P');
+    for (on, letter) in [
+        (c.monitor, 'O'),
+        (c.in_pubsub(), 'P'),
+        (c.in_multi, 'x'),
+        (c.is_blocked(), 'b'),
+        (c.tracking.is_some(), 't'),
+        (c.tracking.as_ref().is_some_and(|t| t.broken_redir), 'R'),
+        (c.tracking.as_ref().is_some_and(|t| t.bcast), 'B'),
+        (c.dirty_cas, 'd'),
+        (c.no_evict, 'e'),
+    ] {
+        if on {
+            flags.push(letter);
+        }
     }
     if flags.is_empty() {
         flags.push('N');
     }
     let multi = if c.in_multi { c.queued.len() as i64 } else { -1 };
     // An idle connection's query buffer was freed; a blocked one still holds its command.
-    let argv_mem = if caller || c.blocked.is_some() { c.argv_mem } else { 0 };
+    let argv_mem = if caller || c.is_blocked() { c.argv_mem } else { 0 };
     let buffers = if caller {
         format!(
             "qbuf=26 qbuf-free=20448 argv-mem={argv_mem} multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem={}",
@@ -55,11 +64,11 @@ fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
         )
     };
     format!(
-        "id={} addr={} laddr={} fd={} name={} age={} idle={} flags={} db={} sub={} psub={} ssub=0 multi={} \
-         {} events=r cmd={} user=default redir=-1 resp={}",
+        "id={} addr={} laddr={} fd={} name={} age={} idle={} flags={} db={} sub={} psub={} ssub={} multi={} \
+         {} events=r cmd={} user=default redir={} resp={}",
         c.id,
-        addr_of(c),
-        laddr_of(c),
+        c.peer_addr(),
+        c.local_addr(),
         7 + c.id,
         text(&c.name),
         (now - c.created_ms).max(0) / 1000,
@@ -68,9 +77,11 @@ fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
         c.db,
         c.channels.len(),
         c.patterns.len(),
+        c.shard_channels.len(),
         multi,
         buffers,
         c.last_cmd,
+        c.tracking.as_ref().map_or(-1, |t| t.redirect as i64),
         c.resp,
     )
 }
@@ -83,21 +94,6 @@ pub fn client_getname(e: &mut Engine, c: &Call) -> Reply {
     match e.clients.get(&c.client) {
         Some(cl) if !cl.name.is_empty() => Reply::bulk(&cl.name),
         _ => Reply::Nil,
-    }
-}
-
-/// The client's `ip:port`: the real peer for a network client, a stand-in for a console.
-fn addr_of(c: &Client) -> String {
-    match &c.addr {
-        Some((addr, _)) => addr.clone(),
-        None => format!("127.0.0.1:{}", 40000 + c.id),
-    }
-}
-
-fn laddr_of(c: &Client) -> String {
-    match &c.addr {
-        Some((_, laddr)) => laddr.clone(),
-        None => "127.0.0.1:6379".into(),
     }
 }
 
@@ -177,7 +173,7 @@ pub fn client_list(e: &mut Engine, c: &Call) -> Reply {
 pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
     if c.argc() == 3 {
         let target = c.arg(2);
-        let victim = e.clients.values().find(|cl| addr_of(cl).as_bytes() == target).map(|cl| cl.id);
+        let victim = e.clients.values().find(|cl| cl.peer_addr().as_bytes() == target).map(|cl| cl.id);
         return match victim {
             Some(id) => {
                 e.disconnect(id);
@@ -232,8 +228,8 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
         .clients
         .values()
         .filter(|cl| id_f.is_none_or(|id| cl.id == id))
-        .filter(|cl| addr_f.as_ref().is_none_or(|a| addr_of(cl).as_bytes() == a.as_slice()))
-        .filter(|cl| laddr_f.as_ref().is_none_or(|a| laddr_of(cl).as_bytes() == a.as_slice()))
+        .filter(|cl| addr_f.as_ref().is_none_or(|a| cl.peer_addr().as_bytes() == a.as_slice()))
+        .filter(|cl| laddr_f.as_ref().is_none_or(|a| cl.local_addr().as_bytes() == a.as_slice()))
         .filter(|cl| {
             type_f.as_ref().is_none_or(|t| match t.as_slice() {
                 b"normal" => !cl.in_pubsub(),
@@ -250,9 +246,12 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
     Reply::Integer(victims.len() as i64)
 }
 
-/// networking.c `clearClientConnectionState()` (RESET): out of MULTI, no watches, no
-/// subscriptions, no blocking, db 0, no name.
+/// networking.c `clearClientConnectionState()` (RESET): out of MONITOR, tracking off, out of
+/// MULTI, no watches, no subscriptions, no blocking, db 0, no name, RESP2, CLIENT REPLY ON
+/// (NO-EVICT stays on in 7.0.15).
 pub fn reset(e: &mut Engine, c: &Call) -> Reply {
+    e.monitors.retain(|&id| id != c.client);
+    e.disable_tracking(c.client);
     e.discard_transaction(c.client);
     crate::pubsub::unsubscribe_all(e, c.client);
     e.unblock(c.client);
@@ -261,6 +260,9 @@ pub fn reset(e: &mut Engine, c: &Call) -> Reply {
         cl.name.clear();
         cl.outbox.clear();
         cl.resp = 2;
+        cl.monitor = false;
+        cl.reply_off = false;
+        cl.reply_skip_next = false;
     }
     // clientSetDefaultAuth(): back to the default user, authenticated only if it has no password.
     let nopass = e.config.str("requirepass").is_empty();
@@ -370,4 +372,115 @@ pub fn hello(e: &mut Engine, c: &Call) -> Reply {
         (Reply::bulk("role"), Reply::bulk("master")),
         (Reply::bulk("modules"), Reply::Array(vec![])),
     ])
+}
+
+/// `CLIENT REPLY ON|OFF|SKIP`: OFF and SKIP have no reply of their own.
+pub fn client_reply(e: &mut Engine, c: &Call) -> Reply {
+    let Some(cl) = e.clients.get_mut(&c.client) else { return Reply::err("ERR no such client") };
+    if is_opt(c.arg(2), "on") {
+        cl.reply_off = false;
+        cl.reply_skip = false;
+        cl.reply_skip_next = false;
+        return Reply::ok();
+    }
+    if is_opt(c.arg(2), "off") {
+        cl.reply_off = true;
+    } else if is_opt(c.arg(2), "skip") {
+        if !cl.reply_off {
+            cl.reply_skip_next = true;
+        }
+    } else {
+        return syntax_error();
+    }
+    // No reply — but inside EXEC the array already counts one (see the header).
+    if !cl.in_multi {
+        cl.reply_dropped = true;
+    }
+    Reply::ok()
+}
+
+/// `CLIENT UNBLOCK id [TIMEOUT|ERROR]`: a client blocked on keys gets its timeout reply or an
+/// UNBLOCKED error. One postponed by CLIENT PAUSE gets the error as 7.0.15 gives it — and its
+/// command still runs (postponed again while the pause lasts); TIMEOUT there makes 7.0.15 panic
+/// (`replyToBlockedClientTimedOut()` knows no BLOCKED_POSTPONE): here it answers 0.
+pub fn client_unblock(e: &mut Engine, c: &Call) -> Reply {
+    if c.argc() > 4 {
+        return subcommand_syntax_error("CLIENT", c.arg(1));
+    }
+    let mut error = false;
+    if c.argc() == 4 {
+        if is_opt(c.arg(3), "error") {
+            error = true;
+        } else if !is_opt(c.arg(3), "timeout") {
+            return Reply::err("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+        }
+    }
+    let Some(id) = string2ll(c.arg(2)) else { return Reply::err(crate::command::NOT_INTEGER) };
+    let target = id as ClientId;
+    if error && e.clients.get(&target).is_some_and(|t| t.postponed.is_some()) {
+        e.add_reply(target, Reply::err("UNBLOCKED client unblocked via CLIENT UNBLOCK"));
+        e.release_postponed(target);
+        return Reply::Integer(1);
+    }
+    if e.clients.get(&target).is_none_or(|t| t.blocked.is_none()) {
+        return Reply::Integer(0);
+    }
+    let reply = if error {
+        Reply::err("UNBLOCKED client unblocked via CLIENT UNBLOCK")
+    } else {
+        // blocked.c replyToBlockedClientTimedOut(): a blocking pop's timeout is a null array.
+        Reply::NilArray
+    };
+    e.unblock(target);
+    e.add_reply(target, reply);
+    if let Some(t) = e.clients.get_mut(&target) {
+        t.reset_after_command(false);
+    }
+    Reply::Integer(1)
+}
+
+/// `CLIENT PAUSE timeout [WRITE|ALL]`: the mode is checked first, then the timeout (ms), which
+/// is added to the clock as 7.0 adds it — without an overflow check.
+pub fn client_pause(e: &mut Engine, c: &Call) -> Reply {
+    if c.argc() > 4 {
+        return subcommand_syntax_error("CLIENT", c.arg(1));
+    }
+    let mut kind = PauseKind::All;
+    if c.argc() == 4 {
+        if is_opt(c.arg(3), "write") {
+            kind = PauseKind::Write;
+        } else if !is_opt(c.arg(3), "all") {
+            return Reply::err("ERR CLIENT PAUSE mode must be WRITE or ALL");
+        }
+    }
+    let Some(ms) = string2ll(c.arg(2)) else {
+        return Reply::err("ERR timeout is not an integer or out of range");
+    };
+    if ms < 0 {
+        return Reply::err("ERR timeout is negative");
+    }
+    let end = if ms > 0 { ms.wrapping_add(e.now_ms()) } else { 0 };
+    e.pause_clients(end, kind);
+    Reply::ok()
+}
+
+/// `CLIENT UNPAUSE`: the postponed commands run before the server sleeps again.
+pub fn client_unpause(e: &mut Engine, _c: &Call) -> Reply {
+    e.unpause_clients();
+    Reply::ok()
+}
+
+/// `CLIENT NO-EVICT ON|OFF` (the `e` flag; the playground has no client eviction to exempt from).
+pub fn client_no_evict(e: &mut Engine, c: &Call) -> Reply {
+    let on = if is_opt(c.arg(2), "on") {
+        true
+    } else if is_opt(c.arg(2), "off") {
+        false
+    } else {
+        return syntax_error();
+    };
+    if let Some(cl) = e.clients.get_mut(&c.client) {
+        cl.no_evict = on;
+    }
+    Reply::ok()
 }

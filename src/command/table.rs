@@ -24,7 +24,7 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("ping", server::ping),
     ("echo", server::echo),
     ("time", server::time),
-    ("info", server::info),
+    ("info", super::info::info),
     // replication.c
     ("role", super::replication::role),
     ("command", server::command),
@@ -41,6 +41,29 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("config|resetstat", config::config_resetstat),
     ("config|rewrite", config::config_rewrite),
     ("config|help", server::container_help),
+    // debug.c
+    ("debug", super::debug::debug),
+    // module.c
+    ("module|list", super::module::module_list),
+    ("module|load", super::module::module_load),
+    ("module|loadex", super::module::module_load),
+    ("module|unload", super::module::module_unload),
+    ("module|help", server::container_help),
+    // lolwut.c
+    ("lolwut", super::lolwut::lolwut),
+    // latency.c
+    ("latency|latest", super::latency::latency_latest),
+    ("latency|history", super::latency::latency_history),
+    ("latency|reset", super::latency::latency_reset),
+    ("latency|doctor", super::latency::latency_doctor),
+    ("latency|graph", super::latency::latency_graph),
+    ("latency|histogram", super::latency::latency_histogram),
+    ("latency|help", server::container_help),
+    // slowlog.c
+    ("slowlog|get", super::slowlog::slowlog_get),
+    ("slowlog|len", super::slowlog::slowlog_len),
+    ("slowlog|reset", super::slowlog::slowlog_reset),
+    ("slowlog|help", server::container_help),
     // db.c
     ("select", db::select),
     ("swapdb", db::swapdb),
@@ -305,6 +328,9 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("psubscribe", pubsub::psubscribe),
     ("punsubscribe", pubsub::punsubscribe),
     ("publish", pubsub::publish_command),
+    ("ssubscribe", pubsub::ssubscribe),
+    ("sunsubscribe", pubsub::sunsubscribe),
+    ("spublish", pubsub::spublish_command),
     ("pubsub|channels", pubsub::pubsub_channels),
     ("pubsub|numsub", pubsub::pubsub_numsub),
     ("pubsub|numpat", pubsub::pubsub_numpat),
@@ -318,7 +344,19 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("client|info", networking::client_info),
     ("client|list", networking::client_list),
     ("client|kill", networking::client_kill),
+    ("client|reply", networking::client_reply),
+    ("client|unblock", networking::client_unblock),
+    ("client|pause", networking::client_pause),
+    ("client|unpause", networking::client_unpause),
+    ("client|no-evict", networking::client_no_evict),
     ("client|help", server::container_help),
+    // tracking.c's CLIENT subcommands
+    ("client|tracking", super::tracking::client_tracking),
+    ("client|caching", super::tracking::client_caching),
+    ("client|getredir", super::tracking::client_getredir),
+    ("client|trackinginfo", super::tracking::client_trackinginfo),
+    // replication.c
+    ("monitor", super::replication::monitor),
     ("hello", networking::hello),
     ("auth", networking::auth),
     ("reset", networking::reset),

@@ -6,12 +6,15 @@
 //! - `map.rs`: the hash maps behind every dict (deterministic hasher);
 //! - `geohash.rs`: geohash.c and geohash_helper.c; `pqsort.rs`: pqsort.c and glibc's qsort;
 //! - `long_double.rs`: x87 80-bit `long double` arithmetic, `strtold` and its printing;
+//! - `hdr_histogram.rs`: the HDR histogram behind per-command latency tracking;
+//! - `sparkline.rs`: sparkline.c's ASCII graphs (LATENCY GRAPH);
 //! - `sds.rs`: sds.c's string sizes on jemalloc's size classes;
 //! - `hll.rs`: hyperloglog.c's sparse and dense representations and estimator;
 //! - `stream.rs`: t_stream.c's stream — a rax of listpack nodes, consumer groups, PELs.
 
 pub mod buckets;
 pub mod geohash;
+pub mod hdr_histogram;
 pub mod hll;
 pub mod intset;
 pub mod listpack;
@@ -20,5 +23,6 @@ pub mod map;
 pub mod pqsort;
 pub mod sds;
 pub mod skiplist;
+pub mod sparkline;
 pub mod stream;
 pub mod ziplist;

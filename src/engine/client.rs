@@ -1,5 +1,6 @@
 //! Clients coming and going: networking.c `createClient()` and `freeClient()` (a client's
-//! subscriptions, watches and blocking go with it), and what hosts read of them.
+//! subscriptions, watches, blocking, tracking and MONITOR go with it), replies that reach a
+//! client outside its own command, and what hosts read of them.
 
 use super::{Client, ClientId, Engine};
 use crate::reply::Reply;
@@ -15,13 +16,32 @@ impl Engine {
         id
     }
 
-    /// Closes a client: its subscriptions, watches and blocking go with it (networking.c
-    /// `freeClient()`); messages published later are simply missed.
+    /// Closes a client: its subscriptions, watches, blocking, tracking and MONITOR go with it
+    /// (networking.c `freeClient()`); messages published later are simply missed.
     pub fn disconnect(&mut self, id: ClientId) {
         crate::pubsub::unsubscribe_all(self, id);
         self.unwatch_all(id);
         self.unblock(id);
+        self.forget_postponed(id);
+        self.disable_tracking(id);
+        // replication.c: a monitor is removed from server.monitors.
+        self.monitors.retain(|&m| m != id);
         self.clients.remove(&id);
+    }
+
+    /// The outbox entries that arrived before the last command's reply (an invalidation sent
+    /// while the command waited to run, for one): a host writes them, then the reply, then the
+    /// rest of the outbox (`take_outbox`).
+    pub fn take_outbox_before_reply(&mut self, client: ClientId) -> Vec<Reply> {
+        let Some(c) = self.clients.get_mut(&client) else { return vec![] };
+        let n = std::mem::take(&mut c.reply_pos).min(c.outbox.len());
+        c.outbox.drain(..n).collect()
+    }
+
+    /// Whether the last command's reply is not to be sent (CLIENT REPLY OFF or SKIP, MONITOR
+    /// twice): the host writes nothing for it.
+    pub fn reply_dropped(&self, client: ClientId) -> bool {
+        self.clients.get(&client).is_some_and(|c| c.reply_dropped)
     }
 
     /// Records where a network client connects from (CLIENT LIST addr/laddr, CLIENT KILL).
@@ -36,9 +56,9 @@ impl Engine {
         self.clients.get_mut(&client).map(|c| c.outbox.drain(..).collect()).unwrap_or_default()
     }
 
-    /// Whether the client waits in a blocking command.
+    /// Whether the client waits: in a blocking command, or postponed by CLIENT PAUSE.
     pub fn is_blocked(&self, client: ClientId) -> bool {
-        self.clients.get(&client).is_some_and(|c| c.blocked.is_some())
+        self.clients.get(&client).is_some_and(|c| c.is_blocked())
     }
 
     pub fn client(&self, client: ClientId) -> Option<&Client> {

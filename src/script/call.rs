@@ -16,8 +16,8 @@ use crate::engine::{ClientId, Engine};
 use crate::reply::Reply;
 
 use super::convert::{
-    error_reply_from_lua, error_table, lua_args_to_argv, lua_string_bytes, lua_to_reply, raise, reply_to_lua,
-    reply_to_lua3, string_array,
+    error_reply_from_lua, error_table, is_counted, lua_args_to_argv, lua_string_bytes, lua_to_reply, mark_counted,
+    raise, raise_counted, reply_to_lua, reply_to_lua3, string_array,
 };
 use super::vm::{MAX_CALLS, MAX_HEAP, MAX_STEPS};
 use super::RunPolicy;
@@ -73,7 +73,7 @@ impl Engine {
                         Value::Table(t) => lua_string_bytes(&t.get::<_, Value>("err")?).unwrap_or_default(),
                         _ => vec![],
                     };
-                    return Err(raise(&msg));
+                    return Err(if is_counted(&reply) { raise_counted(&msg) } else { raise(&msg) });
                 }
                 Ok(reply)
             })?;
@@ -110,6 +110,8 @@ impl Engine {
             // What the stopped script left behind (a doubled string…) goes now, not later.
             vm.lua.gc_collect();
         }
+        // An error the script got from redis.call/pcall was counted when the command failed.
+        let counted = matches!(&result, Ok((_, v)) if is_counted(v));
         let reply = match result {
             Ok((true, value)) => lua_to_reply(&value, 0, vm.resp.get()),
             Ok((false, err)) => error_reply_from_lua(&err, sha),
@@ -130,6 +132,9 @@ impl Engine {
         if self.scripts.vm.is_none() {
             self.scripts.vm = Some(vm);
         }
+        if counted && reply.is_error() {
+            self.error_already_counted = true;
+        }
         reply
     }
 
@@ -147,10 +152,19 @@ impl Engine {
         }
         let reply = match self.call_from_script(&argv, run) {
             Ok(cmd) => self.call(run.client, cmd, &argv),
-            Err(msg) => return Ok((error_table(lua, &msg)?, true)),
+            Err(msg) => {
+                // script.c scriptCall(): its own refusals are counted as error replies.
+                self.count_error_reply(msg.as_bytes());
+                let t = error_table(lua, &msg)?;
+                mark_counted(&t);
+                return Ok((t, true));
+            }
         };
         let is_error = reply.is_error();
         let value = if run.resp.get() >= 3 { reply_to_lua3(lua, &reply)? } else { reply_to_lua(lua, &reply)? };
+        if is_error {
+            mark_counted(&value);
+        }
         Ok((value, is_error))
     }
 
@@ -192,7 +206,6 @@ impl Engine {
     }
 
     fn reject_from_script(&mut self, cmd: &'static Command) {
-        self.stats.total_error_replies += 1;
         self.stats.commands.entry(cmd.name.as_str()).or_default().rejected_calls += 1;
     }
 }

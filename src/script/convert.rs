@@ -66,6 +66,30 @@ pub(crate) fn raise(msg: &[u8]) -> omnilua::Error {
     omnilua::LuaError::RuntimeMsg(marked.into_boxed_slice()).into()
 }
 
+/// `raise` for an error a command (or scriptCall's checks) already counted in INFO errorstats:
+/// the table Lua sees carries `ignore_error_stats_update = true`, as script_lua.c
+/// `redisProtocolToLuaType_Error()` marks it, so the script's final error is not counted again.
+pub(crate) fn raise_counted(msg: &[u8]) -> omnilua::Error {
+    let mut marked = vec![2u8];
+    marked.extend_from_slice(msg);
+    omnilua::LuaError::RuntimeMsg(marked.into_boxed_slice()).into()
+}
+
+/// Marks an error table as already counted (see `raise_counted`).
+pub(crate) fn mark_counted(v: &Value) {
+    if let Value::Table(t) = v {
+        let _ = t.set("ignore_error_stats_update", true);
+    }
+}
+
+/// Whether a script's error value was already counted (see `raise_counted`).
+pub(crate) fn is_counted(v: &Value) -> bool {
+    match v {
+        Value::Table(t) => matches!(t.get::<_, Value>("ignore_error_stats_update"), Ok(Value::Boolean(true))),
+        _ => false,
+    }
+}
+
 /// `lua_tonumber()`: numbers, and strings that read as numbers.
 pub(crate) fn lua_tonumber(v: &Value) -> Option<f64> {
     match v {
@@ -145,6 +169,8 @@ pub(crate) fn reply_to_lua(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
             }
             Value::Table(t)
         }
+        // A RESP3-only frame before the reply: a RESP2 client sees the reply alone.
+        Reply::Preceded(_, r) => reply_to_lua(lua, r)?,
     })
 }
 

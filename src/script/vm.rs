@@ -118,9 +118,10 @@ G.math.randomseed = function(...) srand48(checkint('randomseed', 1, ...)) end
 -- redis.*: call/pcall/acl_check_cmd are set for each run (they reach the engine); the API functions that
 -- raise are Rust functions too, so the error handler finds the script's frame right above
 -- them even after a tail call. A Redis error raised from Rust travels as "\1" .. message.
-local MARK = '\1'
+local MARK, COUNTED = '\1', '\2'
 local function unmark(e)
   if type(e) == 'string' and e:sub(1, 1) == MARK then return {err = e:sub(2)} end
+  if type(e) == 'string' and e:sub(1, 1) == COUNTED then return {err = e:sub(2), ignore_error_stats_update = true} end
   return e
 end
 local redis = {}

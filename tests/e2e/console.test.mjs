@@ -188,6 +188,8 @@ test("a multi-line paste runs each complete line and keeps the last one in the i
       data.setData("text/plain", " one\r\nSET p2 two\nGET p");
       document.getElementById("console-input").dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
     });
+    // The pasted lines run as a job, from the next frame on (console/jobs.js).
+    await page.waitForFunction(() => [...document.querySelectorAll(".scrollback > .entry .typed")].some((t) => t.textContent === "SET p2 two"));
     const typed = await page.locator(".scrollback > .entry .typed").allTextContents();
     assert.deepEqual(typed.slice(-2), ["SET p1 one", "SET p2 two"]);
     assert.equal(await page.locator("#console-input").inputValue(), "GET p");

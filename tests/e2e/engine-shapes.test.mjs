@@ -90,6 +90,22 @@ test("commands, peeks, time and the command table", () => {
   pg.free();
 });
 
+test("hints and raw mode: a string or undefined, a boolean", () => {
+  const pg = new pkg.Playground(1, T0);
+  assert.equal(pg.hint(0, "GET"), " key");
+  assert.equal(pg.hint(0, "nosuch"), undefined);
+  assert.equal(pg.hint(7, "GET"), undefined, "no such console");
+  assert.equal(pg.raw_of(0), false);
+  pg.set_raw(0, true);
+  assert.equal(pg.raw_of(0), true);
+  const r = pg.execute("GET nosuch");
+  fits(r, "RawLineResult", "a raw line");
+  assert.equal(r.text, "\n");
+  pg.set_raw(9, true); // no such console: nothing happens
+  assert.equal(pg.raw_of(9), false);
+  pg.free();
+});
+
 test("drained events: every kind a few commands produce fits its type", () => {
   const pg = new pkg.Playground(3, T0);
   const cmd = (...args) => pg.command(args.map(String));

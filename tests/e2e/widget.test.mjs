@@ -431,7 +431,7 @@ test("keyboard and labels: Tab reaches the buttons and the input, Enter runs, ar
         tabs: [...root.querySelectorAll("[role=tab]")].map((t) => t.textContent),
       };
     });
-    assert.deepEqual(labels, { label: "127.0.0.1:6379> ", aria: "Command", console: "redis-cli console", tabs: ["Sorted set", "Expiry"] });
+    assert.deepEqual(labels, { label: "127.0.0.1:6379> ", aria: "redis-cli command", console: "redis-cli console", tabs: ["Sorted set", "Expiry"] });
     // View tabs follow the WAI-ARIA pattern, inside the shadow root.
     await page.locator("#k #tab-zset").focus();
     await page.keyboard.press("ArrowRight");

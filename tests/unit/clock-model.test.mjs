@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { MAX_JUMP_SECONDS, clockTexts, formatClock, formatLag, formatTimeOfDay, parseJumpSeconds, textsChanged } from "../../www/views/clock-model.js";
+import { EVENT_LOG_CAPACITY, MAX_JUMP_SECONDS, clockTexts, formatClock, formatLag, formatTimeOfDay, parseJumpSeconds, textsChanged } from "../../www/views/clock-model.js";
 
 /** A store state as www/store.js builds it. */
 function storeState(clock = {}, ui = {}) {
@@ -92,7 +92,7 @@ test("busy frames: ticks, lag, a jump catching up, dropped and lost events", () 
   assert.equal(clockTexts(storeState({ pendingMs: 1_800_000, jumpMs: 3_600_000 })).progress, 50);
   assert.equal(clockTexts(storeState({ pendingMs: 1, jumpMs: 3_600_000 })).progress, 99, "never 100% before it is done");
   assert.equal(t.expired, "expired 12,000,000");
-  assert.equal(t.dropped, "50,001 events dropped · events lost 2× (the engine could not hand them over)");
+  assert.equal(t.dropped, "50,001 events not drawn · events lost 2× (the engine could not hand them over)");
 });
 
 test("the step goes to the next tick, even when it is on an old schedule or already due", () => {
@@ -106,4 +106,12 @@ test("textsChanged compares with what is on screen", () => {
   assert.equal(textsChanged({}, t), true);
   assert.equal(textsChanged({ ...t }, t), false);
   assert.equal(textsChanged({ ...t, lag: "lag 1 ms" }, t), true);
+});
+
+test("the event log's capacity the clock bar names is the engine's", async () => {
+  const { readFileSync } = await import("node:fs");
+  const rust = readFileSync(new URL("../../src/engine/mod.rs", import.meta.url), "utf8");
+  const m = /pub const EVENT_LOG_CAPACITY: usize = ([\d_]+);/.exec(rust);
+  assert.ok(m, "EVENT_LOG_CAPACITY in src/engine/mod.rs");
+  assert.equal(Number(m[1].replace(/_/g, "")), EVENT_LOG_CAPACITY);
 });

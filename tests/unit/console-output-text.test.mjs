@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { capOutput, normalizeNewlines, parseSgr, visibleText } from "../../www/console/output-text.js";
+import { announcement, capOutput, normalizeNewlines, parseSgr, visibleText } from "../../www/console/output-text.js";
 
 test("line ends as a terminal shows them: CRLF → LF, a lone CR is dropped", () => {
   assert.equal(normalizeNewlines("a\r\nb\rc\n"), "a\nbc\n");
@@ -41,4 +41,16 @@ test("long output is cut at whole lines, then at characters, and says how much w
   assert.deepEqual(capOutput("a\nb\n", 2, 100), { text: "a\nb\n", hiddenLines: 0, hiddenChars: 0 });
   assert.deepEqual(capOutput("a\nb\nc\n", 2, 100), { text: "a\nb\n", hiddenLines: 1, hiddenChars: 0 });
   assert.deepEqual(capOutput("", 2, 100), { text: "", hiddenLines: 0, hiddenChars: 0 });
+});
+
+test("a reply as a screen reader is told it: its first lines and how many more", () => {
+  assert.equal(announcement('"v"\n'), '"v"');
+  assert.equal(announcement(""), "");
+  assert.equal(announcement("\n"), "");
+  assert.equal(announcement("1) \"a\"\n2) \"b\"\n3) \"c\"\n4) \"d\"\n5) \"e\"\n"), '1) "a"\n2) "b"\n3) "c"\n… 2 more lines');
+  assert.equal(announcement("1\n2\n3\n4\n"), "1\n2\n3\n… 1 more line");
+  // Terminal controls are not read out.
+  assert.equal(announcement("\x1b[1mGET\x1b[0m key\r\n"), "GET key");
+  const long = announcement(`"${"x".repeat(500)}"\n`);
+  assert.ok(long.length <= 162 && long.endsWith("…"), long);
 });

@@ -10,6 +10,7 @@ import {
   encodeSession,
   MAX_LOG,
   recordSession,
+  replayJob,
   replaySession,
   sessionProblem,
 } from "../../www/session.js";
@@ -228,4 +229,40 @@ test("replaySession makes each call again at its time, then stops the clock wher
   ]);
   // Advances that lagged were repeated until the time was reached.
   assert.equal(engine.now(), T0 + 12_000);
+});
+
+test("replayJob: the same calls one unit at a time, a lagging advance as busy steps, the tick ask growing", () => {
+  const engine = fakeEngine({ lagEvery: 1 });
+  const asked = [];
+  const advanceTo = engine.advanceTo;
+  engine.advanceTo = (target, ticks) => {
+    asked.push(ticks);
+    return advanceTo(target, ticks);
+  };
+  const lines = [];
+  const t = 0;
+  const job = replayJob(
+    engine,
+    session([
+      [0, "line", 0, "SET a 1"],
+      [4000, "line", 0, "GET a"],
+    ]),
+    { line: (_n, text) => lines.push([text, engine.now() - T0]), open() {}, close() {}, interrupt() {}, reset() {} },
+    { clock: () => t },
+  );
+  assert.equal(job.total, 2);
+  const results = [];
+  for (let r = ""; r !== "done"; ) {
+    r = job.step();
+    results.push(r);
+  }
+  // Each advance stops halfway (lag): busy steps until the clock gets there.
+  assert.equal(results.filter((r) => r === "more").length, 1, "the last call is counted with the final advance");
+  assert.ok(results.filter((r) => r === "busy").length >= 2, results.join(" "));
+  assert.deepEqual(lines[0], ["SET a 1", 0]);
+  assert.equal(lines[1][0], "GET a");
+  assert.ok(lines[1][1] >= 4000 - 1, `GET a ran at ${lines[1][1]}`);
+  assert.ok(engine.now() >= T0 + 5000 - 1);
+  // Quick advances (the pinned clock says 0 ms) ask for four times more ticks each time.
+  assert.ok(asked[1] === asked[0] * 4, asked.join(" "));
 });

@@ -127,3 +127,30 @@ function countLines(text) {
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n += 1;
   return text.endsWith("\n") ? n : n + 1;
 }
+
+/** Lines of a reply a screen reader is given at once; the rest is counted. */
+export const ANNOUNCED_LINES = 3;
+
+/** Characters of a reply a screen reader is given at once. */
+export const ANNOUNCED_CHARS = 160;
+
+/**
+ * What the console's live region says for a reply: its visible text, the first few lines of it,
+ * and how many more there are ("… 14 more lines"). Empty for an empty reply.
+ * @param {string} text  redis-cli's output (terminal controls and all)
+ * @returns {string}
+ */
+export function announcement(text) {
+  const visible = visibleText(text).replace(/\n+$/, "");
+  if (visible.trim() === "") return "";
+  const lines = visible.split("\n");
+  let said = lines.slice(0, ANNOUNCED_LINES).join("\n");
+  let cut = said.length < visible.length;
+  if (said.length > ANNOUNCED_CHARS) {
+    said = `${said.slice(0, ANNOUNCED_CHARS)}…`;
+    cut = true;
+  }
+  const more = lines.length - ANNOUNCED_LINES;
+  if (more > 0) return `${said}\n… ${more} more ${more === 1 ? "line" : "lines"}`;
+  return cut && !said.endsWith("…") ? `${said}…` : said;
+}

@@ -369,6 +369,43 @@ export function createFacade(recovery) {
       return guarded("prompt_of", (pg) => String(pg.prompt_of(n)), () => DEFAULT_PROMPT);
     },
 
+    /**
+     * The grey argument hint redis-cli would draw after `line` typed in console `n` (` value
+     * [NX|XX] …` after `SET k`), or null (none, or `:set nohints` there).
+     * @param {number} n
+     * @param {string} line
+     * @returns {string | null}
+     */
+    hintOf(n, line) {
+      return guarded(
+        "hint",
+        (pg) => {
+          if (typeof pg.hint !== "function") return null;
+          const h = pg.hint(n, line);
+          return typeof h === "string" ? h : null;
+        },
+        () => null,
+      );
+    },
+
+    /**
+     * Console `n` prints as `redis-cli --raw` (true) or `--no-raw` (false) from its next line.
+     * Not recorded in a session: it changes how replies print, not the engine.
+     * @param {number} n
+     * @param {boolean} raw
+     */
+    setRaw(n, raw) {
+      guarded("set_raw", (pg) => (typeof pg.set_raw === "function" ? pg.set_raw(n, Boolean(raw)) : undefined), () => {});
+    },
+
+    /**
+     * @param {number} n
+     * @returns {boolean}
+     */
+    rawOf(n) {
+      return guarded("raw_of", (pg) => (typeof pg.raw_of === "function" ? Boolean(pg.raw_of(n)) : false), () => false);
+    },
+
     // ---- The engine's life -----------------------------------------------------------------
 
     /** A fresh engine with the same seed and start time. */

@@ -8,6 +8,9 @@ import { number } from "../format.js";
 /** The largest jump the control accepts, in seconds (one year). */
 export const MAX_JUMP_SECONDS = 365 * 86_400;
 
+/** Events the engine's log holds between two drains (src/engine/mod.rs EVENT_LOG_CAPACITY). */
+export const EVENT_LOG_CAPACITY = 50_000;
+
 /**
  * The part of the store's state the clock bar shows (www/store.js).
  * @typedef {{now: number, nextCronMs?: number, hz: number, cronPeriodMs: number, cronTicks: number, frameTicks: number,
@@ -97,7 +100,8 @@ export function clockTexts(state) {
     pending: c.pendingMs >= 1 ? `catching up ${formatLag(c.pendingMs)}` : "",
     expired: `expired ${number(c.expired)}`,
     dropped: [
-      c.droppedEvents > 0 ? `${number(c.droppedEvents)} events dropped` : "",
+      // Not a fault: one command made more events than the log holds between two frames.
+      c.droppedEvents > 0 ? `${number(c.droppedEvents)} events not drawn` : "",
       c.unreadableDrains > 0 ? `events lost ${number(c.unreadableDrains)}× (the engine could not hand them over)` : "",
     ]
       .filter(Boolean)

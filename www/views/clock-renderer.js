@@ -6,7 +6,7 @@
 import { el } from "../dom.js";
 import { number } from "../format.js";
 import { SPEEDS } from "../store.js";
-import { parseJumpSeconds } from "./clock-model.js";
+import { EVENT_LOG_CAPACITY, parseJumpSeconds } from "./clock-model.js";
 
 /** @typedef {import("./clock-model.js").ClockTexts} ClockTexts */
 /**
@@ -101,7 +101,9 @@ function createStats() {
     expiredEl: field("clock-expired", "Keys deleted because their TTL passed (lazily on access or by the active cycle)"),
     droppedEl: field(
       "clock-dropped",
-      "Engine events dropped because the event log was full, or lost because the engine could not hand them over (a bug in redisplay)",
+      `The views learn what the engine did from a log of at most ${number(EVENT_LOG_CAPACITY)} events, read every frame. ` +
+        "A single command that does more (a bulk EVAL, a FLUSHALL of a big keyspace) overflows it: the oldest events of that " +
+        "burst are not drawn, and this counts them. The data is intact, and the views that read snapshots (keys, sorted sets) are exact.",
     ),
   };
 }
@@ -219,7 +221,11 @@ export function drawClock(dom, shown, t, clock) {
   }
   if (shown.pending !== t.pending) dom.pendingEl.hidden = t.pending === "";
   put(dom.pendingEl, "pending");
-  if (shown.dropped !== t.dropped) dom.droppedEl.hidden = t.dropped === "";
+  if (shown.dropped !== t.dropped) {
+    dom.droppedEl.hidden = t.dropped === "";
+    // Events the engine could not hand over are lost: that one is a fault, and looks it.
+    dom.droppedEl.classList.toggle("is-lost", t.dropped.includes("events lost"));
+  }
   put(dom.expiredEl, "expired");
   put(dom.droppedEl, "dropped");
 }
