@@ -29,6 +29,7 @@
 //!   `pause`: CLIENT PAUSE (postponed commands, the dataset standing still); `monitor`: MONITOR's
 //!   feed.
 //! - `script`: Lua — the state, `redis.call`, the conversions.
+//! - `acl`: users, their rules and selectors, the permission check, the ACL log (acl.c).
 //! - `persist`: the RDB value encoding behind DUMP/RESTORE (and RDB files), LZF, CRC64.
 //! - `zset`: the sorted-set type (listpack ↔ skiplist) shared by ZSET and GEO commands.
 //! - `events`: what the engine did, as plain data for the views.
@@ -50,6 +51,7 @@
 //! tests/module_graph.rs fails if the circle changes; these are its modules:
 //! `command::dispatch`, `command::table`, `command::multi`, `command::eval`, `script::call`.
 
+pub mod acl;
 pub mod blocked;
 pub mod command;
 pub mod config;

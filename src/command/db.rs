@@ -1,5 +1,6 @@
 //! db.c commands: SELECT, SWAPDB, DBSIZE, FLUSHDB, FLUSHALL, DEL, UNLINK, EXISTS, TYPE, KEYS,
-//! SCAN, RANDOMKEY, RENAME, RENAMENX, COPY, MOVE, TOUCH.
+//! SCAN, RANDOMKEY, RENAME, RENAMENX, COPY, MOVE, TOUCH; `sortGetKeys()` (SORT's keys for COMMAND
+//! GETKEYS and the ACL check).
 //!
 //! Each follows its db.c function's order of checks, so the same bad input gets the same
 //! error. Differences: SCAN's cursor walks our insertion-ordered keyspace from the end (which
@@ -448,6 +449,34 @@ pub fn touch(e: &mut Engine, c: &Call) -> Reply {
     Reply::Integer(n)
 }
 
+/// db.c `sortGetKeys()`: the key, and the destination of the last STORE that has an argument
+/// after it — options are scanned skipping LIMIT's two arguments and GET's and BY's one
+/// (`sortROGetKeys()`: the key alone).
+pub(crate) fn sort_get_keys(args: &[Vec<u8>], readonly: bool) -> Vec<(usize, Vec<String>)> {
+    let flags = |f: &[&str]| f.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut keys = vec![(1, flags(&["RO", "access"]))];
+    if readonly {
+        return keys;
+    }
+    let mut store = None;
+    let mut i = 2;
+    while i < args.len() {
+        let a = &args[i];
+        if is_opt(a, "limit") {
+            i += 2;
+        } else if is_opt(a, "get") || is_opt(a, "by") {
+            i += 1;
+        } else if is_opt(a, "store") && i + 1 < args.len() {
+            store = Some(i + 1);
+        }
+        i += 1;
+    }
+    if let Some(pos) = store {
+        keys.push((pos, flags(&["OW", "update"])));
+    }
+    keys
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -463,5 +492,15 @@ mod tests {
         assert!(parse_scan_cursor(b"1x").is_err());
         assert!(parse_scan_cursor(b"18446744073709551616").is_err());
         assert!(parse_scan_cursor(b"-").is_err());
+    }
+
+    #[test]
+    fn getkeys_takes_the_last_store_with_an_argument() {
+        let args = |s: &str| s.split(' ').map(|w| w.as_bytes().to_vec()).collect::<Vec<_>>();
+        let pos = |k: Vec<(usize, Vec<String>)>| k.into_iter().map(|(p, _)| p).collect::<Vec<_>>();
+        assert_eq!(pos(sort_get_keys(&args("SORT k BY x STORE d GET y LIMIT 0 1 STORE e"), false)), vec![1, 12]);
+        assert_eq!(pos(sort_get_keys(&args("SORT k STORE"), false)), vec![1]);
+        assert_eq!(pos(sort_get_keys(&args("SORT k GET store STORE d"), false)), vec![1, 5]);
+        assert_eq!(pos(sort_get_keys(&args("SORT k STORE d"), true)), vec![1]);
     }
 }

@@ -1,5 +1,5 @@
 //! Running a command: models server.c `processCommand()` (lookup, existence and arity checks
-//! with Redis's errors, NOAUTH, the OOM rule, the Pub/Sub-mode restriction, MULTI queueing) and
+//! with Redis's errors, NOAUTH, the ACL check, the OOM rule, the Pub/Sub-mode restriction, MULTI queueing) and
 //! `call()` (the handler, then stats, the memory peak, the event log), for a client's command,
 //! for EXEC's queue and for a script's `redis.call`. `Engine::execute` is the entry point every
 //! host uses; `Engine::call` is the re-entrant part (EXEC, scripts), as in Redis.
@@ -32,6 +32,11 @@ impl Engine {
         // server.c afterCommand(): the invalidations the client caused for itself follow its reply.
         self.tracking_handle_pending_key_invalidations();
         self.after_command();
+        // CLIENT_CLOSE_AFTER_COMMAND (its user deleted by its own command): closed now, the
+        // reply still goes out.
+        if self.clients.get(&client).is_some_and(|c| c.close_after_command) {
+            self.disconnect(client);
+        }
         self.command_processed(client, argv, &reply);
         self.current_client = outer;
         reply
@@ -128,8 +133,13 @@ impl Engine {
         if cmd.handler.is_none() {
             return Reply::err("ERR command has no handler");
         }
+        // `c->lastcmd` is the command found, whether it then runs or is refused.
+        if let Some(c) = self.clients.get_mut(&client) {
+            c.last_cmd = cmd.name.as_str();
+            c.argv_mem = argv.iter().map(|a| a.len()).sum();
+        }
         // server.c processCommand(): `authRequired(c)` and the command lacks CMD_NO_AUTH.
-        if !cmd.has_flag("no_auth") && self.clients.get(&client).is_some_and(|c| !c.authenticated) {
+        if !cmd.has_flag("no_auth") && self.auth_required(client) {
             return self.reject(client, db, argv, Some(cmd), Reply::err("NOAUTH Authentication required."));
         }
         // server.c processCommand(): CMD_PROTECTED commands (DEBUG, MODULE LOAD/LOADEX/UNLOAD)
@@ -148,6 +158,12 @@ impl Engine {
                 );
                 return self.reject(client, db, argv, Some(cmd), Reply::err(msg));
             }
+        }
+        // ACLCheckAllPerm(): NOPERM, and an ACL LOG entry.
+        if let Err(denied) = self.acl_check(client, cmd, argv) {
+            let context = self.acl_context(client);
+            self.acl_log_denied(client, cmd, argv, denied, context);
+            return self.reject(client, db, argv, Some(cmd), super::acl::noperm(cmd, denied));
         }
         let (in_multi, in_pubsub, queued_denyoom) = match self.clients.get(&client) {
             Some(c) => (
@@ -241,7 +257,10 @@ impl Engine {
         let call = Call { client, db, argv, cmd, table: table() };
         let outer = self.current_command.replace(cmd.name.as_str());
         if let Some(c) = self.clients.get_mut(&client) {
-            c.last_cmd = cmd.name.as_str();
+            // `c->lastcmd` stays the client's own command (EXEC, EVAL) while it runs others.
+            if outer.is_none() {
+                c.last_cmd = cmd.name.as_str();
+            }
             c.argv_mem = argv.iter().map(|a| a.len()).sum();
             if outer.is_none() {
                 c.reply_pos = c.outbox.len();
@@ -250,7 +269,7 @@ impl Engine {
         // Tracking remembers the keys of the command a client sent — inside a script, the
         // script's caller's (tracking.c 7.0 reads the caller's argv).
         if !self.in_script && self.tracking.clients > 0 && self.tracks_reads(client) {
-            self.tracking_caller_keys = crate::command::server::command_keys(cmd, argv);
+            self.tracking_caller_keys = crate::command::server::command_key_names(cmd, argv);
         }
         // The script commands feed MONITOR before they run, so their commands follow them.
         if cmd.has_flag("skip_monitor") && !self.monitors.is_empty() {

@@ -16,6 +16,8 @@
 //!   (CLIENT, HELLO, AUTH, RESET, QUIT), `tracking.rs` ↔ tracking.c's CLIENT subcommands
 //!   (TRACKING, CACHING, GETREDIR, TRACKINGINFO), `replication.rs` ↔ replication.c (ROLE,
 //!   MONITOR);
+//! - `acl.rs` ↔ acl.c (ACL, and the permission check dispatch, EXEC and scripts run; users are
+//!   ../acl.rs);
 //! - `string.rs` ↔ t_string.c, `expire.rs` ↔ expire.c, `list.rs` ↔ t_list.c, `hash.rs` ↔
 //!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c, `bitops.rs` ↔
 //!   bitops.c, `hyperloglog.rs` ↔ hyperloglog.c, `sort.rs` ↔ sort.c,
@@ -25,6 +27,7 @@
 //!   `eval.rs` ↔ eval.c (the Lua side is ../script/);
 //! - `clock.rs`: the playground's own CLOCK command (not Redis).
 
+pub mod acl;
 pub mod bitops;
 pub mod call;
 pub mod clock;

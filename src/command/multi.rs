@@ -57,7 +57,15 @@ pub fn exec(e: &mut Engine, c: &Call) -> Reply {
     e.exec_running = true;
     for argv in &queued {
         let reply = match c.table.lookup(argv) {
-            Lookup::Found(cmd) => e.call(c.client, cmd, argv),
+            // ACLs are checked again: the rules may have changed since the command was queued.
+            Lookup::Found(cmd) => match e.acl_check(c.client, cmd, argv) {
+                Ok(()) => e.call(c.client, cmd, argv),
+                Err(denied) => {
+                    e.acl_log_denied(c.client, cmd, argv, denied, crate::acl::Context::Multi);
+                    e.stats.total_error_replies += 1;
+                    super::acl::noperm_at_exec(denied)
+                }
+            },
             Lookup::Rejected(err) => err,
         };
         replies.push(reply);

@@ -2,8 +2,8 @@
 //! PAUSE/UNPAUSE/NO-EVICT (`clientCommand()`, `catClientInfoString()`, `clientSetName()`),
 //! HELLO (`helloCommand()`: switches the client to RESP2 or RESP3, with its AUTH and SETNAME
 //! options), RESET (`clearClientConnectionState()`, back to RESP2) and QUIT; AUTH (acl.c
-//! `authCommand()`). CLIENT TRACKING and its siblings are in tracking.rs; what PAUSE does is
-//! ../pause.rs.
+//! `authCommand()`, whose users and credentials are ../acl.rs). CLIENT TRACKING and its
+//! siblings are in tracking.rs; what PAUSE does is ../pause.rs.
 //!
 //! CLIENT REPLY OFF|SKIP: the replies the client would get are dropped (the engine marks them,
 //! `Engine::reply_dropped`; hosts don't send them), except push messages — Pub/Sub messages and
@@ -14,10 +14,9 @@
 //! Deviations: the engine sees no sockets, so CLIENT LIST's socket fields are stand-ins: `addr`
 //! and `laddr` are the real ones only for a `redisplay serve` connection (a console client shows
 //! 127.0.0.1 with port 40000+id), `fd` is 7+id, buffer sizes are those of an idle redis-server
-//! connection (`qbuf=26 qbuf-free=20448 rbs=1024 … tot-mem=22298`), `events=r`. There is no
-//! ACL: the one user is `default`, whose password is `requirepass` (any password while that is
-//! empty), for AUTH and HELLO's AUTH alike.
+//! connection (`qbuf=26 qbuf-free=20448 rbs=1024 … tot-mem=22298`), `events=r`.
 
+use crate::acl::{Context, LogEntry, Reason};
 use crate::command::call::Call;
 use crate::command::{is_opt, subcommand_syntax_error, syntax_error};
 use crate::engine::{Client, ClientId, Engine, PauseKind};
@@ -27,7 +26,7 @@ use crate::util::{string2ll, text};
 /// networking.c `catClientInfoString()`. `caller`: the client running CLIENT LIST/INFO, whose
 /// query buffer holds the command (the buffer fields are those redis-server 7.0.15 shows for an
 /// idle connection and for the caller).
-fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
+pub(crate) fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
     let now = e.now_ms();
     // catClientInfoString()'s flag letters, in its order.
     let mut flags = String::new();
@@ -65,7 +64,7 @@ fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
     };
     format!(
         "id={} addr={} laddr={} fd={} name={} age={} idle={} flags={} db={} sub={} psub={} ssub={} multi={} \
-         {} events=r cmd={} user=default redir={} resp={}",
+         {} events=r cmd={} user={} redir={} resp={}",
         c.id,
         c.peer_addr(),
         c.local_addr(),
@@ -81,6 +80,7 @@ fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
         multi,
         buffers,
         c.last_cmd,
+        text(&c.user),
         c.tracking.as_ref().map_or(-1, |t| t.redirect as i64),
         c.resp,
     )
@@ -206,10 +206,13 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
         } else if is_opt(opt, "laddr") {
             laddr_f = Some(val.to_vec());
         } else if is_opt(opt, "user") {
-            if val != b"default" {
-                return Reply::err(format!("ERR No such user '{}'", text(val)));
+            if e.acl.user(val).is_none() {
+                let mut msg = b"ERR No such user '".to_vec();
+                msg.extend(crate::acl::c_str(val));
+                msg.push(b'\'');
+                return Reply::Error(msg);
             }
-            user_f = Some(());
+            user_f = Some(val.to_vec());
         } else if is_opt(opt, "skipme") {
             if is_opt(val, "yes") {
                 skipme = true;
@@ -223,7 +226,6 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
         }
         i += 2;
     }
-    let _ = user_f;
     let victims: Vec<ClientId> = e
         .clients
         .values()
@@ -237,6 +239,7 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
                 _ => false,
             })
         })
+        .filter(|cl| user_f.as_ref().is_none_or(|u| cl.user == *u))
         .filter(|cl| !(skipme && cl.id == c.client))
         .map(|cl| cl.id)
         .collect();
@@ -264,19 +267,13 @@ pub fn reset(e: &mut Engine, c: &Call) -> Reply {
         cl.reply_off = false;
         cl.reply_skip_next = false;
     }
-    // clientSetDefaultAuth(): back to the default user, authenticated only if it has no password.
-    let nopass = e.config.str("requirepass").is_empty();
+    // clientSetDefaultAuth(): back to the default user, authenticated only if it is open.
+    let open = e.default_user_open();
     if let Some(cl) = e.clients.get_mut(&c.client) {
-        cl.authenticated = nopass;
+        cl.user = b"default".to_vec();
+        cl.authenticated = open;
     }
     Reply::Status("RESET".into())
-}
-
-/// acl.c `ACLCheckUserCredentials()` for the one user the playground has, `default`: a
-/// password-less default user takes any password; otherwise it must equal requirepass.
-fn check_credentials(e: &Engine, user: &[u8], pass: &[u8]) -> bool {
-    let required = e.config.str("requirepass");
-    user == b"default" && (required.is_empty() || required.as_bytes() == pass)
 }
 
 /// acl.c `authCommand()`: `AUTH password` or `AUTH username password`.
@@ -286,7 +283,7 @@ pub fn auth(e: &mut Engine, c: &Call) -> Reply {
     }
     let (user, pass): (&[u8], &[u8]) = if c.argc() == 2 {
         // The legacy form on a server without a password is a configuration mistake.
-        if e.config.str("requirepass").is_empty() {
+        if e.acl.default_user().nopass() {
             return Reply::err(
                 "ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?",
             );
@@ -295,11 +292,8 @@ pub fn auth(e: &mut Engine, c: &Call) -> Reply {
     } else {
         (c.arg(1), c.arg(2))
     };
-    if !check_credentials(e, user, pass) {
+    if !e.authenticate_user(c.client, user, pass, c.arg(0)) {
         return Reply::err("WRONGPASS invalid username-password pair or user is disabled.");
-    }
-    if let Some(cl) = e.clients.get_mut(&c.client) {
-        cl.authenticated = true;
     }
     Reply::ok()
 }
@@ -323,37 +317,27 @@ pub fn hello(e: &mut Engine, c: &Call) -> Reply {
         }
         proto = Some(ver as u8);
     }
-    let mut setname: Option<Vec<u8>> = None;
-    let mut credentials: Option<(Vec<u8>, Vec<u8>)> = None;
+    // Options take effect in order: an AUTH or SETNAME before a bad option stays done.
     while j < c.argc() {
         let more = c.argc() - j - 1;
         if is_opt(c.arg(j), "auth") && more >= 2 {
-            credentials = Some((c.arg(j + 1).to_vec(), c.arg(j + 2).to_vec()));
+            if !e.authenticate_user(c.client, c.arg(j + 1), c.arg(j + 2), c.arg(0)) {
+                return Reply::err("WRONGPASS invalid username-password pair or user is disabled.");
+            }
             j += 3;
         } else if is_opt(c.arg(j), "setname") && more >= 1 {
-            setname = Some(c.arg(j + 1).to_vec());
+            if let Err(r) = set_name(e, c.client, c.arg(j + 1)) {
+                return r;
+            }
             j += 2;
         } else {
             return Reply::err(format!("ERR Syntax error in HELLO option '{}'", text(c.arg(j))));
-        }
-    }
-    if let Some((user, pass)) = credentials {
-        if !check_credentials(e, &user, &pass) {
-            return Reply::err("WRONGPASS invalid username-password pair or user is disabled.");
-        }
-        if let Some(cl) = e.clients.get_mut(&c.client) {
-            cl.authenticated = true;
         }
     }
     if e.clients.get(&c.client).is_some_and(|cl| !cl.authenticated) {
         return Reply::err(
             "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time",
         );
-    }
-    if let Some(name) = setname {
-        if let Err(r) = set_name(e, c.client, &name) {
-            return r;
-        }
     }
     let resp = match (proto, e.clients.get_mut(&c.client)) {
         (Some(p), Some(client)) => {
@@ -483,4 +467,49 @@ pub fn client_no_evict(e: &mut Engine, c: &Call) -> Reply {
         cl.no_evict = on;
     }
     Reply::ok()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authentication and the ACL log's client-info (acl.c, beside catClientInfoString())
+// ---------------------------------------------------------------------------------------------
+
+impl Engine {
+    /// acl.c `addACLLogEntry()`: an entry with the client's CLIENT INFO line as it is now.
+    pub(crate) fn acl_log(
+        &mut self,
+        client: ClientId,
+        reason: Reason,
+        context: Context,
+        object: Vec<u8>,
+        user: Vec<u8>,
+    ) {
+        let Some(c) = self.clients.get(&client) else { return };
+        let entry = LogEntry {
+            count: 1,
+            reason,
+            context,
+            object,
+            username: user,
+            ctime_ms: self.now_ms(),
+            client_info: client_info_string(self, c, true),
+        };
+        let max_len = usize::try_from(self.config.int("acllog-max-len")).unwrap_or(usize::MAX);
+        self.acl.log_add(entry, max_len);
+    }
+
+    /// acl.c `ACLAuthenticateUser()` (AUTH, HELLO AUTH): on success the client runs as `user`;
+    /// a failure is logged (`object`: the command's name as typed).
+    pub(crate) fn authenticate_user(&mut self, client: ClientId, user: &[u8], pass: &[u8], object: &[u8]) -> bool {
+        if self.acl.check_credentials(user, pass) {
+            if let Some(c) = self.clients.get_mut(&client) {
+                c.authenticated = true;
+                c.user = user.to_vec();
+            }
+            return true;
+        }
+        let context =
+            if self.clients.get(&client).is_some_and(|c| c.in_multi) { Context::Multi } else { Context::Toplevel };
+        self.acl_log(client, Reason::Auth, context, object.to_vec(), user.to_vec());
+        false
+    }
 }

@@ -171,24 +171,14 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
         return Reply::err("ERR Invalid command specified");
     };
     let specs = key_specs(cmd);
-    let has_getkeys_proc = matches!(cmd.name.as_str(), "set" | "sort" | "sort_ro" | "bitfield");
-    if !has_getkeys_proc && specs.iter().all(|s| s.has("not_key")) {
+    if get_keys_proc(cmd).is_none() && specs.iter().all(|s| s.has("not_key")) {
         return Reply::err("ERR The command has no key arguments");
     }
     let argc = args.len() as i64;
     if (cmd.arity > 0 && cmd.arity != argc) || argc < -cmd.arity {
         return Reply::err("ERR Invalid number of arguments specified for command");
     }
-    let variable_flags = specs.iter().any(|s| s.has("variable_flags"));
-    let mut keys = if variable_flags { None } else { keys_from_specs(cmd, &specs, args) };
-    if keys.is_none() && has_getkeys_proc {
-        keys = Some(match cmd.name.as_str() {
-            "sort" | "sort_ro" => super::sort::sort_get_keys(args, cmd.name == "sort_ro"),
-            "bitfield" => super::bitops::bitfield_get_keys(args),
-            _ => set_get_keys(args),
-        });
-    }
-    let keys = keys.unwrap_or_default();
+    let keys = keys_with_specs(cmd, &specs, args);
     if keys.is_empty() {
         return if cmd.has_flag("no_mandatory_keys") {
             Reply::Array(vec![])
@@ -213,7 +203,7 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
 /// db.c `getKeysFromCommand()` as tracking.c calls it: the keys of the legacy (first, last,
 /// step) range, or — for commands with movable keys, whose getkeys_proc decides — what their
 /// key specs find.
-pub(crate) fn command_keys(cmd: &Command, argv: &[Vec<u8>]) -> Vec<Vec<u8>> {
+pub(crate) fn command_key_names(cmd: &Command, argv: &[Vec<u8>]) -> Vec<Vec<u8>> {
     if cmd.has_flag("movablekeys") {
         let found = keys_from_specs(cmd, &key_specs(cmd), argv).unwrap_or_default();
         return found.into_iter().filter_map(|(i, _)| argv.get(i).cloned()).collect();
@@ -233,6 +223,35 @@ pub(crate) fn command_keys(cmd: &Command, argv: &[Vec<u8>]) -> Vec<Vec<u8>> {
         j += step;
     }
     keys
+}
+
+/// db.c `getKeysFromCommandWithSpecs()` with `GET_KEYSPEC_DEFAULT`, as the ACL check runs it:
+/// each key's position in `args` (args[0] is the command name) and its key-spec flags; none
+/// when the command has no keys or the specs don't fit these arguments.
+pub(crate) fn command_keys(cmd: &Command, args: &[Vec<u8>]) -> Vec<(usize, Vec<String>)> {
+    keys_with_specs(cmd, &key_specs(cmd), args)
+}
+
+type KeysProc = fn(&[Vec<u8>]) -> Vec<(usize, Vec<String>)>;
+
+/// The commands whose `getkeys_proc` Redis falls back to when their key specs are incomplete
+/// or have variable flags (the others' specs always answer).
+fn get_keys_proc(cmd: &Command) -> Option<KeysProc> {
+    match cmd.name.as_str() {
+        "set" => Some(set_get_keys),
+        "sort" => Some(|args| super::db::sort_get_keys(args, false)),
+        "sort_ro" => Some(|args| super::db::sort_get_keys(args, true)),
+        "bitfield" => Some(super::bitops::bitfield_get_keys),
+        _ => None,
+    }
+}
+
+/// db.c `getKeysFromCommandWithSpecs()`: the specs when their flags are reliable and they fit,
+/// else the command's `getkeys_proc`.
+fn keys_with_specs(cmd: &Command, specs: &[KeySpec], args: &[Vec<u8>]) -> Vec<(usize, Vec<String>)> {
+    let variable_flags = specs.iter().any(|s| s.has("variable_flags"));
+    let keys = if variable_flags { None } else { keys_from_specs(cmd, specs, args) };
+    keys.or_else(|| get_keys_proc(cmd).map(|proc| proc(args))).unwrap_or_default()
 }
 
 /// db.c `setGetKeys()`: the key is read too when a GET option is present (compared as a C

@@ -8,6 +8,7 @@
 //! - `long_double.rs`: x87 80-bit `long double` arithmetic, `strtold` and its printing;
 //! - `hdr_histogram.rs`: the HDR histogram behind per-command latency tracking;
 //! - `sparkline.rs`: sparkline.c's ASCII graphs (LATENCY GRAPH);
+//! - `sha256.rs`: sha256.c (ACL password hashes);
 //! - `sds.rs`: sds.c's string sizes on jemalloc's size classes;
 //! - `hll.rs`: hyperloglog.c's sparse and dense representations and estimator;
 //! - `stream.rs`: t_stream.c's stream — a rax of listpack nodes, consumer groups, PELs.
@@ -22,6 +23,7 @@ pub mod long_double;
 pub mod map;
 pub mod pqsort;
 pub mod sds;
+pub mod sha256;
 pub mod skiplist;
 pub mod sparkline;
 pub mod stream;

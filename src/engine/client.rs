@@ -11,7 +11,7 @@ impl Engine {
         self.next_client_id += 1;
         self.stats.total_connections_received += 1;
         let mut client = Client::new(id, self.now_ms);
-        client.authenticated = self.config.str("requirepass").is_empty();
+        client.authenticated = self.default_user_open();
         self.clients.insert(id, client);
         id
     }
@@ -42,6 +42,20 @@ impl Engine {
     /// twice): the host writes nothing for it.
     pub fn reply_dropped(&self, client: ClientId) -> bool {
         self.clients.get(&client).is_some_and(|c| c.reply_dropped)
+    }
+
+    /// acl.c `clientSetDefaultAuth()`'s test: the default user is on and needs no password, so
+    /// a client running as it is authenticated from the start.
+    pub(crate) fn default_user_open(&self) -> bool {
+        let d = self.acl.default_user();
+        d.nopass() && d.enabled()
+    }
+
+    /// server.c `authRequired()`: the client must AUTH first — it is not authenticated and the
+    /// default user is not open to all (even a client whose user was deleted runs as an open
+    /// default user).
+    pub fn auth_required(&self, client: ClientId) -> bool {
+        !self.default_user_open() && self.clients.get(&client).is_some_and(|c| !c.authenticated)
     }
 
     /// Records where a network client connects from (CLIENT LIST addr/laddr, CLIENT KILL).

@@ -108,6 +108,11 @@ pub struct Client {
     pub resp: u8,
     /// `c->authenticated`: set at connect when the default user has no password, by AUTH.
     pub authenticated: bool,
+    /// The ACL user the client runs as (`c->user`): `default` until AUTH/HELLO name another.
+    pub user: Vec<u8>,
+    /// `CLIENT_CLOSE_AFTER_COMMAND`: its user was deleted by its own command; the connection
+    /// closes once the reply is out.
+    pub close_after_command: bool,
     /// The peer and local `ip:port` of a network connection (`redisplay serve`); None for
     /// the page's consoles, which CLIENT LIST shows with stand-in addresses.
     pub addr: Option<(String, String)>,
@@ -145,6 +150,7 @@ impl Client {
             last_cmd: "NULL",
             resp: 2,
             authenticated: true,
+            user: b"default".to_vec(),
             ..Default::default()
         }
     }
@@ -314,6 +320,8 @@ pub struct Engine {
     /// The keys a tracking client's read remembers: those of the command the client sent (for
     /// a script's `redis.call`, the EVAL's — tracking.c 7.0 reads the caller's argv).
     pub(crate) tracking_caller_keys: Vec<Vec<u8>>,
+    /// ACL users and the ACL log (acl.rs).
+    pub(crate) acl: crate::acl::Acl,
 }
 
 /// What the DEBUG command switches (debug.c's server fields).
@@ -534,6 +542,7 @@ impl Engine {
             monitors: Vec::new(),
             shard_channels: IndexMap::new(),
             tracking_caller_keys: Vec::new(),
+            acl: Default::default(),
         };
         e.config_changed();
         e.lruclock = e.lru_clock_at(opts.start_ms);
@@ -588,6 +597,9 @@ impl Engine {
         self.lfu = policy.ends_with("-lfu");
         let lru_or_lfu = self.lfu || policy.ends_with("-lru");
         self.shared_integers = !(self.config.int("maxmemory") != 0 && lru_or_lfu);
+        // config.c updateRequirePass(): requirepass is the default user's password.
+        let pass = self.config.str("requirepass").as_bytes().to_vec();
+        self.acl.sync_requirepass(&pass);
     }
 
     /// Sets a parameter as redis-server's command line or config file does at startup

@@ -418,7 +418,7 @@ impl EventLoop {
             if c.closing || self.engine.is_blocked(client) {
                 return progressed;
             }
-            c.query.auth_required = self.engine.client(client).is_some_and(|cl| !cl.authenticated);
+            c.query.auth_required = self.engine.auth_required(client);
             c.query.max_bulk_len = self.engine.hot.proto_max_bulk_len;
             match c.query.next_request() {
                 Parsed::Incomplete => {

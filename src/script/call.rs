@@ -1,6 +1,6 @@
 //! Running a script: models script_lua.c `luaCallFunction()` and `luaRedisGenericCommand()`,
 //! and script.c `scriptCall()` with its checks — `scriptVerifyCommandArity()`, the `noscript`
-//! flag, `scriptVerifyWriteCommandAllow()`, `scriptVerifyOOM()`. This is where Redis is
+//! flag, `scriptVerifyACL()`, `scriptVerifyWriteCommandAllow()`, `scriptVerifyOOM()`. This is where Redis is
 //! re-entrant: EVAL runs a script, whose `redis.call` runs a command through `call()`.
 //!
 //! Bounded execution (a deviation) is described in mod.rs.
@@ -82,11 +82,17 @@ impl Engine {
                 let (engine, run) = &mut *guard;
                 Ok(engine.script_command(lua, &a, run)?.0)
             })?;
-            let acl_check_cmd = scope.create_function(lua, |_, a: Variadic<Value>| {
+            // script_lua.c luaRedisAclCheckCmdPermissionsCommand(): lookupCommand() (no arity
+            // check), then the caller's user's permissions.
+            let acl_check_cmd = scope.create_function(lua, move |_, a: Variadic<Value>| {
                 let argv = lua_args_to_argv(&a).map_err(|m| raise(m.as_bytes()))?;
                 match resolve(&argv) {
-                    Resolved::Found(_) => Ok(true),
-                    _ => Err(raise(b"ERR Invalid command passed to redis.acl_check_cmd()")),
+                    Resolved::Found(cmd) | Resolved::BadArity(cmd) => {
+                        let guard = shared.borrow();
+                        let (engine, run) = &*guard;
+                        Ok(engine.acl_check(run.client, cmd, &argv).is_ok())
+                    }
+                    Resolved::Unknown => Err(raise(b"ERR Invalid command passed to redis.acl_check_cmd()")),
                 }
             })?;
             let mut run_args = Variadic::new();
@@ -184,6 +190,12 @@ impl Engine {
         if cmd.has_flag("noscript") {
             self.reject_from_script(cmd);
             return Err("ERR This Redis command is not allowed from script".into());
+        }
+        // scriptVerifyACL(): the caller's user's permissions, logged in the "lua" context.
+        if let Err(denied) = self.acl_check(run.client, cmd, argv) {
+            self.acl_log_denied(run.client, cmd, argv, denied, crate::acl::Context::Lua);
+            self.reject_from_script(cmd);
+            return Err(crate::command::acl::noperm_in_script(denied).into());
         }
         let writes = cmd.has_flag("write");
         if run.policy.read_only && (writes || may_replicate(cmd)) {

@@ -1,6 +1,8 @@
 // Two consoles on one engine: a second redis-cli opens beside the first; SUBSCRIBE on one and
 // the other's writes show the keyevent `expired` arriving when the key is reclaimed (not when its
 // TTL reaches zero); BLPOP waits until the other console pushes; Ctrl-C leaves subscribe mode.
+// MONITOR in one console streams the other's commands; CLIENT PAUSE holds the other's write;
+// a RESP3 console tracking keys shows invalidations as redis-cli prints them in a terminal.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -157,6 +159,61 @@ test("Lua in the consoles: a lock taken with SET NX PX and released by compare-a
     assert.match(err, /^\(error\) ERR Script killed by the playground after \d+ Lua steps/);
     assert.equal(await run(page, 1, "GET lock"), '"two"\n');
     assert.equal(await run(page, 0, "SCRIPT KILL"), "(error) NOTBUSY No scripts in execution right now.\n");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("MONITOR streams the other console's commands; PAUSE holds a write; tracking shows invalidations", async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  try {
+    assert.equal(await openPlayground(page, env.server.url, QUERY), "ready");
+    await pause(page);
+    await openSecond(page);
+    assert.equal(await run(page, 1, "MONITOR"), "OK\n");
+    assert.equal(await page.getAttribute(`${pane(1)} .console-pane-body`, "data-mode"), "subscribed");
+    assert.equal(await run(page, 0, 'SET k "a b"'), "OK\n");
+    await run(page, 0, "AUTH secret");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.includes("AUTH"), `${pane(1)} .scrollback`);
+    // The time is the virtual clock's, in seconds with microseconds; AUTH's password is hidden.
+    const seconds = Math.floor((await clockMs(page)) / 1000);
+    const line = (cmd) => new RegExp(`^${seconds}\\.\\d{6} \\[0 127\\.0\\.0\\.1:\\d+\\] ${cmd}$`);
+    const lines = (await received(page, 1)).split("\n").filter(Boolean);
+    assert.equal(lines.length, 2, lines.join("\n"));
+    assert.match(lines[0], line('"SET" "k" "a b"'));
+    assert.match(lines[1], line('"AUTH" "\\(redacted\\)"'));
+    // Ctrl-C: the console leaves MONITOR (reconnecting as a new client).
+    await page.focus(inputOf(1));
+    await page.keyboard.press("Control+c");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.mode === "ready", `${pane(1)} .console-pane-body`);
+
+    // A paused write waits for CLIENT UNPAUSE; reads go on.
+    assert.equal(await run(page, 0, "CLIENT PAUSE 100000 WRITE"), "OK\n");
+    assert.equal(await run(page, 1, "GET k"), '"a b"\n');
+    await page.fill(inputOf(1), "SET k c");
+    await page.press(inputOf(1), "Enter");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.mode === "blocked", `${pane(1)} .console-pane-body`);
+    assert.equal(await run(page, 0, "GET k"), '"a b"\n');
+    assert.equal(await run(page, 0, "CLIENT UNPAUSE"), "OK\n");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.mode === "ready", `${pane(1)} .console-pane-body`);
+    assert.match(await received(page, 1), /OK\n$/);
+    assert.equal(await run(page, 0, "GET k"), '"c"\n');
+
+    // Client-side caching over RESP3: the invalidation push shows as redis-cli prints it in a
+    // terminal, as soon as it arrives (the page reads every console, as a subscribed one).
+    await run(page, 0, "HELLO 3");
+    assert.equal(await run(page, 0, "CLIENT TRACKING on"), "OK\n");
+    assert.equal(await run(page, 0, "GET k"), '"c"\n');
+    assert.equal(await received(page, 0), "");
+    assert.equal(await run(page, 1, "SET k d"), "OK\n");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.includes("invalidate"), `${pane(0)} .scrollback`);
+    assert.equal(await received(page, 0), "-> invalidate: 'k'\n");
+    assert.equal(await run(page, 0, "PING"), "PONG\n");
+    // Told once: the key is no longer tracked until read again.
+    assert.equal(await run(page, 1, "SET k e"), "OK\n");
+    assert.equal(await run(page, 0, "PING"), "PONG\n");
+    assert.equal(await received(page, 0), "-> invalidate: 'k'\n");
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
