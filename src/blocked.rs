@@ -49,6 +49,22 @@ pub fn parse_timeout(e: &Engine, arg: &[u8]) -> Result<i64, Reply> {
     Ok(0)
 }
 
+/// timeout.c `getTimeoutFromObjectOrReply(…, UNIT_MILLISECONDS)` (XREAD BLOCK): an integer
+/// number of ms; the absolute time, or 0 for "forever". 7.0.15 adds the time without an
+/// overflow check: a huge timeout wraps negative and the client never times out (checked on
+/// redis-server 7.0.15, where BLPOP's seconds behave the same).
+pub fn parse_timeout_ms(e: &Engine, arg: &[u8]) -> Result<i64, Reply> {
+    let tval =
+        crate::util::string2ll(arg).ok_or_else(|| Reply::err("ERR timeout is not an integer or out of range"))?;
+    if tval < 0 {
+        return Err(Reply::err("ERR timeout is negative"));
+    }
+    if tval > 0 {
+        return Ok(tval.wrapping_add(e.now_ms()));
+    }
+    Ok(0)
+}
+
 impl Engine {
     /// Whether blocking is refused for this client now (inside MULTI/EXEC or a script): the
     /// command answers as if it had timed out (`CLIENT_DENY_BLOCKING`).
@@ -117,13 +133,35 @@ impl Engine {
     }
 
     /// Checks every key of a db for waiting clients (db.c `scanDatabaseForReadyKeys()`, after
-    /// SWAPDB).
+    /// SWAPDB) — and, as `scanDatabaseForDeletedStreams()`, the keys that are gone, so clients
+    /// blocked in XREADGROUP on a stream that left learn it.
     pub(crate) fn scan_database_for_ready_keys(&mut self, db: usize) {
         let waiting: Vec<Vec<u8>> =
             self.blocking.keys.keys().filter(|(d, _)| *d == db).map(|(_, k)| k.clone()).collect();
         for k in waiting {
-            if self.dbs[db].contains(&k) {
-                self.signal_key_as_ready(db, &k);
+            self.signal_key_as_ready(db, &k);
+        }
+    }
+
+    /// blocked.c `unblockDeletedStreamReadgroupClients()`: clients blocked in XREADGROUP on a
+    /// key that is no longer a stream get an error (the group can't come back with it).
+    fn unblock_deleted_stream_readgroup_clients(&mut self, db: usize, key: &[u8]) {
+        let Some(waiting) = self.blocking.keys.get(&(db, key.to_vec())) else { return };
+        let readgroup: Vec<ClientId> = waiting
+            .iter()
+            .copied()
+            .filter(|id| {
+                self.clients
+                    .get(id)
+                    .and_then(|c| c.blocked.as_ref())
+                    .is_some_and(|b| b.argv.first().is_some_and(|n| n.eq_ignore_ascii_case(b"xreadgroup")))
+            })
+            .collect();
+        for id in readgroup {
+            self.unblock(id);
+            self.stats.total_error_replies += 1;
+            if let Some(c) = self.clients.get_mut(&id) {
+                c.outbox.push_back(Reply::err("UNBLOCKED the stream key no longer exists"));
             }
         }
     }
@@ -137,7 +175,13 @@ impl Engine {
                 self.blocking.ready_set.remove(&slot);
                 let (db, key) = slot;
                 // A key that expired meanwhile is gone for the waiting clients too.
-                if self.lookup(db, &key, crate::engine::lookup::NONOTIFY | crate::engine::lookup::NOSTATS).is_none() {
+                let is_stream = self
+                    .lookup(db, &key, crate::engine::lookup::NONOTIFY | crate::engine::lookup::NOSTATS)
+                    .map(|o| matches!(o.value, crate::object::Value::Stream(_)));
+                if is_stream != Some(true) {
+                    self.unblock_deleted_stream_readgroup_clients(db, &key);
+                }
+                if is_stream.is_none() {
                     continue;
                 }
                 let Some(waiting) = self.blocking.keys.get(&(db, key.clone())) else { continue };

@@ -17,7 +17,8 @@
 //!
 //! Freeing a value costs in proportion to its allocations, measured as the latency of `DEL` on
 //! a 1,000,000-element value: skiplist zset 193 ms, hashtable hash 743 ms, hashtable set 549 ms,
-//! quicklist list 0.3 ms (it frees 8 KB nodes, not elements), a 100 MB string 11.6 ms. Listpack
+//! quicklist list 0.3 ms (it frees 8 KB nodes, not elements), a 100 MB string 11.6 ms; a stream
+//! frees per listpack node and per pending entry (constants below). Listpack
 //! and intset values are one allocation. `lazyfree-lazy-*` and UNLINK hand values whose free
 //! effort exceeds LAZYFREE_THRESHOLD (64, lazyfree.c `lazyfreeGetFreeEffort()`) to a background
 //! thread, so their cost leaves the main thread, as in Redis.
@@ -56,6 +57,12 @@ pub const FREE_SET_MEMBER_NS: u64 = 549;
 pub const FREE_LIST_NODE_NS: u64 = 250;
 /// Freeing one KiB of a string.
 pub const FREE_STRING_KIB_NS: u64 = 113;
+/// Freeing one listpack node of a stream (100 entries by default): DEL of a 1,000,000-entry
+/// stream (10,000 nodes) took 3.42 ms on redis-server 7.0.15 (100,000 entries: 0.21 ms).
+pub const FREE_STREAM_NODE_NS: u64 = 342;
+/// Freeing one pending entry of a consumer group (its NACK and two rax leaves): DEL of a
+/// 100,000-entry stream with all of them pending in one group took 10.15 ms instead of 0.21.
+pub const FREE_STREAM_NACK_NS: u64 = 99;
 /// lazyfree.c LAZYFREE_THRESHOLD.
 pub const LAZYFREE_THRESHOLD: u64 = 64;
 /// Running a command: its lookup and checks, the call, writing its reply's header.
@@ -126,6 +133,7 @@ pub fn free_effort(v: &Value) -> u64 {
         Value::Set(Set::Table(s)) => s.len() as u64,
         Value::Zset(z @ Zset::Skiplist { .. }) => z.len() as u64,
         Value::Hash(Hash::Listpack(_)) | Value::Set(Set::Intset(_)) | Value::Zset(Zset::Listpack(_)) => 1,
+        Value::Stream(s) => s.free_effort(),
     }
 }
 
@@ -142,6 +150,10 @@ pub fn free_cost_ns(v: &Value) -> u64 {
         Value::Set(Set::Table(s)) => s.len() as u64 * FREE_SET_MEMBER_NS,
         Value::Zset(z @ Zset::Skiplist { .. }) => z.len() as u64 * FREE_ZSET_MEMBER_NS,
         Value::Hash(Hash::Listpack(_)) | Value::Set(Set::Intset(_)) | Value::Zset(Zset::Listpack(_)) => 0,
+        Value::Stream(s) => {
+            let (nodes, nacks) = s.allocations();
+            nodes.saturating_sub(1) as u64 * FREE_STREAM_NODE_NS + nacks as u64 * FREE_STREAM_NACK_NS
+        }
     }
 }
 

@@ -31,6 +31,9 @@ pub struct Db {
     pub created: Vec<Vec<u8>>,
     /// Keys handed out mutably since the last `refresh_dirty`: their sizes may have changed.
     dirty: Vec<Vec<u8>>,
+    /// Stream keys deleted or overwritten since the engine last looked (db.c
+    /// `signalDeletedKeyAsReady()`: clients blocked in XREADGROUP on them are told).
+    pub gone_streams: Vec<Vec<u8>>,
     /// Keys whose value was stored as an EXEC's argument object (`RObj::exec_argv`), for the
     /// EXEC to release when it ends.
     pub exec_argv: Vec<Vec<u8>>,
@@ -111,6 +114,9 @@ impl Db {
             self.exec_argv.push(key.clone());
         }
         if let Some(slot) = self.dict.get_mut(&key) {
+            if matches!(slot.value, crate::object::Value::Stream(_)) {
+                self.gone_streams.push(key.clone());
+            }
             self.mem = self.mem - slot.mem + obj.mem;
             *slot = obj;
             return;
@@ -131,6 +137,9 @@ impl Db {
 
     fn remove_from_dict(&mut self, key: &[u8]) -> Option<RObj> {
         let (i, _, obj) = self.dict.swap_remove_full(key)?;
+        if matches!(obj.value, crate::object::Value::Stream(_)) {
+            self.gone_streams.push(key.to_vec());
+        }
         self.dict_buckets.swap_remove(i);
         self.mem -= crate::memory::key_alloc(key) + obj.mem;
         Some(obj)
@@ -177,6 +186,11 @@ impl Db {
     }
 
     pub fn clear(&mut self) {
+        for (k, o) in &self.dict {
+            if matches!(o.value, crate::object::Value::Stream(_)) {
+                self.gone_streams.push(k.clone());
+            }
+        }
         self.dict.clear();
         self.expires.clear();
         self.dict_buckets.clear();

@@ -43,6 +43,7 @@ fn value_len(v: &Value) -> usize {
         Value::Set(Set::Intset(i)) => i.len(),
         Value::Set(Set::Table(t)) => t.len(),
         Value::Zset(z) => z.len(),
+        Value::Stream(s) => s.length as usize,
     }
 }
 

@@ -9,7 +9,7 @@
 //! `sdsMakeRoomFor()` reserved when it grew), listpacks sized entry by entry as listpack.c
 //! encodes them, intsets by width, quicklists as 8 KB listpack nodes, hashtables as dict +
 //! buckets + entries + sds, skiplists as zset + dict + header + one node per member sized by its
-//! level. Kept incrementally: each db sums its keys (db.rs) and recomputes a key's value size
+//! level, streams as their rax of listpacks (ds/stream.rs). Kept incrementally: each db sums its keys (db.rs) and recomputes a key's value size
 //! after a command touched it. Differences: for collections above `EXACT_LIMIT` elements the
 //! per-element part is estimated from the first elements (as MEMORY USAGE itself samples), so
 //! one write stays O(1); quicklist node boundaries follow a greedy 8 KB packing, not the exact
@@ -264,6 +264,7 @@ pub fn value_alloc(v: &Value) -> usize {
                 + size_class(SIZEOF_ZSL_HEADER)
                 + members
         }
+        Value::Stream(s) => SIZEOF_ROBJ + s.alloc(),
     }
 }
 
@@ -354,6 +355,7 @@ pub fn object_compute_size(v: &Value, samples: usize) -> usize {
                 + size_class(SIZEOF_ZSL_HEADER)
                 + sampled(dict.len(), &mut it)
         }
+        Value::Stream(s) => SIZEOF_ROBJ + s.compute_size(samples),
     }
 }
 

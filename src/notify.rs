@@ -31,6 +31,7 @@ pub fn event_class(event: &str) -> u32 {
         e if e.starts_with('h') => HASH,
         e if e.starts_with('z') => ZSET,
         e if e.starts_with('s') => SET,
+        e if e.starts_with('x') => STREAM,
         _ => GENERIC,
     }
 }
@@ -52,6 +53,14 @@ impl Engine {
             self.signal_modified_key(db, key, event == "expired" || event == "evicted");
         }
         self.publish_keyspace_event(event, db, key, log);
+    }
+
+    /// notify.c `notifyKeyspaceEvent()` alone, for the events Redis fires without
+    /// `signalModifiedKey()` (XGROUP CREATE/SETID/DESTROY, XSETID, a consumer created by
+    /// XREADGROUP…): WATCH is not touched.
+    pub(crate) fn notify_unsignalled(&mut self, event: &str, db: usize, key: &[u8]) {
+        self.flush_new_key_events();
+        self.publish_keyspace_event(event, db, key, true);
     }
 
     /// db.c `signalModifiedKey()`: touches WATCHers of the key and invalidates it for tracking
@@ -85,9 +94,14 @@ impl Engine {
     }
 
     /// db.c `dbAdd()`'s `new` event and `signalKeyAsReady()`, for the keys created since the
-    /// last call.
+    /// last call; `signalDeletedKeyAsReady()` for the streams deleted since.
     pub(crate) fn flush_new_key_events(&mut self) {
         for db in 0..self.dbs.len() {
+            if !self.dbs[db].gone_streams.is_empty() {
+                for key in std::mem::take(&mut self.dbs[db].gone_streams) {
+                    self.blocking.signal(db, &key);
+                }
+            }
             if self.dbs[db].created.is_empty() {
                 continue;
             }
@@ -116,5 +130,7 @@ mod tests {
         assert_eq!(event_class("set"), STRING);
         assert_eq!(event_class("del"), GENERIC);
         assert_eq!(event_class("expired"), EXPIRED);
+        assert_eq!(event_class("xadd"), STREAM);
+        assert_eq!(event_class("xgroup-createconsumer"), STREAM);
     }
 }

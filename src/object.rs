@@ -100,6 +100,8 @@ pub enum Value {
     Hash(Hash),
     Set(Set),
     Zset(Zset),
+    /// A stream (t_stream.c): boxed, its struct is large and keys of other types are many.
+    Stream(Box<crate::ds::stream::Stream>),
 }
 
 /// A value plus the `lru` field of its `robj` header (LRU clock or LFU data).
@@ -193,6 +195,7 @@ impl Value {
             Value::Hash(_) => "hash",
             Value::Set(_) => "set",
             Value::Zset(_) => "zset",
+            Value::Stream(_) => "stream",
         }
     }
 
@@ -205,6 +208,7 @@ impl Value {
             Value::Hash(Hash::Table(_)) | Value::Set(Set::Table(_)) => "hashtable",
             Value::Set(Set::Intset(_)) => "intset",
             Value::Zset(Zset::Skiplist { .. }) => "skiplist",
+            Value::Stream(_) => "stream",
         }
     }
 

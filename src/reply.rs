@@ -52,6 +52,10 @@ pub enum Reply {
     /// RESP2 sends them flat; RESP3 as an array of two-element arrays (t_zset.c
     /// `zrangeResultEmitCBufferForClient`: `if (c->resp > 2) addReplyArrayLen(c,2)`).
     Pairs(Vec<(Reply, Reply)>),
+    /// Key/value pairs that RESP3 sends as a map and RESP2 as an array of two-element arrays:
+    /// XREAD/XREADGROUP's streams (t_stream.c `if (c->resp == 2) addReplyArrayLen(c,2)` else
+    /// `addReplyMapLen`).
+    KeyedMap(Vec<(Reply, Reply)>),
     /// A RESP3-only frame sent just before the reply (debug.c DEBUG PROTOCOL `attrib`/`push`):
     /// a map in first place goes out as an attribute (`|`), a push as a push (`>`). RESP2
     /// clients, and redis-cli's printing, get the reply alone.
@@ -143,6 +147,9 @@ impl Reply {
             Reply::Set(items) | Reply::Push(items) | Reply::Array(items) => {
                 Reply::Array(items.into_iter().map(Reply::into_resp2).collect())
             }
+            Reply::KeyedMap(kv) => {
+                Reply::Array(kv.into_iter().map(|(k, v)| Reply::Array(vec![k.into_resp2(), v.into_resp2()])).collect())
+            }
             Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => Reply::Bulk(b),
             Reply::Bool(b) => Reply::Integer(b as i64),
             Reply::Preceded(_, reply) => reply.into_resp2(),
@@ -167,6 +174,7 @@ impl Reply {
             | Reply::Verbatim(_)
             | Reply::Bool(_)
             | Reply::Pairs(_)
+            | Reply::KeyedMap(_)
             | Reply::HumanDouble(_)
             | Reply::BigNumber(_)
             | Reply::Preceded(..) => true,
@@ -228,7 +236,7 @@ fn format_tty(r: &Reply, prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
         Reply::Push(items) => {
             format_aggregate(items.iter().map(Entry::One), items.len(), b')', b"(empty push)\n", prefix, proto, out)
         }
-        Reply::Map(kv) => format_aggregate(
+        Reply::Map(kv) | Reply::KeyedMap(kv) => format_aggregate(
             kv.iter().map(|(k, v)| Entry::KeyValue(k, v)),
             kv.len(),
             b'#',
@@ -302,7 +310,7 @@ fn format_raw(r: &Reply, out: &mut Vec<u8>) -> Result<(), UnknownReplyType> {
                 format_raw(v, out)?;
             }
         }
-        Reply::Map(kv) => {
+        Reply::Map(kv) | Reply::KeyedMap(kv) => {
             for (i, (k, v)) in kv.iter().enumerate() {
                 if i > 0 {
                     out.push(b'\n');
@@ -326,7 +334,7 @@ fn is_multiline(r: &Reply) -> bool {
         },
         Reply::Pairs(kv) => !kv.is_empty(),
         Reply::Preceded(_, reply) => is_multiline(reply),
-        Reply::Map(kv) => match kv.len() {
+        Reply::Map(kv) | Reply::KeyedMap(kv) => match kv.len() {
             0 => false,
             1 => is_multiline(&kv[0].1),
             _ => true,
@@ -443,6 +451,14 @@ fn encode_resp2(r: &Reply, out: &mut Vec<u8>) {
         }
         Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => encode_bulk(b, out),
         Reply::Bool(b) => out.extend_from_slice(if *b { b":1\r\n" } else { b":0\r\n" }),
+        Reply::KeyedMap(kv) => {
+            out.extend_from_slice(format!("*{}\r\n", kv.len()).as_bytes());
+            for (k, v) in kv {
+                out.extend_from_slice(b"*2\r\n");
+                encode_resp2(k, out);
+                encode_resp2(v, out);
+            }
+        }
         Reply::Preceded(_, reply) => encode_resp2(reply, out),
     }
 }
@@ -485,7 +501,7 @@ fn encode_resp3(r: &Reply, out: &mut Vec<u8>) {
                 encode_resp3(item, out);
             }
         }
-        Reply::Map(kv) => {
+        Reply::Map(kv) | Reply::KeyedMap(kv) => {
             out.extend_from_slice(format!("%{}\r\n", kv.len()).as_bytes());
             for (k, v) in kv {
                 encode_resp3(k, out);

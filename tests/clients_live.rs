@@ -1778,3 +1778,237 @@ fn new_key_events_of_bitmaps_hyperloglogs_and_sort() {
         "#,
     );
 }
+
+#[test]
+fn stream_reads_block_and_are_woken_by_xadd() {
+    check(
+        "stream blocking",
+        r#"
+        A& XREAD BLOCK 0 STREAMS s1 $
+        B: XADD s1 1-1 k v
+        A?
+        A& XREAD BLOCK 0 STREAMS s1 s2 $ $
+        B: XADD s2 1-1 other v
+        A?
+        A& XREAD BLOCK 0 COUNT 2 STREAMS s1 $
+        B: MULTI
+        B: XADD s1 2-1 a 1
+        B: XADD s1 3-1 a 2
+        B: XADD s1 4-1 a 3
+        B: EXEC
+        A?
+        A: XREAD BLOCK 0 STREAMS s1 2-1
+        A: XREAD BLOCK 0 STREAMS s1 s1 $ 0
+        A& XREAD BLOCK 0 STREAMS s1 s1 s1 $ $ $
+        B: XADD s1 5-1 same name
+        A?
+        A& XREAD BLOCK 0 STREAMS s3 $
+        C& XREAD BLOCK 0 STREAMS s3 0
+        D& XREAD BLOCK 0 COUNT 1 STREAMS s3 $
+        B: XADD s3 1-1 f v
+        A?
+        C?
+        D?
+        A& XREAD BLOCK 200 STREAMS s3 $
+        @sleep 500
+        A?
+        A& XREAD BLOCK 0 STREAMS s4 $
+        B: MULTI
+        B: XADD s4 1-1 old v
+        B: DEL s4
+        B: EXEC
+        A?
+        B: XADD s4 2-1 new v
+        A?
+        A& XREAD BLOCK 0 STREAMS s5 $
+        B: MULTI
+        B: XADD s5 1-1 old v
+        B: DEL s5
+        B: LPUSH s5 x
+        B: EXEC
+        A?
+        B: DEL s5
+        B: XADD s5 2-1 new v
+        A?
+        B: XADD s6 1-1 a 1
+        A& XREAD BLOCK 0 STREAMS s6 $
+        B: MULTI
+        B: XADD s6 2-1 a 2
+        B: XDEL s6 2-1
+        B: EXEC
+        A?
+        A& XREAD BLOCK 0 STREAMS s7 $
+        B: SET s7 string
+        B: DEL s7
+        B: XADD s7 9-9 back v
+        A?
+        A& XREAD BLOCK 0 STREAMS s8 $
+        B: XADD s8 18446744073709551615-18446744073709551615 max v
+        A?
+        A& XREAD BLOCK 0 STREAMS big $
+        B: EVAL "for i = 1, 1500 do redis.call('XADD', KEYS[1], i, 'f', i) end return 1500" 1 big
+        A?
+        B: XLEN big
+        A& XREAD BLOCK 0 COUNT 0 STREAMS big $
+        B: XADD big 1501 f v
+        A?
+        "#,
+    );
+}
+
+#[test]
+fn xreadgroup_blocks_until_new_entries_or_the_group_goes() {
+    check(
+        "xreadgroup blocking",
+        r#"
+        B: XGROUP CREATE s g $ MKSTREAM
+        A& XREADGROUP GROUP g alice BLOCK 0 STREAMS s >
+        B: XADD s 1-1 f v
+        A?
+        B: XPENDING s g
+        A& XREADGROUP GROUP g alice BLOCK 0 NOACK STREAMS s >
+        B: XADD s 2-1 f v
+        A?
+        B: XPENDING s g
+        A& XREADGROUP GROUP g bob BLOCK 0 COUNT 1 STREAMS s >
+        C& XREADGROUP GROUP g carol BLOCK 0 COUNT 1 STREAMS s >
+        B: MULTI
+        B: XADD s 3-1 f v
+        B: XADD s 4-1 f v
+        B: EXEC
+        A?
+        C?
+        B: XINFO GROUPS s
+        B: XPENDING s g
+        A: XREADGROUP GROUP g bob BLOCK 0 STREAMS s 0
+        A& XREADGROUP GROUP g bob BLOCK 0 STREAMS s >
+        B: XGROUP DESTROY s g
+        A?
+        B: XGROUP CREATE s g $
+        A& XREADGROUP GROUP g bob BLOCK 0 STREAMS s >
+        B: DEL s
+        A?
+        B: XGROUP CREATE s g $ MKSTREAM
+        A& XREADGROUP GROUP g bob BLOCK 0 STREAMS s >
+        B: SET s string
+        A?
+        B: DEL s
+        B: XGROUP CREATE s g $ MKSTREAM
+        A& XREADGROUP GROUP g bob BLOCK 0 STREAMS s >
+        B: XGROUP CREATE s2 g $ MKSTREAM
+        B: XADD s2 100 f1 v1
+        B: RENAME s2 s
+        A?
+        A& XREADGROUP GROUP g bob BLOCK 0 STREAMS s >
+        B: XGROUP CREATE s3 other $ MKSTREAM
+        B: XADD s3 100 f1 v1
+        B: RENAME s3 s
+        A?
+        B: DEL s
+        B: XGROUP CREATE s g $ MKSTREAM
+        A& XREADGROUP GROUP g bob BLOCK 0 STREAMS s >
+        B: MULTI
+        B: DEL s
+        B: XGROUP CREATE s g $ MKSTREAM
+        B: XADD s 7 f v
+        B: EXEC
+        A?
+        B: FLUSHALL
+        B: XGROUP CREATE s g $ MKSTREAM
+        A& XREADGROUP GROUP g bob BLOCK 0 STREAMS s >
+        B: FLUSHALL
+        A?
+        B: XGROUP CREATE s g $ MKSTREAM
+        A& XREADGROUP GROUP g bob BLOCK 0 STREAMS s >
+        B: SWAPDB 0 1
+        A?
+        B: SWAPDB 0 1
+        A& XREAD BLOCK 0 STREAMS s $
+        C& XREADGROUP GROUP g carol BLOCK 0 STREAMS s >
+        B: XGROUP SETID s g $
+        B: XGROUP CREATECONSUMER s g dave
+        B: XADD s 1 x y
+        A?
+        C?
+        B: XINFO GROUPS s
+        C& XREADGROUP GROUP g carol BLOCK 200 STREAMS s >
+        @sleep 500
+        C?
+        B: PEXPIRE s 300
+        C& XREADGROUP GROUP g carol BLOCK 0 STREAMS s >
+        @sleep 800
+        C?
+        B: EXISTS s
+        "#,
+    );
+}
+
+#[test]
+fn stream_keyspace_events_and_watch() {
+    check(
+        "stream events",
+        r#"
+        B: CONFIG SET notify-keyspace-events KEA
+        A: PSUBSCRIBE __keyevent@0__:*
+        B: XADD s 1 f v
+        B: XADD s MAXLEN 1 2 f v
+        B: XADD s MAXLEN 5 3 f v
+        B: XTRIM s MAXLEN 1
+        B: XTRIM s MAXLEN 1
+        B: XDEL s 3
+        B: XDEL s 3
+        B: XGROUP CREATE s g 0
+        B: XGROUP CREATE s2 g $ MKSTREAM
+        B: XGROUP CREATECONSUMER s g c
+        B: XGROUP CREATECONSUMER s g c
+        B: XADD s 4 f v
+        B: XREADGROUP GROUP g c2 STREAMS s >
+        B: XREADGROUP GROUP g c2 STREAMS s 0
+        B: XACK s g 4
+        B: XCLAIM s g c3 0 4
+        B: XADD s 5 f v
+        B: XREADGROUP GROUP g c2 STREAMS s >
+        B: XCLAIM s g c3 0 5 JUSTID
+        B: XAUTOCLAIM s g c4 0 0
+        B: XGROUP SETID s g 0
+        B: XGROUP DELCONSUMER s g c
+        B: XGROUP DELCONSUMER s g nobody
+        B: XGROUP DESTROY s g
+        B: XGROUP DESTROY s g
+        B: XSETID s 10
+        B: XADD nomk NOMKSTREAM 1 f v
+        B: DEL s s2
+        A?
+        B: CONFIG SET notify-keyspace-events Kt
+        C: SUBSCRIBE __keyspace@0__:t
+        B: XADD t 1 f v
+        B: XLEN t
+        C?
+        B: CONFIG SET notify-keyspace-events ""
+        D: XADD w 1 f v
+        D: XGROUP CREATE w g 0
+        E: WATCH w
+        D: XGROUP CREATE w g2 0
+        D: XGROUP SETID w g 0
+        D: XGROUP CREATECONSUMER w g c
+        D: XREADGROUP GROUP g c STREAMS w >
+        D: XACK w g 1
+        D: XSETID w 5
+        D: XTRIM w MAXLEN 5
+        D: XDEL w 9
+        E: MULTI
+        E: PING
+        E: EXEC
+        E: WATCH w
+        D: XDEL w 1
+        E: MULTI
+        E: PING
+        E: EXEC
+        E: WATCH nk
+        D: XGROUP CREATE nk g $ MKSTREAM
+        E: MULTI
+        E: PING
+        E: EXEC
+        "#,
+    );
+}

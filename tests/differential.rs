@@ -922,7 +922,12 @@ fn random_script(seed: u64, n: usize, gen: LineGen) -> Vec<ScriptLine> {
 }
 
 fn run_random(seed: u64, n: usize, gen: LineGen, what: &str) -> Result<(), String> {
-    let lines = random_script(seed, n, gen);
+    run_lines(seed, random_script(seed, n, gen), what)
+}
+
+/// Runs generated lines through a fresh redis-server and the engine; the first difference.
+fn run_lines(seed: u64, lines: Vec<ScriptLine>, what: &str) -> Result<(), String> {
+    let n = lines.len();
     if let Ok(path) = std::env::var("REDISPLAY_DIFF_DUMP") {
         // For debugging: the generated lines, ready for redis-cli or the redisplay CLI.
         std::fs::write(&path, common::cli_input(&lines)).expect("REDISPLAY_DIFF_DUMP is writable");
@@ -2343,5 +2348,344 @@ fn random_acl_rules_match_a_live_server() {
         }
     }
     eprintln!("random differential, ACL: {} seeds × {n} lines", seeds.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streams (t_stream.c). A generator with state: XADD's IDs come from a counter that mostly
+// moves forward (so most adds succeed and entries pile up across nodes), now and then an old,
+// zero or malformed one; groups, consumers and PELs grow and shrink with XREADGROUP, XACK,
+// XCLAIM, XAUTOCLAIM and XGROUP; node limits change with CONFIG SET so nodes split by entries
+// and by bytes; MEMORY USAGE checks the node layout after every kind of change. Only explicit
+// IDs and time-independent replies: idle times are masked through Lua, BLOCK is never used
+// (redis-cli would wait), `*` never printed.
+// ---------------------------------------------------------------------------------------------
+
+const S_KEYS: &[&str] = &["s1", "s2", "s3", "str"];
+const S_GROUPS: &[&str] = &["g1", "g2", "\"\""];
+const S_CONSUMERS: &[&str] = &["c1", "c2", "c3"];
+const S_FIELDS: &[&str] = &["f", "g", "name", "1", "\"\"", "\"\\x00b\""];
+const S_VALUES: &[&str] = &["v", "1", "-1", "12345678901", "\"\"", "\"x y\"", "0.5", "01", "\"\\xff\""];
+
+struct StreamGen {
+    rng: Rng,
+    ms: u64,
+}
+
+impl StreamGen {
+    fn key(&mut self) -> String {
+        self.rng.pick(S_KEYS).to_string()
+    }
+
+    /// An ID somewhere in what was added so far (or just outside it).
+    fn old_id(&mut self) -> String {
+        let ms = self.rng.below(self.ms as usize + 3) as u64;
+        match self.rng.below(4) {
+            0 => format!("{ms}"),
+            _ => format!("{ms}-{}", self.rng.below(3)),
+        }
+    }
+
+    /// A range bound: an ID, exclusive, incomplete, `-`/`+`, at the limits, or junk.
+    fn bound(&mut self, end: bool) -> String {
+        match self.rng.below(12) {
+            0 => if end { "+" } else { "-" }.into(),
+            1 => if end { "-" } else { "+" }.into(),
+            2 => format!("({}", self.old_id()),
+            3 => "18446744073709551615-18446744073709551615".into(),
+            4 => "(0-0".into(),
+            5 => "x".into(),
+            _ => self.old_id(),
+        }
+    }
+
+    fn fields(&mut self, a: &mut Vec<String>) {
+        let n = 1 + self.rng.below(3);
+        let same = self.rng.chance(60);
+        for i in 0..n {
+            a.push(if same { ["f", "g", "name"][i].to_string() } else { self.rng.pick(S_FIELDS).to_string() });
+            let v = if self.rng.chance(10) {
+                let n = self.rng.below(700);
+                format!("\"{}\"", "z".repeat(n))
+            } else {
+                self.rng.pick(S_VALUES).to_string()
+            };
+            a.push(v);
+        }
+    }
+
+    fn trim_args(&mut self, a: &mut Vec<String>) {
+        let maxlen = self.rng.chance(60);
+        a.push(self.rng.opt(if maxlen { &["MAXLEN"] } else { &["MINID"] }));
+        match self.rng.below(4) {
+            0 => a.push("~".into()),
+            1 => a.push("=".into()),
+            _ => {}
+        }
+        if maxlen {
+            let top = if self.rng.chance(20) { 3 } else { 300 };
+            a.push(self.rng.below(top).to_string());
+        } else {
+            let id = self.old_id();
+            a.push(id);
+        }
+        if self.rng.chance(15) {
+            a.push(self.rng.opt(&["LIMIT"]));
+            a.push(self.rng.pick(&["0", "1", "5", "100", "-1"]).to_string());
+        }
+    }
+
+    fn line(&mut self) -> (String, Check) {
+        let mut a: Vec<String> = Vec::new();
+        let mut check = Check::Exact;
+        match self.rng.below(40) {
+            0..=11 => {
+                a.push(self.rng.opt(&["XADD"]));
+                a.push(self.key());
+                if self.rng.chance(8) {
+                    a.push(self.rng.opt(&["NOMKSTREAM"]));
+                }
+                if self.rng.chance(15) {
+                    self.trim_args(&mut a);
+                }
+                self.ms += self.rng.below(3) as u64;
+                let id = match self.rng.below(20) {
+                    0 => self.old_id(),
+                    1 => "0-0".into(),
+                    2 => format!("{}-*", self.rng.below(self.ms as usize + 2)),
+                    3 if self.rng.chance(5) => "18446744073709551615-18446744073709551615".into(),
+                    3..=10 => format!("{}-*", self.ms),
+                    _ => format!("{}-{}", self.ms, self.rng.below(5)),
+                };
+                a.push(id);
+                self.fields(&mut a);
+            }
+            12 | 13 => {
+                let rev = self.rng.chance(40);
+                a.push(self.rng.opt(if rev { &["XREVRANGE"] } else { &["XRANGE"] }));
+                a.push(self.key());
+                let (s, e) = (self.bound(false), self.bound(true));
+                if rev {
+                    a.extend([e, s]);
+                } else {
+                    a.extend([s, e]);
+                }
+                if self.rng.chance(40) {
+                    a.push(self.rng.opt(&["COUNT"]));
+                    a.push(self.rng.pick(&["0", "1", "2", "5", "-1", "x"]).to_string());
+                }
+            }
+            14 => a.extend([self.rng.opt(&["XLEN"]), self.key()]),
+            15 | 16 => {
+                a.extend([self.rng.opt(&["XDEL"]), self.key()]);
+                for _ in 0..1 + self.rng.below(3) {
+                    let id = if self.rng.chance(5) { "x".to_string() } else { self.old_id() };
+                    a.push(id);
+                }
+            }
+            17 | 18 => {
+                a.extend([self.rng.opt(&["XTRIM"]), self.key()]);
+                self.trim_args(&mut a);
+            }
+            19..=21 => {
+                a.extend([self.rng.opt(&["XGROUP"]), String::new()]);
+                let sub = self.rng.below(6);
+                a[1] = self.rng.opt(&[["CREATE", "SETID", "DESTROY", "CREATECONSUMER", "DELCONSUMER", "CREATE"][sub]]);
+                a.push(self.key());
+                a.push(self.rng.pick(S_GROUPS).to_string());
+                match sub {
+                    0 | 5 | 1 => {
+                        let id = match self.rng.below(4) {
+                            0 => "$".to_string(),
+                            1 => "0".to_string(),
+                            _ => self.old_id(),
+                        };
+                        a.push(id);
+                        if sub != 1 && self.rng.chance(30) {
+                            a.push(self.rng.opt(&["MKSTREAM"]));
+                        }
+                        if self.rng.chance(20) {
+                            a.push(self.rng.opt(&["ENTRIESREAD"]));
+                            a.push(self.rng.pick(&["0", "1", "3", "-1", "-2", "100"]).to_string());
+                        }
+                    }
+                    3 | 4 => a.push(self.rng.pick(S_CONSUMERS).to_string()),
+                    _ => {}
+                }
+            }
+            22..=25 => {
+                a.push(self.rng.opt(&["XREADGROUP"]));
+                a.push(self.rng.opt(&["GROUP"]));
+                a.push(self.rng.pick(S_GROUPS).to_string());
+                a.push(self.rng.pick(S_CONSUMERS).to_string());
+                if self.rng.chance(40) {
+                    a.push(self.rng.opt(&["COUNT"]));
+                    a.push(self.rng.pick(&["1", "2", "5", "0"]).to_string());
+                }
+                if self.rng.chance(15) {
+                    a.push(self.rng.opt(&["NOACK"]));
+                }
+                a.push(self.rng.opt(&["STREAMS"]));
+                let n = 1 + self.rng.below(2);
+                let keys: Vec<String> = (0..n).map(|_| self.key()).collect();
+                a.extend(keys);
+                for _ in 0..n {
+                    let id = match self.rng.below(5) {
+                        0 => "0".to_string(),
+                        1 => self.old_id(),
+                        _ => ">".to_string(),
+                    };
+                    a.push(id);
+                }
+            }
+            26 | 27 => {
+                a.push(self.rng.opt(&["XREAD"]));
+                if self.rng.chance(40) {
+                    a.push(self.rng.opt(&["COUNT"]));
+                    a.push(self.rng.pick(&["1", "3", "0"]).to_string());
+                }
+                a.push(self.rng.opt(&["STREAMS"]));
+                let n = 1 + self.rng.below(2);
+                let keys: Vec<String> = (0..n).map(|_| self.key()).collect();
+                a.extend(keys);
+                for _ in 0..n {
+                    let id = if self.rng.chance(20) { "$".to_string() } else { self.old_id() };
+                    a.push(id);
+                }
+            }
+            28 | 29 => {
+                a.extend([self.rng.opt(&["XACK"]), self.key(), self.rng.pick(S_GROUPS).to_string()]);
+                for _ in 0..1 + self.rng.below(3) {
+                    let id = self.old_id();
+                    a.push(id);
+                }
+            }
+            30 => {
+                if self.rng.chance(50) {
+                    a.extend([self.rng.opt(&["XPENDING"]), self.key(), self.rng.pick(S_GROUPS).to_string()]);
+                } else {
+                    // The extended form, its idle times masked.
+                    a.push("EVAL \"local r = redis.call('XPENDING', unpack(ARGV)) if type(r) == 'table' then for _, p in ipairs(r) do p[3] = 'idle' end end return r\" 0".into());
+                    a.extend([self.key(), self.rng.pick(S_GROUPS).to_string()]);
+                    if self.rng.chance(20) {
+                        a.extend(["IDLE".into(), self.rng.pick(&["0", "1000000000"]).to_string()]);
+                    }
+                    let (s, e) = (self.bound(false), self.bound(true));
+                    a.extend([s, e, self.rng.pick(&["1", "3", "10", "0"]).to_string()]);
+                    if self.rng.chance(30) {
+                        a.push(self.rng.pick(S_CONSUMERS).to_string());
+                    }
+                }
+            }
+            31 | 32 => {
+                let auto = self.rng.chance(50);
+                a.push(self.rng.opt(if auto { &["XAUTOCLAIM"] } else { &["XCLAIM"] }));
+                a.extend([self.key(), self.rng.pick(S_GROUPS).to_string(), self.rng.pick(S_CONSUMERS).to_string()]);
+                let idle = self.rng.pick(&["0", "0", "1000000000", "-1"]).to_string();
+                a.push(idle);
+                if auto {
+                    let b = self.bound(false);
+                    a.push(b);
+                    if self.rng.chance(50) {
+                        a.extend(["COUNT".into(), self.rng.pick(&["1", "2", "10", "0"]).to_string()]);
+                    }
+                } else {
+                    for _ in 0..1 + self.rng.below(3) {
+                        let id = self.old_id();
+                        a.push(id);
+                    }
+                    if self.rng.chance(20) {
+                        a.push(self.rng.opt(&["FORCE"]));
+                    }
+                    if self.rng.chance(20) {
+                        a.extend(["RETRYCOUNT".into(), self.rng.pick(&["0", "5"]).to_string()]);
+                    }
+                    if self.rng.chance(15) {
+                        a.extend(["LASTID".into(), self.old_id()]);
+                    }
+                }
+                if self.rng.chance(40) {
+                    a.push(self.rng.opt(&["JUSTID"]));
+                }
+            }
+            33 => match self.rng.below(3) {
+                0 => a.extend([self.rng.opt(&["XINFO"]), "STREAM".into(), self.key()]),
+                1 => a.extend([self.rng.opt(&["XINFO"]), "GROUPS".into(), self.key()]),
+                _ => {
+                    a.push("EVAL \"local r = redis.call('XINFO', 'CONSUMERS', ARGV[1], ARGV[2]) if type(r) == 'table' then for _, c in ipairs(r) do c[6] = 'idle' end end return r\" 0".into());
+                    a.extend([self.key(), self.rng.pick(S_GROUPS).to_string()]);
+                }
+            },
+            34 | 35 => a.extend(["MEMORY".into(), "USAGE".into(), self.key()]),
+            36 => {
+                a.extend(["XSETID".into(), self.key()]);
+                let id = if self.rng.chance(50) { format!("{}-9", self.ms + 1) } else { self.old_id() };
+                a.push(id);
+                if self.rng.chance(30) {
+                    a.extend(["ENTRIESADDED".into(), self.rng.pick(&["0", "5", "1000"]).to_string()]);
+                }
+                if self.rng.chance(20) {
+                    a.extend(["MAXDELETEDID".into(), self.old_id()]);
+                }
+            }
+            37 => {
+                let (param, values): (&str, &[&str]) = if self.rng.chance(50) {
+                    ("stream-node-max-entries", &["100", "3", "0", "10"])
+                } else {
+                    ("stream-node-max-bytes", &["4096", "200", "0", "1000"])
+                };
+                a.extend(["CONFIG".into(), "SET".into(), param.into(), self.rng.pick(values).to_string()]);
+            }
+            38 => {
+                let k = self.key();
+                if k == "str" {
+                    a.extend(["SET".into(), k, "v".into()]);
+                } else if self.rng.chance(10) {
+                    a.extend(["DEL".into(), k]);
+                } else if self.rng.chance(30) {
+                    // DUMP's length: the payload's bytes hold wall-clock delivery and seen times,
+                    // but always 8 of them, so the length shows the nodes, strings and LZF.
+                    a.push("EVAL \"local p = redis.call('DUMP', KEYS[1]) if p then return #p end return -1\" 1".into());
+                    a.push(k);
+                } else {
+                    a.extend([self.rng.pick(&["TYPE", "EXISTS", "OBJECT ENCODING"]).to_string(), k]);
+                }
+            }
+            _ => {
+                // A range through Lua, as many applications read streams.
+                a.push("EVAL \"return #redis.call('XRANGE', KEYS[1], '-', '+')\" 1".into());
+                a.push(self.key());
+                check = Check::Exact;
+            }
+        }
+        (a.join(" "), check)
+    }
+}
+
+fn random_stream_script(seed: u64, n: usize) -> Vec<ScriptLine> {
+    let mut g = StreamGen { rng: Rng(seed), ms: 1 };
+    (0..n)
+        .map(|i| {
+            let (line, check) = g.line();
+            ScriptLine { lineno: i + 1, line: line.into_bytes(), check }
+        })
+        .collect()
+}
+
+#[test]
+fn random_stream_commands_match_a_live_server() {
+    check_tools();
+    let n: usize = std::env::var("REDISPLAY_DIFF_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
+    let seeds: Vec<u64> = match std::env::var("REDISPLAY_DIFF_SEED").ok().and_then(|v| v.parse().ok()) {
+        Some(s) => vec![s],
+        None => vec![501, 502, 503, 504],
+    };
+    let mut failures = Vec::new();
+    for &seed in &seeds {
+        if let Err(e) = run_lines(seed, random_stream_script(seed, n), "streams") {
+            failures.push(e);
+        }
+    }
+    eprintln!("random differential, streams: {} seeds × {n} lines", seeds.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -85,3 +85,75 @@ fn large_values_within_ten_percent_of_redis_server() {
     eprintln!("{}", report.join("\n"));
     assert!(worst <= 0.10, "{}", report.join("\n"));
 }
+
+/// Streams side by side with redis-server: MEMORY USAGE is the same formula over the same node
+/// layout, so it must be equal (not within 10%) for a large stream, after trims and XDELs, and
+/// with consumer groups and their PELs; and used_memory must grow by what the real server's
+/// grew, within 2% for the entries and 5% for the PELs (which the model estimates).
+#[test]
+fn streams_memory_matches_redis_server() {
+    check_tools();
+    let server = Server::start();
+    let mut r = server.connect();
+    let mut e = Engine::new(EngineOptions { seed: 5, start_ms: 1_700_000_000_000 });
+    e.set_event_recording(false);
+    let client = e.connect();
+    let mut both = |args: &[&str]| -> (String, Reply) {
+        let live = r.call(args);
+        let argv: Vec<Vec<u8>> = args.iter().map(|a| a.as_bytes().to_vec()).collect();
+        (live, e.execute(client, &argv))
+    };
+    let used = |both: &mut dyn FnMut(&[&str]) -> (String, Reply)| -> (f64, f64) {
+        let (live, ours) = both(&["INFO", "memory"]);
+        let field = |text: &str| -> f64 {
+            text.lines().find_map(|l| l.strip_prefix("used_memory:")).unwrap().trim().parse().unwrap()
+        };
+        let Reply::Verbatim(ours) = ours else { panic!("INFO") };
+        (field(&live), field(&String::from_utf8_lossy(&ours)))
+    };
+    let fill = "for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do redis.call('XADD', KEYS[1], i .. '-1', 'f', i, 'payload', 'value-' .. i) end";
+    // Every command the measured part runs, once, so each side has its histograms already.
+    for warm in [
+        vec!["EVAL", fill, "1", "warm", "1", "1"],
+        vec!["XGROUP", "CREATE", "warm", "g", "0"],
+        vec!["XREADGROUP", "GROUP", "g", "c", "COUNT", "1", "STREAMS", "warm", ">"],
+        vec!["MEMORY", "USAGE", "warm"],
+        vec!["XTRIM", "warm", "MAXLEN", "0"],
+        vec!["XDEL", "warm", "1-1"],
+        vec!["DEL", "warm"],
+    ] {
+        both(&warm);
+    }
+    let mut report = Vec::new();
+    let (live0, ours0) = used(&mut both);
+    both(&["EVAL", fill, "1", "s", "1", "50000"]);
+    both(&["EVAL", fill, "1", "s", "50001", "100000"]);
+    let (live1, ours1) = used(&mut both);
+    let (dl, d_ours) = (live1 - live0, ours1 - ours0);
+    report.push(format!("100,000 entries: redis-server +{dl}, engine +{d_ours} ({:+.2}%)", (d_ours - dl) / dl * 100.0));
+    assert!((d_ours - dl).abs() / dl <= 0.02, "{}", report.join("\n"));
+    for args in [
+        vec!["XGROUP", "CREATE", "s", "g", "0"],
+        vec!["XREADGROUP", "GROUP", "g", "alice", "COUNT", "15000", "STREAMS", "s", ">"],
+        vec!["XREADGROUP", "GROUP", "g", "bob", "COUNT", "5000", "STREAMS", "s", ">"],
+    ] {
+        both(&args);
+    }
+    let (live2, ours2) = used(&mut both);
+    let (dl, d_ours) = (live2 - live1, ours2 - ours1);
+    report.push(format!("20,000 pending: redis-server +{dl}, engine +{d_ours} ({:+.2}%)", (d_ours - dl) / dl * 100.0));
+    assert!((d_ours - dl).abs() / dl <= 0.05, "{}", report.join("\n"));
+    for step in [
+        vec!["XDEL", "s", "7-1", "70000-1", "99999-1"],
+        vec!["XTRIM", "s", "MAXLEN", "~", "60000"],
+        vec!["XTRIM", "s", "MINID", "45555"],
+    ] {
+        both(&step);
+        for samples in ["5", "0"] {
+            let (live, ours) = both(&["MEMORY", "USAGE", "s", "SAMPLES", samples]);
+            report.push(format!("after {}: MEMORY USAGE SAMPLES {samples}: {live} / {ours:?}", step.join(" ")));
+            assert_eq!(Reply::Integer(live.parse().unwrap()), ours, "{}", report.join("\n"));
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+}

@@ -19,8 +19,8 @@
 //! (object.c `objectSetLRUOrLFU()`), WATCHers touched, `restore` fired, one write counted.
 //!
 //! Differences: a payload is always checked as `sanitize-dump-payload yes` checks it, and a
-//! payload whose strings decompress past `playground-max-alloc`, or that holds a stream (a type
-//! the playground does not have yet), is refused with a `playground` error (see rdb.rs). DUMP of
+//! payload whose strings decompress past `playground-max-alloc`, or that holds a stream (DUMP
+//! writes streams; loading them is not done yet), is refused with a `playground` error (see rdb.rs). DUMP of
 //! a hashtable set or hash lists members in our order, and a list's nodes are cut as RPUSH
 //! would have filled them, so those payloads can differ from a real server's bytes while
 //! restoring to the same value everywhere.

@@ -24,6 +24,7 @@
 
 use crate::command::call::Call;
 use crate::command::{c_str, is_opt, parse_i64};
+use crate::ds::stream::StreamId;
 use crate::engine::{lookup, Engine};
 use crate::memory::{lp_entry_size, lp_score_size, quicklist_nodes, sds_alloc, size_class};
 use crate::object::{Hash, Set, StrValue, Value, Zset};
@@ -355,6 +356,7 @@ fn type_code(v: &Value) -> u32 {
         Value::Set(_) => 2,
         Value::Zset(_) => 3,
         Value::Hash(_) => 4,
+        Value::Stream(_) => 6,
     }
 }
 
@@ -404,6 +406,15 @@ fn object_digest(digest: &mut [u8; 20], v: &Value, expires: bool) {
                 Hash::Table(m) => m.iter().for_each(|(f, x)| add(f, x)),
             }
         }
+        // Each entry's `<ms>.<seq>`, then its fields and values, in order.
+        Value::Stream(st) => st.range(StreamId::MIN, StreamId::MAX, false, true, |entry| {
+            mix_digest(digest, format!("{}.{}", entry.id.ms, entry.id.seq).as_bytes());
+            for (f, x) in entry.fields() {
+                mix_digest(digest, &f.to_bytes());
+                mix_digest(digest, &x.to_bytes());
+            }
+            true
+        }),
     }
     if expires {
         xor_digest(digest, b"!!expire!!");
@@ -492,6 +503,11 @@ fn serialized_length(v: &Value) -> u64 {
         }
         Value::Zset(Zset::Listpack(v)) => blob(lp(v.iter().map(|(m, s)| lp_entry_size(m) + lp_score_size(*s)).sum())),
         Value::Zset(z) => rdb_len_size(z.len() as u64) + z.iter().map(|(m, _)| rdb_string_size(m) + 8).sum::<u64>(),
+        // The payload DUMP writes without LZF, less its type byte and footer.
+        Value::Stream(_) => {
+            let opts = crate::persist::rdb::SaveOptions { compression: false, ..Default::default() };
+            crate::persist::rdb::create_dump_payload(v, &opts).len() as u64 - 11
+        }
     }
 }
 

@@ -20,7 +20,8 @@
 //!   ../acl.rs);
 //! - `string.rs` ↔ t_string.c, `expire.rs` ↔ expire.c, `list.rs` ↔ t_list.c, `hash.rs` ↔
 //!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c, `bitops.rs` ↔
-//!   bitops.c, `hyperloglog.rs` ↔ hyperloglog.c, `sort.rs` ↔ sort.c;
+//!   bitops.c, `hyperloglog.rs` ↔ hyperloglog.c, `sort.rs` ↔ sort.c,
+//!   `stream.rs`, `stream_read.rs`, `stream_group.rs`, `stream_info.rs` ↔ t_stream.c;
 //! - `cluster.rs` ↔ cluster.c (DUMP, RESTORE: the payload format is ../persist/rdb.rs);
 //! - `multi.rs` ↔ multi.c, `pubsub.rs` ↔ pubsub.c (the tables and delivery are ../pubsub.rs),
 //!   `eval.rs` ↔ eval.c (the Lua side is ../script/);
@@ -54,6 +55,10 @@ pub mod server;
 pub mod set;
 pub mod slowlog;
 pub mod sort;
+pub mod stream;
+pub mod stream_group;
+pub mod stream_info;
+pub mod stream_read;
 pub mod string;
 pub mod table;
 pub mod tracking;

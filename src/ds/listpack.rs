@@ -1,15 +1,25 @@
 //! The listpack byte format: models listpack.c — `lpEncodeIntegerGetType()`,
 //! `lpEncodeString()`, `lpEncodeBacklen()`/`lpDecodeBacklen()`, `lpAppend()`/
 //! `lpAppendInteger()` (a string that is a canonical int64 is stored as an integer,
-//! `lpStringToInt64()`), `lpGet()`, and `lpValidateIntegrity()` with `lpValidateNext()` (the deep
-//! walk `sanitize-dump-payload yes` does).
+//! `lpStringToInt64()`), `lpGet()`, `lpFirst()`/`lpLast()`/`lpNext()`/`lpPrev()`, t_stream.c's
+//! `lpReplaceInteger()`, and `lpValidateIntegrity()` with `lpValidateNext()` (the deep walk
+//! `sanitize-dump-payload yes` does).
 //!
 //! A listpack is `<total bytes: u32 LE> <count: u16 LE> <entry>… <0xFF>`; an entry is its encoding
 //! (7-bit uint; 6-, 12- or 32-bit string length; 13-, 16-, 24-, 32- or 64-bit integer), its data,
 //! then its own length written backwards (`backlen`, 7 bits a byte) so the list can be walked from
-//! the tail. The count saturates at 65535 ("unknown"). The engine keeps its listpack values as
-//! vectors (object.rs); this file turns them into Redis's exact bytes for DUMP (persist/rdb.rs)
-//! and back, and tells the memory model (memory.rs) each entry's size.
+//! the tail. The count saturates at 65535 ("unknown").
+//!
+//! Two users share the one encoder and decoder: the engine keeps hash/set/zset/list listpack
+//! values as vectors (object.rs), and this file turns them into Redis's exact bytes for DUMP
+//! (`Builder`, persist/rdb.rs), reads them back (`entries`, persist/rdb_load.rs) and tells the
+//! memory model (memory.rs) each entry's size; a stream keeps its nodes as real listpacks
+//! (`Listpack`, ds/stream.rs), walked by byte offsets and edited in place.
+//!
+//! Only the bytes are modelled; the allocation behind a `Listpack` (lpNew's capacity,
+//! `lp_malloc_size()` growth, shrinking) is the caller's business (ds/stream.rs), because it
+//! depends on jemalloc. Difference: a listpack is never longer than u32::MAX bytes in Redis;
+//! callers keep far below that.
 
 use crate::util::string2ll;
 
@@ -28,11 +38,39 @@ pub enum Entry<'a> {
 }
 
 impl Entry<'_> {
-    /// The entry's bytes as Redis hands them out (integers in decimal).
+    /// The entry's bytes as Redis hands them out (integers in decimal, `ll2string`).
     pub fn to_bytes(self) -> Vec<u8> {
         match self {
             Entry::Int(v) => v.to_string().into_bytes(),
             Entry::Str(s) => s.to_vec(),
+        }
+    }
+
+    /// `lpGetInteger()` of t_stream.c: the integer, or a string that parses as one (else 0).
+    pub fn as_int(self) -> i64 {
+        match self {
+            Entry::Int(v) => v,
+            Entry::Str(s) => string2ll(s).unwrap_or(0),
+        }
+    }
+
+    /// Length of `to_bytes()`, without building it.
+    pub fn len(self) -> usize {
+        match self {
+            Entry::Int(v) => crate::util::digits10(v),
+            Entry::Str(s) => s.len(),
+        }
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether `to_bytes()` would equal `b`.
+    pub fn eq_bytes(self, b: &[u8]) -> bool {
+        match self {
+            Entry::Str(s) => s == b,
+            Entry::Int(v) => string2ll(b) == Some(v) && b.len() == crate::util::digits10(v),
         }
     }
 }
@@ -132,6 +170,57 @@ pub fn int_entry_size(v: i64) -> usize {
     enc + backlen_size(enc as u64)
 }
 
+/// `lpEncodeIntegerGetType()` + its bytes: the encoding and data of an integer entry.
+fn encode_int(v: i64, out: &mut Vec<u8>) {
+    match int_encoded_size(v) {
+        1 => out.push(v as u8),
+        2 => {
+            let u = if v < 0 { (1 << 13) + v } else { v } as u64;
+            out.push((u >> 8) as u8 | 0xC0);
+            out.push((u & 0xff) as u8);
+        }
+        3 => {
+            out.push(0xF1);
+            out.extend_from_slice(&(v as i16).to_le_bytes());
+        }
+        4 => {
+            out.push(0xF2);
+            out.extend_from_slice(&(v as i32).to_le_bytes()[..3]);
+        }
+        5 => {
+            out.push(0xF3);
+            out.extend_from_slice(&(v as i32).to_le_bytes());
+        }
+        _ => {
+            out.push(0xF4);
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+}
+
+/// `lpEncodeString()`: the encoding and data of a string entry (6-, 12- or 32-bit length).
+fn encode_str(e: &[u8], out: &mut Vec<u8>) {
+    let len = e.len();
+    if len < 64 {
+        out.push(0x80 | len as u8);
+    } else if len < 4096 {
+        out.push(0xE0 | (len >> 8) as u8);
+        out.push((len & 0xff) as u8);
+    } else {
+        out.push(0xF0);
+        out.extend_from_slice(&(len as u32).to_le_bytes());
+    }
+    out.extend_from_slice(e);
+}
+
+/// `lpAppend()`'s choice: a canonical integer string as an integer, anything else as a string.
+fn encode(e: &[u8], out: &mut Vec<u8>) {
+    match string_to_int(e) {
+        Some(v) => encode_int(v, out),
+        None => encode_str(e, out),
+    }
+}
+
 /// Builds a listpack entry by entry, as `lpNew()` + `lpAppend()`/`lpAppendInteger()`.
 #[derive(Debug, Clone)]
 pub struct Builder {
@@ -163,17 +252,7 @@ impl Builder {
     /// A string entry, whatever it holds.
     pub fn push_str(&mut self, e: &[u8]) {
         let start = self.buf.len();
-        let len = e.len();
-        if len < 64 {
-            self.buf.push(0x80 | len as u8);
-        } else if len < 4096 {
-            self.buf.push(0xE0 | (len >> 8) as u8);
-            self.buf.push((len & 0xff) as u8);
-        } else {
-            self.buf.push(0xF0);
-            self.buf.extend_from_slice(&(len as u32).to_le_bytes());
-        }
-        self.buf.extend_from_slice(e);
+        encode_str(e, &mut self.buf);
         let enc = (self.buf.len() - start) as u64;
         encode_backlen(&mut self.buf, enc);
         self.count += 1;
@@ -182,30 +261,7 @@ impl Builder {
     /// `lpAppendInteger()`.
     pub fn push_int(&mut self, v: i64) {
         let start = self.buf.len();
-        match int_encoded_size(v) {
-            1 => self.buf.push(v as u8),
-            2 => {
-                let u = if v < 0 { (1 << 13) + v } else { v } as u64;
-                self.buf.push((u >> 8) as u8 | 0xC0);
-                self.buf.push((u & 0xff) as u8);
-            }
-            3 => {
-                self.buf.push(0xF1);
-                self.buf.extend_from_slice(&(v as i16).to_le_bytes());
-            }
-            4 => {
-                self.buf.push(0xF2);
-                self.buf.extend_from_slice(&(v as i32).to_le_bytes()[..3]);
-            }
-            5 => {
-                self.buf.push(0xF3);
-                self.buf.extend_from_slice(&(v as i32).to_le_bytes());
-            }
-            _ => {
-                self.buf.push(0xF4);
-                self.buf.extend_from_slice(&v.to_le_bytes());
-            }
-        }
+        encode_int(v, &mut self.buf);
         let enc = (self.buf.len() - start) as u64;
         encode_backlen(&mut self.buf, enc);
         self.count += 1;
@@ -349,6 +405,144 @@ pub fn entries(lp: &[u8]) -> Option<Vec<Entry<'_>>> {
     Some(out)
 }
 
+/// A listpack kept as its bytes and edited in place (a stream's node): positions are byte
+/// offsets of entries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listpack {
+    buf: Vec<u8>,
+}
+
+impl Default for Listpack {
+    fn default() -> Self {
+        Listpack::new()
+    }
+}
+
+impl Listpack {
+    /// `lpNew()`: the header and the terminator.
+    pub fn new() -> Listpack {
+        Builder::new().finish().into()
+    }
+
+    /// `lpBytes()`.
+    pub fn bytes(&self) -> usize {
+        self.buf.len()
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf
+    }
+
+    fn set_total(&mut self) {
+        let n = self.buf.len() as u32;
+        self.buf[0..4].copy_from_slice(&n.to_le_bytes());
+    }
+
+    fn numele(&self) -> u16 {
+        u16::from_le_bytes([self.buf[4], self.buf[5]])
+    }
+
+    fn set_numele(&mut self, n: u16) {
+        self.buf[4..6].copy_from_slice(&n.to_le_bytes());
+    }
+
+    /// `lpFirst()`.
+    pub fn first(&self) -> Option<usize> {
+        (self.buf[HDR_SIZE] != EOF).then_some(HDR_SIZE)
+    }
+
+    /// `lpLast()`.
+    pub fn last(&self) -> Option<usize> {
+        self.prev(self.buf.len() - 1)
+    }
+
+    /// Bytes of the whole entry at `p`, backlen included.
+    fn entry_len(&self, p: usize) -> usize {
+        let l = encoded_size(&self.buf, p);
+        (l + backlen_size(l) as u64) as usize
+    }
+
+    /// `lpNext()`.
+    pub fn next(&self, p: usize) -> Option<usize> {
+        let q = p + self.entry_len(p);
+        (self.buf[q] != EOF).then_some(q)
+    }
+
+    /// `lpPrev()`: reads the previous entry's backlen backwards.
+    pub fn prev(&self, p: usize) -> Option<usize> {
+        if p <= HDR_SIZE {
+            return None;
+        }
+        let l = decode_backlen(&self.buf, p - 1)?;
+        Some(p - backlen_size(l) - l as usize)
+    }
+
+    /// `lpGet()`.
+    pub fn get(&self, p: usize) -> Entry<'_> {
+        get(&self.buf, p)
+    }
+
+    /// `lpGetInteger()` of the entry at `p`.
+    pub fn get_int(&self, p: usize) -> i64 {
+        self.get(p).as_int()
+    }
+
+    /// `lpAppend()` of a string (stored as an integer when it is a canonical one).
+    pub fn append(&mut self, ele: &[u8]) {
+        let mut enc = Vec::with_capacity(ele.len() + 10);
+        encode(ele, &mut enc);
+        self.append_encoded(enc);
+    }
+
+    /// `lpAppendInteger()` of t_stream.c.
+    pub fn append_int(&mut self, v: i64) {
+        let mut enc = Vec::with_capacity(10);
+        encode_int(v, &mut enc);
+        self.append_encoded(enc);
+    }
+
+    fn append_encoded(&mut self, mut enc: Vec<u8>) {
+        let l = enc.len() as u64;
+        encode_backlen(&mut enc, l);
+        let eof = self.buf.len() - 1;
+        self.buf.splice(eof..eof, enc);
+        self.set_total();
+        let n = self.numele();
+        if n != NUMELE_UNKNOWN {
+            self.set_numele(n + 1);
+        }
+    }
+
+    /// `lpReplaceInteger()` of t_stream.c: rewrites the entry at `p` (which stays at `p`).
+    pub fn replace_int(&mut self, p: usize, v: i64) {
+        let old = self.entry_len(p);
+        let mut enc = Vec::with_capacity(10);
+        encode_int(v, &mut enc);
+        let l = enc.len() as u64;
+        encode_backlen(&mut enc, l);
+        self.buf.splice(p..p + old, enc);
+        self.set_total();
+    }
+
+    /// The elements in order (for tests and debugging).
+    pub fn elements(&self) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        let mut p = self.first();
+        while let Some(q) = p {
+            out.push(self.get(q).to_bytes());
+            p = self.next(q);
+        }
+        out
+    }
+}
+
+/// A finished `Builder`'s bytes, or a blob `entries()` accepted.
+impl From<Vec<u8>> for Listpack {
+    fn from(buf: Vec<u8>) -> Listpack {
+        Listpack { buf }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -430,5 +624,76 @@ mod tests {
         unknown[4] = 0xFF;
         unknown[5] = 0xFF;
         assert_eq!(entries(&unknown).map(|e| e.len()), Some(2));
+    }
+
+    #[test]
+    fn encodings_round_trip_and_walk_both_ways() {
+        let long = vec![b'x'; 5000];
+        let mid = vec![b'y'; 300];
+        let items: Vec<Vec<u8>> = vec![
+            b"0".to_vec(),
+            b"127".to_vec(),
+            b"128".to_vec(),
+            b"-1".to_vec(),
+            b"-4096".to_vec(),
+            b"4095".to_vec(),
+            b"-32768".to_vec(),
+            b"32767".to_vec(),
+            b"8388607".to_vec(),
+            b"-8388608".to_vec(),
+            b"2147483647".to_vec(),
+            b"-2147483649".to_vec(),
+            b"9223372036854775807".to_vec(),
+            b"-9223372036854775808".to_vec(),
+            b"01".to_vec(),
+            b"-0".to_vec(),
+            b"".to_vec(),
+            b"hello".to_vec(),
+            mid.clone(),
+            long.clone(),
+        ];
+        let mut lp = Listpack::new();
+        for it in &items {
+            lp.append(it);
+        }
+        assert_eq!(lp.elements(), items);
+        // Backwards.
+        let mut back = Vec::new();
+        let mut p = lp.last();
+        while let Some(q) = p {
+            back.push(lp.get(q).to_bytes());
+            p = lp.prev(q);
+        }
+        back.reverse();
+        assert_eq!(back, items);
+        let expected: usize = HDR_SIZE + 1 + items.iter().map(|i| entry_size(i)).sum::<usize>();
+        assert_eq!(lp.bytes(), expected);
+        assert_eq!(u32::from_le_bytes(lp.as_bytes()[0..4].try_into().unwrap()) as usize, expected);
+    }
+
+    #[test]
+    fn sizes_match_listpack_c() {
+        assert_eq!(entry_size(b"1"), 2);
+        assert_eq!(entry_size(b"128"), 3);
+        assert_eq!(entry_size(b"abc"), 5);
+        assert_eq!(entry_size(&[b'x'; 64]), 67);
+        assert_eq!(entry_size(&[b'x'; 126]), 130);
+        assert_eq!(int_entry_size(-1), 3);
+        assert_eq!(int_entry_size(1 << 40), 10);
+        // lpNew: 6 header bytes + the terminator.
+        assert_eq!(Listpack::new().bytes(), 7);
+    }
+
+    #[test]
+    fn replacing_an_integer_moves_what_follows() {
+        let mut lp = Listpack::new();
+        lp.append_int(127);
+        lp.append(b"tail");
+        let p = lp.first().unwrap();
+        lp.replace_int(p, 128);
+        assert_eq!(lp.elements(), vec![b"128".to_vec(), b"tail".to_vec()]);
+        lp.replace_int(p, 3);
+        assert_eq!(lp.elements(), vec![b"3".to_vec(), b"tail".to_vec()]);
+        assert_eq!(lp.bytes(), 7 + 2 + 6);
     }
 }

@@ -10,7 +10,8 @@
 //! - `sparkline.rs`: sparkline.c's ASCII graphs (LATENCY GRAPH);
 //! - `sha256.rs`: sha256.c (ACL password hashes);
 //! - `sds.rs`: sds.c's string sizes on jemalloc's size classes;
-//! - `hll.rs`: hyperloglog.c's sparse and dense representations and estimator.
+//! - `hll.rs`: hyperloglog.c's sparse and dense representations and estimator;
+//! - `stream.rs`: t_stream.c's stream — a rax of listpack nodes, consumer groups, PELs.
 
 pub mod buckets;
 pub mod geohash;
@@ -25,4 +26,5 @@ pub mod sds;
 pub mod sha256;
 pub mod skiplist;
 pub mod sparkline;
+pub mod stream;
 pub mod ziplist;

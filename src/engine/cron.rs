@@ -105,6 +105,9 @@ impl Engine {
     /// console after each line it runs.
     pub fn before_sleep(&mut self) {
         self.handle_blocked_clients_timeout();
+        // Keys made ready outside a command (a stream deleted by expiry or eviction).
+        self.flush_new_key_events();
+        self.handle_clients_blocked_on_keys();
         // Commands postponed by a client pause that ended run now.
         self.process_unblocked_clients();
         self.active_expire_cycle(crate::events::CycleKind::Fast);

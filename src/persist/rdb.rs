@@ -17,9 +17,9 @@
 //! (RDB_TYPE_ZSET_2) as a count and (member, 8-byte little-endian double) from the tail, the
 //! greatest first.
 //!
-//! Streams (RDB_TYPE_STREAM_LISTPACKS_2) have no value type in the engine yet, so
-//! `save_object_type` and `save_object` have no arm for them; the stream value will add its arm
-//! to both `match`es (and rdb_load.rs its loader).
+//! Streams (RDB_TYPE_STREAM_LISTPACKS_2, `save_stream`): the rax's listpacks byte for byte as
+//! the stream holds them (ds/stream.rs keeps Redis's exact node bytes), the stream's counters,
+//! then the consumer groups with their PELs and consumers.
 //!
 //! Differences: a hashtable set or hash is written in our iteration order (insertion order),
 //! Redis's in its dict's hash order (random per process); a list's listpack nodes are cut as
@@ -30,6 +30,7 @@
 use super::crc64::crc64;
 use super::lzf::Compressor;
 use crate::ds::listpack;
+use crate::ds::stream::Stream;
 use crate::object::{Hash, List, Set, StrValue, Value, Zset};
 
 /// RDB_VERSION of Redis 7.0.
@@ -192,6 +193,7 @@ pub fn save_object_type(v: &Value) -> u8 {
         Value::Zset(Zset::Skiplist { .. }) => TYPE_ZSET_2,
         Value::Hash(Hash::Listpack(_)) => TYPE_HASH_LISTPACK,
         Value::Hash(Hash::Table(_)) => TYPE_HASH,
+        Value::Stream(_) => TYPE_STREAM_LISTPACKS_2,
     }
 }
 
@@ -290,6 +292,55 @@ pub fn save_object(out: &mut Vec<u8>, v: &Value, opts: &SaveOptions, w: &mut Str
             for (f, v) in m {
                 w.raw(out, f);
                 w.raw(out, v);
+            }
+        }
+        Value::Stream(s) => save_stream(out, s, w),
+    }
+}
+
+/// `rdbSaveObject()` of a stream (RDB_TYPE_STREAM_LISTPACKS_2): the rax's nodes (master ID as
+/// its 16-byte key, then the listpack as it is), the length, last/first/max-deleted IDs and
+/// entries-added; then each group in name order — its name, last ID, entries-read (-1 as a
+/// 64-bit length, as C's cast makes it), its PEL (`rdbSaveStreamPEL(…, 1)`: raw 16-byte IDs, the
+/// delivery time as 8 little-endian bytes, the delivery count) and its consumers in name order
+/// (name, seen time, their PEL as bare IDs).
+fn save_stream(out: &mut Vec<u8>, s: &Stream, w: &mut StringWriter) {
+    save_len(out, s.rax_keys() as u64);
+    for (master, lp) in s.listpacks() {
+        w.raw(out, &master.encode());
+        w.raw(out, lp.as_bytes());
+    }
+    for v in [
+        s.length,
+        s.last_id.ms,
+        s.last_id.seq,
+        s.first_id.ms,
+        s.first_id.seq,
+        s.max_deleted_entry_id.ms,
+        s.max_deleted_entry_id.seq,
+        s.entries_added,
+    ] {
+        save_len(out, v);
+    }
+    save_len(out, s.group_count() as u64);
+    for (name, g) in s.groups() {
+        w.raw(out, name);
+        save_len(out, g.last_id.ms);
+        save_len(out, g.last_id.seq);
+        save_len(out, g.entries_read as u64);
+        save_len(out, g.pel.len() as u64);
+        for (id, nack) in &g.pel {
+            out.extend_from_slice(&id.encode());
+            out.extend_from_slice(&nack.delivery_time.to_le_bytes());
+            save_len(out, nack.delivery_count);
+        }
+        save_len(out, g.consumers.len() as u64);
+        for (cname, c) in &g.consumers {
+            w.raw(out, cname);
+            out.extend_from_slice(&c.seen_time.to_le_bytes());
+            save_len(out, c.pel.len() as u64);
+            for id in &c.pel {
+                out.extend_from_slice(&id.encode());
             }
         }
     }

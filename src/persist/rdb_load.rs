@@ -13,7 +13,7 @@
 //! listpack. Every refusal (`ERR Bad data format` for RESTORE) is a `LoadError`, never a panic;
 //! a declared length is checked against what the payload still holds before anything is
 //! allocated for it. Streams (RDB_TYPE_STREAM_LISTPACKS, RDB_TYPE_STREAM_LISTPACKS_2) answer
-//! `LoadError::Unsupported` until the engine has a stream value.
+//! `LoadError::Unsupported` until their loader is written.
 //!
 //! Differences:
 //! - Loading always validates deeply, as `sanitize-dump-payload yes` does (every listpack,

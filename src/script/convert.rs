@@ -158,6 +158,8 @@ pub(crate) fn reply_to_lua(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
             }
             Value::Table(t)
         }
+        // An array of [key, value] pairs, as a RESP2 client receives them.
+        Reply::KeyedMap(_) => reply_to_lua(lua, &reply.clone().into_resp2())?,
         // Sent flat, as a RESP2 client receives them.
         Reply::Map(kv) | Reply::Pairs(kv) => {
             let t = lua.create_table()?;
@@ -194,7 +196,7 @@ pub(crate) fn reply_to_lua3(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> 
             vs.raw_set("string", lua.create_string(b)?)?;
             wrap("verbatim_string", Value::Table(vs))?
         }
-        Reply::Map(kv) => {
+        Reply::Map(kv) | Reply::KeyedMap(kv) => {
             let m = lua.create_table()?;
             for (k, v) in kv {
                 m.raw_set(reply_to_lua3(lua, k)?, reply_to_lua3(lua, v)?)?;
