@@ -8,7 +8,11 @@
 //!   `luaRedisGenericCommand()`; script.c `scriptCall()` and its checks) — the re-entrant part:
 //!   a script calls commands, which may be EVAL's own neighbours;
 //! - `convert.rs`: Lua ⇄ Redis values (`luaReplyToRedisReply()`, `redisProtocolToLuaType_*()`,
-//!   `luaPushErrorBuff()`).
+//!   `luaPushErrorBuff()`);
+//! - `capi.rs`: the slice of Lua's C API the functions written in Rust use (they get the running
+//!   thread's state, as C functions do);
+//! - `stdlib.rs`: the Lua 5.1 library functions omnilua gets wrong, after the C; `printf.rs`:
+//!   glibc's printf/strtod as they print and read Lua's numbers.
 //!
 //! The commands themselves (EVAL, SCRIPT…) are in command/eval.rs.
 //!
@@ -25,15 +29,24 @@
 //! | luna-core 2.16 (`Lua51`) | 202 / 235 | 5.4 error wording, `string.rep` with a separator, no `\ddd` quirks |
 //! | piccolo 0.3.3 | 70 / 235 | integers and floats (`2^53` prints `9007199254740992`), no `string.format/find/gsub/match/rep`; fuel-based stepping; pulls `getrandom` 0.2 |
 //!
+//! Where omnilua's library differs from Lua 5.1, the function is ours (stdlib.rs, printf.rs,
+//! written against the C, as raw functions: capi.rs): `tonumber`/`tostring`, `string.format`,
+//! `math.*`, `table.concat`, `unpack`, and the wording and position of library errors.
+//!
 //! Known gaps of the VM (checked against redis-server 7.0.15):
 //! - `pairs`/`next` order over string keys differs from Lua 5.1's (the table is 5.4's, with a
 //!   hash seed; natively the seed comes from the clock, so the order can change between runs;
 //!   on wasm32 it is fixed). The border `#t` of a table with holes can differ too.
-//! - `tostring(0/0)` is `nan` (glibc prints `-nan`); `tonumber("inf")`/`tonumber("nan")` are nil.
-//! - a few library errors lack the `user_script:N:` position (`invalid capture index %2`,
-//!   `'setn' is obsolete`, `malformed pattern …`); `string.find(s, "", init)` past the end is
-//!   nil; `string.format("%d", 1e100)` raises instead of printing LLONG_MIN; calling a constant
+//! - What the VM does itself, no library function involved: `..` prints a NaN as `nan` (glibc:
+//!   `-nan`); arithmetic on a string only strtod reads (`'inf' + 0`) raises; `%` is 5.4's
+//!   (`-0.0 % 26` is `-0`, `4 % (1/0)` is `4`; 5.1 gives `0` and `-nan`); calling a constant
 //!   says `attempt to call constant 'x'`.
+//! - The base functions the read-only globals wrap in Lua (`setmetatable`, `getmetatable`,
+//!   `rawget`, `rawset`, `next`, `pairs`, `pcall`, `xpcall`) skip some argument checks
+//!   (`getmetatable()`, `rawget({})`, `pairs(1)` answer instead of raising), and an error they
+//!   raise for a bad argument names `redisplay:N:` (and `=(tail call)` after `return f(…)`).
+//! - `coroutine.wrap` does not add the position to a string error it passes on, and words a
+//!   non-function argument as 5.4 does.
 //! - `cjson`, `cmsgpack`, `struct` and `bit` are not provided (a script that uses them gets the
 //!   nonexistent-global error).
 //!
@@ -57,7 +70,10 @@
 //! and `ARGV` are ordinary tables, as in Redis.
 
 pub mod call;
+pub mod capi;
 pub mod convert;
+pub mod printf;
+pub mod stdlib;
 pub mod vm;
 
 use std::collections::HashMap;

@@ -8,9 +8,14 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use omnilua::{Function, HostHooks, Lua, LuaString, LuaVersion, Sandbox, SandboxConfig, Table, Value, Variadic};
+use lua_vm::state::LuaState;
+use omnilua::{
+    Function, HostHooks, Lua, LuaRuntime, LuaString, LuaVersion, Sandbox, SandboxConfig, Table, Value, Variadic,
+};
 
+use super::capi::{self, RawFn};
 use super::convert::{error_table_message, lua_tonumber, raise};
+use super::stdlib;
 
 /// VM instructions one script may run before the playground stops it (about a second in a
 /// browser).
@@ -27,7 +32,7 @@ const REDIS_VERSION_NUM: f64 = 0x07000f as f64;
 /// Redis's `math.random` generator state (rand.c): outside Lua, so it survives SCRIPT FLUSH as
 /// a C static does.
 #[derive(Clone)]
-pub struct Rand48(Rc<Cell<u64>>);
+pub struct Rand48(pub(crate) Rc<Cell<u64>>);
 
 impl Default for Rand48 {
     fn default() -> Self {
@@ -37,18 +42,6 @@ impl Default for Rand48 {
 
 /// rand.c's initial state (X2 X1 X0 = 0x1234 0xABCD 0x330E).
 const RAND48_SEED: u64 = 0x1234_ABCD_330E;
-
-/// rand.c `redisLrand48()`: the 48-bit LCG of `lrand48`, 31 bits out.
-fn lrand48(state: &Cell<u64>) -> u32 {
-    let x = state.get().wrapping_mul(0x5_DEEC_E66D).wrapping_add(0xB) & ((1 << 48) - 1);
-    state.set(x);
-    (x >> 17) as u32
-}
-
-/// rand.c `redisSrand48()`.
-fn srand48(state: &Cell<u64>, seed: i32) {
-    state.set(((seed as u32 as u64) << 16) | 0x330E);
-}
 
 pub struct Vm {
     pub lua: Lua,
@@ -70,10 +63,9 @@ const BOOT: &str = r#"
 local prims = ...
 local G = _G
 local dbg = debug
-local type, tostring, tonumber, error, select = type, tostring, tonumber, error, select
+local type, tostring, error, select, ipairs = type, tostring, error, select, ipairs
 local rawget, rawset, next, pairs = rawget, rawset, next, pairs
 local setmetatable, getmetatable, setfenv, xpcall, pcall = setmetatable, getmetatable, setfenv, xpcall, pcall
-local floor = math.floor
 local BOOT = dbg.getinfo(1, 'S').source
 
 local keep = {}
@@ -82,38 +74,25 @@ for name in ('_G _VERSION assert collectgarbage coroutine error gcinfo getmetata
     'tonumber tostring type unpack xpcall'):gmatch('%S+') do keep[name] = true end
 for name in pairs(G) do if not keep[name] then G[name] = nil end end
 
--- math.random / math.randomseed: Lua 5.1's with rand.c's generator.
-local rand48, srand48 = prims.rand48, prims.srand48
-local function checkint(fname, n, ...)
-  local v = select(n, ...)
-  local x = tonumber(v)
-  if x == nil then
-    local got = select('#', ...) < n and 'no value' or type(v)
-    error("bad argument #" .. n .. " to '" .. fname .. "' (number expected, got " .. got .. ")", 3)
-  end
-  if x ~= x or x >= 9223372036854775808 or x < -9223372036854775808 then return 0 end
-  x = x >= 0 and floor(x) or -floor(-x)
-  x = x % 4294967296
-  if x >= 2147483648 then x = x - 4294967296 end
-  return x
+-- The raw functions (capi.rs): omnilua's originals that some of them wrap go to the registry
+-- first, then each replaces the library function of its name.
+local raw, wrapped = prims.raw, prims.wrapped
+local registry = dbg.getregistry()
+local function lookup(path)
+  local lib, name = path:match('^(%w+)%.(%w+)$')
+  if lib then return G[lib], name end
+  return G, path
 end
-G.math.random = function(...)
-  local r = (rand48() % 2147483647) / 2147483647
-  local n = select('#', ...)
-  if n == 0 then return r end
-  if n == 1 then
-    local u = checkint('random', 1, ...)
-    if not (1 <= u) then error("bad argument #1 to 'random' (interval is empty)", 2) end
-    return floor(r * u) + 1
-  end
-  if n == 2 then
-    local l, u = checkint('random', 1, ...), checkint('random', 2, ...)
-    if not (l <= u) then error("bad argument #2 to 'random' (interval is empty)", 2) end
-    return floor(r * (u - l + 1)) + l
-  end
-  error('wrong number of arguments', 2)
+for _, path in ipairs(wrapped) do
+  local t, name = lookup(path)
+  registry['redisplay.orig.' .. path] = t[name]
 end
-G.math.randomseed = function(...) srand48(checkint('randomseed', 1, ...)) end
+for path, f in pairs(raw) do
+  local t, name = lookup(path)
+  t[name] = f
+end
+G._VERSION = 'Lua 5.1'
+tostring = G.tostring
 
 -- redis.*: call/pcall/acl_check_cmd are set for each run (they reach the engine); the API functions that
 -- raise are Rust functions too, so the error handler finds the script's frame right above
@@ -255,18 +234,20 @@ return host
 impl Vm {
     pub fn new(rand48: Rand48) -> omnilua::Result<Vm> {
         let rand48 = rand48.0;
-        let lua = Lua::with_hooks_versioned(HostHooks::default(), LuaVersion::V51)?;
+        // Made as a LuaRuntime first: the raw functions (capi.rs) are registered on the bare
+        // state, which a `Lua` no longer exposes.
+        let mut runtime = LuaRuntime::with_hooks_versioned(HostHooks::default(), LuaVersion::V51)?;
+        register_raw(runtime.state_mut(), stdlib::functions(rand48.clone()))?;
+        let lua = runtime.into_lua();
         let prims = lua.create_table()?;
-        let state = rand48.clone();
-        prims.set("rand48", lua.create_function(move |_, ()| Ok(lrand48(&state) as f64))?)?;
-        let state = rand48;
-        prims.set(
-            "srand48",
-            lua.create_function(move |_, seed: f64| {
-                srand48(&state, seed as i64 as i32);
-                Ok(())
-            })?,
-        )?;
+        let wrapped = lua.create_table()?;
+        for (i, name) in stdlib::WRAPPED.iter().enumerate() {
+            wrapped.raw_set(i as f64 + 1.0, *name)?;
+        }
+        prims.set("wrapped", wrapped)?;
+        let raw: Table = lua.globals().get("__raw")?;
+        lua.globals().raw_set("__raw", Value::Nil)?;
+        prims.set("raw", raw)?;
         prims.set(
             "error_code",
             lua.create_function(|lua, s: LuaString| lua.create_string(error_table_message(&s.as_bytes()?)))?,
@@ -347,9 +328,26 @@ impl Vm {
     }
 }
 
+/// Registers raw functions on a bare state, as the global table `__raw` (path → function) that
+/// BOOT takes apart.
+fn register_raw(state: &mut LuaState, functions: Vec<(&'static str, RawFn)>) -> omnilua::Result<()> {
+    let heap = state.global().heap.clone();
+    let _guard = lua_gc::HeapGuard::push(&heap);
+    capi::push_table(state);
+    for (path, f) in functions {
+        capi::push_bytes(state, path.as_bytes()).map_err(omnilua::Error::from)?;
+        let value = capi::function_value(state, f);
+        state.push(value);
+        capi::pop_into_table(state).map_err(omnilua::Error::from)?;
+    }
+    lua_vm::api::set_global(state, b"__raw").map_err(omnilua::Error::from)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::script::stdlib::{lrand48, srand48};
 
     #[test]
     fn rand48_follows_redis() {
