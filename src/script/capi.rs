@@ -218,6 +218,18 @@ pub fn pop_into_table(state: &mut LuaState) -> Result<(), LuaError> {
     lua_vm::api::raw_set(state, -3)
 }
 
+/// `lua_pop(L, n)`.
+pub fn pop(state: &mut LuaState, n: i32) -> Result<(), LuaError> {
+    let top = nargs(state);
+    set_top(state, top - n)
+}
+
+/// The value `k` slots below the top (`k` = 1: the top), as `lua_tovalue(L, -k)`.
+pub fn from_top(state: &mut LuaState, k: i32) -> LuaValue {
+    let top = nargs(state);
+    arg(state, top - k + 1)
+}
+
 /// `lua_settop(L, n)`.
 pub fn set_top(state: &mut LuaState, n: i32) -> Result<(), LuaError> {
     lua_vm::api::set_top(state, n)

@@ -12,7 +12,9 @@
 //! - `capi.rs`: the slice of Lua's C API the functions written in Rust use (they get the running
 //!   thread's state, as C functions do);
 //! - `stdlib.rs`: the Lua 5.1 library functions omnilua gets wrong, after the C; `printf.rs`:
-//!   glibc's printf/strtod as they print and read Lua's numbers.
+//!   glibc's printf/strtod as they print and read Lua's numbers;
+//! - Redis's Lua libraries, after deps/lua/src: `lua_cjson.rs`, `lua_cmsgpack.rs`,
+//!   `lua_struct.rs`, `lua_bit.rs`.
 //!
 //! The commands themselves (EVAL, SCRIPT…) are in command/eval.rs.
 //!
@@ -47,8 +49,7 @@
 //!   raise for a bad argument names `redisplay:N:` (and `=(tail call)` after `return f(…)`).
 //! - `coroutine.wrap` does not add the position to a string error it passes on, and words a
 //!   non-function argument as 5.4 does.
-//! - `cjson`, `cmsgpack`, `struct` and `bit` are not provided (a script that uses them gets the
-//!   nonexistent-global error).
+//! - `cjson.encode` and `cmsgpack.pack` write an object's / a map's members in that table order.
 //!
 //! # Bounded execution (a deviation)
 //!
@@ -72,6 +73,10 @@
 pub mod call;
 pub mod capi;
 pub mod convert;
+pub mod lua_bit;
+pub mod lua_cjson;
+pub mod lua_cmsgpack;
+pub mod lua_struct;
 pub mod printf;
 pub mod stdlib;
 pub mod vm;

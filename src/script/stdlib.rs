@@ -38,6 +38,8 @@ pub fn functions(rand48: Rc<Cell<u64>>) -> Vec<(&'static str, RawFn)> {
         ("tonumber", raw(tonumber)),
         ("tostring", raw(tostring)),
         ("unpack", raw(unpack)),
+        ("loadstring", raw(loadstring)),
+        ("load", raw(load)),
         ("string.format", raw(str_format)),
         ("string.find", raw(|st| find_aux(st, "string.find"))),
         ("string.match", raw(|st| find_aux(st, "string.match"))),
@@ -56,6 +58,7 @@ pub fn functions(rand48: Rc<Cell<u64>>) -> Vec<(&'static str, RawFn)> {
 /// omnilua functions kept but called through a wrapper that words their errors as 5.1 does.
 pub const WRAPPED: &[&str] = &[
     "tostring",
+    "loadstring",
     "string.find",
     "string.match",
     "string.gmatch",
@@ -103,6 +106,12 @@ fn tostring(st: &mut LuaState) -> Result<usize, LuaError> {
         capi::push_bytes(st, printf::number_to_string(d).as_bytes())?;
         return Ok(1);
     }
+    // cjson.null: glibc prints a NULL `%p` as `(nil)`.
+    if let LuaValue::LightUserData(p) = capi::arg(st, 1) {
+        let text = if p.is_null() { "userdata: (nil)".to_string() } else { format!("userdata: {p:p}") };
+        capi::push_bytes(st, text.as_bytes())?;
+        return Ok(1);
+    }
     wrapped(st, "tostring")
 }
 
@@ -128,6 +137,107 @@ fn unpack(st: &mut LuaState) -> Result<usize, LuaError> {
         st.push(v);
     }
     Ok(n as usize)
+}
+
+/// Lua 5.1's LUA_IDSIZE as Redis builds it.
+const ID_SIZE: usize = 80;
+
+/// lobject.c `luaO_chunkid()` (5.1): how a chunk's name shows in messages.
+fn chunk_id(source: &[u8]) -> Vec<u8> {
+    let source = c_string(source);
+    if let Some(rest) = source.strip_prefix(b"=") {
+        return rest[..rest.len().min(ID_SIZE - 1)].to_vec();
+    }
+    if let Some(file) = source.strip_prefix(b"@") {
+        let room = ID_SIZE - b" '...' \0".len();
+        let mut out = Vec::new();
+        let file = if file.len() > room {
+            out.extend_from_slice(b"...");
+            &file[file.len() - room..]
+        } else {
+            file
+        };
+        out.extend_from_slice(file);
+        return out;
+    }
+    let room = ID_SIZE - b" [string \"...\"] \0".len();
+    let mut len = source.iter().position(|&c| c == b'\n' || c == b'\r').unwrap_or(source.len());
+    len = len.min(room);
+    let mut out = b"[string \"".to_vec();
+    out.extend_from_slice(&source[..len]);
+    if len < source.len() {
+        out.extend_from_slice(b"...");
+    }
+    out.extend_from_slice(b"\"]");
+    out
+}
+
+/// Redis's Lua refuses precompiled chunks: one that starts with the bytecode signature is
+/// read as text, whose first symbol (ESC) is a syntax error.
+fn refuse_bytecode(st: &mut LuaState, chunk: &[u8], name: &[u8]) -> Result<Option<usize>, LuaError> {
+    if chunk.first() != Some(&0x1b) {
+        return Ok(None);
+    }
+    let mut msg = chunk_id(name);
+    msg.extend_from_slice(b":1: unexpected symbol near 'char(27)'");
+    st.push(LuaValue::Nil);
+    capi::push_bytes(st, &msg)?;
+    Ok(Some(2))
+}
+
+fn loadstring(st: &mut LuaState) -> Result<usize, LuaError> {
+    let s = capi::check_bytes(st, 1)?;
+    let name = capi::opt_bytes(st, 2, &s)?;
+    if let Some(n) = refuse_bytecode(st, &s, &name)? {
+        return Ok(n);
+    }
+    wrapped(st, "loadstring")
+}
+
+/// `load(func [, chunkname])`: the pieces are gathered first (lbaselib.c `generic_reader()`:
+/// each must be a string; nil or "" ends), then compiled as `loadstring` does.
+fn load(st: &mut LuaState) -> Result<usize, LuaError> {
+    if capi::arg_type(st, 1) != LuaType::Function {
+        return Err(capi::type_error(st, 1, "function"));
+    }
+    let name = capi::opt_bytes(st, 2, b"=(load)")?;
+    let mut chunk = Vec::new();
+    loop {
+        let f = capi::arg(st, 1);
+        st.push(f);
+        lua_vm::api::call_k(st, 0, 1, 0, None)?;
+        let piece = capi::from_top(st, 1);
+        capi::pop(st, 1)?;
+        match piece {
+            LuaValue::Nil => break,
+            LuaValue::Str(s) if s.as_bytes().is_empty() => break,
+            LuaValue::Str(s) => chunk.extend_from_slice(s.as_bytes()),
+            v @ (LuaValue::Float(_) | LuaValue::Int(_)) => chunk.extend(capi::to_bytes(&v).unwrap_or_default()),
+            _ => {
+                // What 7.0.15 answers: nil and an error table whose message has the position.
+                let mut msg = b"ERR ".to_vec();
+                msg.extend(
+                    capi::error_message(&capi::error(st, "reader function must return a string")).unwrap_or_default(),
+                );
+                st.push(LuaValue::Nil);
+                capi::push_table(st);
+                capi::push_bytes(st, b"err")?;
+                capi::push_bytes(st, &msg)?;
+                capi::pop_into_table(st)?;
+                return Ok(2);
+            }
+        }
+        if let Some(e) = st.sandbox_reserve(chunk.len()) {
+            return Err(e);
+        }
+    }
+    if let Some(n) = refuse_bytecode(st, &chunk, &name)? {
+        return Ok(n);
+    }
+    capi::set_top(st, 0)?;
+    capi::push_bytes(st, &chunk)?;
+    capi::push_bytes(st, &name)?;
+    wrapped(st, "loadstring")
 }
 
 // ------------------------------------------------------------------------------------------

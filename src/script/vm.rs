@@ -15,6 +15,10 @@ use omnilua::{
 
 use super::capi::{self, RawFn};
 use super::convert::{error_table_message, lua_tonumber, raise};
+use super::lua_bit;
+use super::lua_cjson;
+use super::lua_cmsgpack;
+use super::lua_struct;
 use super::stdlib;
 
 /// VM instructions one script may run before the playground stops it (about a second in a
@@ -79,7 +83,7 @@ for name in pairs(G) do if not keep[name] then G[name] = nil end end
 local raw, wrapped = prims.raw, prims.wrapped
 local registry = dbg.getregistry()
 local function lookup(path)
-  local lib, name = path:match('^(%w+)%.(%w+)$')
+  local lib, name = path:match('^([%w_]+)%.([%w_]+)$')
   if lib then return G[lib], name end
   return G, path
 end
@@ -88,9 +92,15 @@ for _, path in ipairs(wrapped) do
   registry['redisplay.orig.' .. path] = t[name]
 end
 for path, f in pairs(raw) do
-  local t, name = lookup(path)
-  t[name] = f
+  local lib = path:match('^([%w_]+)%.')
+  if lib and G[lib] == nil then G[lib] = {} end
+  if path ~= 'cjson.new' then
+    local t, name = lookup(path)
+    t[name] = f
+  end
 end
+G.cjson = raw['cjson.new']()
+for k, v in pairs(prims.cmsgpack_fields) do G.cmsgpack[k] = v end
 G._VERSION = 'Lua 5.1'
 tostring = G.tostring
 
@@ -160,7 +170,9 @@ local function protect(t)
   real_of[p], proxy_of[t] = t, p
   return p
 end
-for _, name in pairs({'string', 'math', 'table', 'coroutine', 'redis'}) do G[name] = protect(G[name]) end
+for _, name in pairs({'string', 'math', 'table', 'coroutine', 'redis', 'cjson', 'cmsgpack', 'struct', 'bit'}) do
+  G[name] = protect(G[name])
+end
 local string_mt = getmetatable('')
 string_mt.__index = G.string
 string_mt.__metatable = protect(string_mt)
@@ -237,7 +249,12 @@ impl Vm {
         // Made as a LuaRuntime first: the raw functions (capi.rs) are registered on the bare
         // state, which a `Lua` no longer exposes.
         let mut runtime = LuaRuntime::with_hooks_versioned(HostHooks::default(), LuaVersion::V51)?;
-        register_raw(runtime.state_mut(), stdlib::functions(rand48.clone()))?;
+        let mut raw = stdlib::functions(rand48.clone());
+        raw.extend(lua_bit::functions());
+        raw.extend(lua_struct::functions());
+        raw.extend(lua_cmsgpack::functions());
+        raw.extend(lua_cjson::functions());
+        register_raw(runtime.state_mut(), raw)?;
         let lua = runtime.into_lua();
         let prims = lua.create_table()?;
         let wrapped = lua.create_table()?;
@@ -245,6 +262,12 @@ impl Vm {
             wrapped.raw_set(i as f64 + 1.0, *name)?;
         }
         prims.set("wrapped", wrapped)?;
+        let cmsgpack_fields = lua.create_table()?;
+        cmsgpack_fields.set("_NAME", lua_cmsgpack::NAME)?;
+        cmsgpack_fields.set("_VERSION", lua_cmsgpack::VERSION)?;
+        cmsgpack_fields.set("_COPYRIGHT", lua_cmsgpack::COPYRIGHT)?;
+        cmsgpack_fields.set("_DESCRIPTION", lua_cmsgpack::DESCRIPTION)?;
+        prims.set("cmsgpack_fields", cmsgpack_fields)?;
         let raw: Table = lua.globals().get("__raw")?;
         lua.globals().raw_set("__raw", Value::Nil)?;
         prims.set("raw", raw)?;
