@@ -133,6 +133,9 @@ pub const PARAMS: &[ParamDef] = &[
     // Playground-only: scales every virtual CPU cost of src/cost.rs (100 = as calibrated
     // against redis-server 7.0.15); time caps and stalls move with it.
     p("playground-cost-percent", int(0, 100_000), "100"),
+    // Playground-only: the virtual ms a script may run before the playground ends it (Redis
+    // lets it run until SCRIPT KILL or SHUTDOWN NOSAVE; BUSY and SCRIPT KILL work until then).
+    p("playground-script-time-limit", int(1, LONG_MAX), "60000"),
 ];
 
 /// notify.c NOTIFY_* flag bits.

@@ -23,6 +23,8 @@ use crate::session::Session;
 
 /// Ticks `advance_to` runs per call unless told otherwise: a frame's worth of cron at most.
 const DEFAULT_FRAME_TICKS: u64 = 10_000;
+/// Lua instructions of a running script per `advance_to` (2 ms of its virtual time).
+const FRAME_SCRIPT_STEPS: u64 = 1_000_000;
 
 fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
     // Setting a property on a fresh plain object cannot fail.
@@ -247,7 +249,12 @@ impl Playground {
 
     /// Moves virtual time forward to `now_ms`, running serverCron for each tick crossed, at most
     /// `max_ticks` (default 10000) of them: `{ticks, lagMs, now}`. Earlier times set the clock.
+    /// While a script runs (past its first slice) no timer runs: the call runs one slice of
+    /// the script instead (`ticks` 0, the lag kept) and the consoles' `poll` reports its end.
     pub fn advance_to(&mut self, now_ms: f64, max_ticks: Option<f64>) -> JsValue {
+        if self.session.engine.busy_script().is_some() {
+            self.session.engine.run_script_slice(FRAME_SCRIPT_STEPS);
+        }
         let max = max_ticks.filter(|m| m.is_finite() && *m >= 1.0).map(|m| m as u64).unwrap_or(DEFAULT_FRAME_TICKS);
         let adv = self.session.engine.advance_to(clock_ms(now_ms), max);
         let o = Object::new();

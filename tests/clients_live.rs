@@ -224,6 +224,14 @@ fn check_engine(name: &str, script: &str) {
                 conns.len() - 1
             }
         };
+        // A script that outlived its first slice, while the server sat in it: until it times
+        // out or ends nothing else ran; after that, a slice between steps.
+        while engine.busy_script().is_some_and(|b| !b.timed_out) {
+            engine.run_script_slice(5_000_000);
+        }
+        if engine.busy_script().is_some() {
+            engine.run_script_slice(5_000_000);
+        }
         let rest = &line[1..];
         let header = format!("{line}\n");
         live.push_str(&header);
@@ -243,10 +251,11 @@ fn check_engine(name: &str, script: &str) {
         };
         let argv = split_args(cmd.trim().as_bytes()).expect("step arguments");
         conn.send(&argv);
+        // The server's answer first: the engine's run (a script's first slice) takes real time.
+        live.push_str(&text(&conn.take(usize::from(wait), quiet)));
         let reply = engine.execute(id, &argv);
         engine.before_sleep();
         if wait {
-            live.push_str(&text(&conn.take(1, quiet)));
             let mut mine = Vec::new();
             if !engine.is_blocked(id) {
                 mine.push(reply);
@@ -255,7 +264,6 @@ fn check_engine(name: &str, script: &str) {
             ours.push_str(&text(&mine));
         } else {
             // Whatever the server answered at once (if it did not block).
-            live.push_str(&text(&conn.take(0, quiet)));
             let mut mine = Vec::new();
             if !engine.is_blocked(id) {
                 mine.push(reply);
@@ -612,6 +620,40 @@ fn scripts_among_clients() {
         E: EXEC
         D?
         A: CONFIG SET notify-keyspace-events ""
+        "#,
+    );
+}
+
+#[test]
+fn a_busy_script_among_clients() {
+    check(
+        "busy script",
+        r#"
+        A: SET k v
+        # A script that ends on its own: a command sent meanwhile waits for it.
+        A& EVAL "local n = 0 for i = 1, 5e7 do n = n + 1 end return n" 0
+        B: GET k
+        A?
+        A: CONFIG SET busy-reply-threshold 10
+        A& EVAL "local i = 0\nwhile true do i = i + 1 end" 0
+        @sleep 100
+        B: PING
+        B: GET k
+        B: EVAL "return 1" 0
+        B: MULTI
+        B: SET k v2
+        B: EXEC
+        C: SCRIPT KILL
+        A?
+        B: GET k
+        B: SCRIPT KILL
+        # pcall cannot catch the kill.
+        A& EVAL "local f = function() while 1 do redis.call('ping') end end while 1 do pcall(f) end" 0
+        @sleep 100
+        B: SCRIPT KILL
+        A?
+        A: EVAL "return redis.call('GET', KEYS[1])" 1 k
+        A: CONFIG SET busy-reply-threshold 5000
         "#,
     );
 }

@@ -51,15 +51,15 @@
 //!   non-function argument as 5.4 does.
 //! - `cjson.encode` and `cmsgpack.pack` write an object's / a map's members in that table order.
 //!
-//! # Bounded execution (a deviation)
+//! # The busy script
 //!
-//! A script may run at most `MAX_STEPS` VM instructions, make `MAX_CALLS` `redis.call`s and
-//! hold `MAX_HEAP` bytes of Lua heap (checked at every instruction and before `string.rep`/
-//! `table.concat` allocate). Past a limit the VM aborts the script (`pcall` cannot catch it)
-//! and EVAL answers `ERR Script killed by the playground …`. Redis has no such limit: after
-//! `busy-reply-threshold` it answers other clients `BUSY` until SCRIPT KILL (refused once the
-//! script wrote: only SHUTDOWN NOSAVE ends it). Writes the script made before the abort stay,
-//! as every write does in Redis (no rollback) — the data is consistent command by command.
+//! A script runs in slices (call.rs): past `busy-reply-threshold` of its virtual time (each VM
+//! instruction and `redis.call` charged from cost.rs) other clients get `BUSY`, SCRIPT KILL
+//! stops it unless it wrote (`UNKILLABLE`), and no timer runs until it ends. Deviations: a
+//! script nobody stops is ended after `playground-script-time-limit` ms of virtual time (60 s by
+//! default) with `ERR Script killed by the playground …`, keeping every write it made, as Redis
+//! keeps them; a Lua heap above `MAX_HEAP` bytes (checked at every instruction and before
+//! `string.rep`/`table.concat` allocate) ends it the same way. `pcall` catches neither.
 //!
 //! # Read-only globals
 //!
@@ -81,7 +81,7 @@ pub mod printf;
 pub mod stdlib;
 pub mod vm;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use omnilua::Function;
 
@@ -89,7 +89,7 @@ use crate::reply::Reply;
 
 use convert::internal;
 use vm::Vm;
-pub use vm::{MAX_CALLS, MAX_HEAP, MAX_STEPS};
+pub use vm::MAX_HEAP;
 
 /// The flags a `#!lua flags=…` shebang declares (script.h `SCRIPT_FLAG_*`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -150,6 +150,82 @@ pub struct RunPolicy {
     pub oom_at_start: bool,
 }
 
+/// What runs: an EVAL'd script (by SHA) or a function (by name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunKind {
+    Eval { sha: String },
+    Function { name: String },
+}
+
+impl RunKind {
+    /// `run_ctx->funcname` as error messages show it.
+    pub(crate) fn name(&self) -> &str {
+        match self {
+            RunKind::Eval { sha } => sha,
+            RunKind::Function { name } => name,
+        }
+    }
+}
+
+/// One script run's mutable state (the part `redis.call` updates).
+pub(crate) struct RunState {
+    pub(crate) client: u64,
+    pub(crate) policy: RunPolicy,
+    /// `SCRIPT_WRITE_DIRTY`: a write command was called.
+    pub(crate) wrote: bool,
+    pub(crate) calls: u64,
+}
+
+/// A script between two slices (script.c `curr_run_ctx`).
+pub(crate) struct Running {
+    pub(crate) kind: RunKind,
+    /// The command that started it (for its statistics when it ends later).
+    pub(crate) command: &'static str,
+    pub(crate) thread: omnilua::Thread,
+    /// The first resume's arguments: the function, KEYS and ARGV.
+    pub(crate) start: Option<(Function, omnilua::Table, omnilua::Table)>,
+    pub(crate) run: RunState,
+    pub(crate) caller_db: Option<usize>,
+    /// Its client has a placeholder reply; the real one goes to the outbox.
+    pub(crate) suspended: bool,
+    /// `SCRIPT_TIMEDOUT`: past busy-reply-threshold; other clients are served between slices.
+    pub(crate) timed_out: bool,
+    /// `SCRIPT_KILLED`.
+    pub(crate) killed: bool,
+    /// Virtual time spent so far, and the instructions and calls it was charged for.
+    pub(crate) elapsed_ns: u64,
+    pub(crate) charged_steps: u64,
+    pub(crate) charged_calls: u64,
+    pub(crate) threshold_ns: u64,
+}
+
+impl Running {
+    pub(crate) fn client(&self) -> u64 {
+        self.run.client
+    }
+}
+
+/// A running script as hosts see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BusyScript {
+    pub client: u64,
+    /// An EVAL'd script (SCRIPT KILL) or a function (FUNCTION KILL).
+    pub eval: bool,
+    /// Past busy-reply-threshold: other clients get BUSY.
+    pub timed_out: bool,
+    /// Its virtual run time so far.
+    pub elapsed_ms: f64,
+}
+
+/// What one slice did.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ScriptSlice {
+    /// Virtual time the slice took.
+    pub elapsed_ms: f64,
+    /// The script ended (its reply is in its client's outbox).
+    pub done: bool,
+}
+
 /// A cached script (eval.c `luaScript`).
 pub struct Script {
     pub body: Vec<u8>,
@@ -165,6 +241,14 @@ pub struct Scripts {
     pub(crate) vm: Option<Vm>,
     pub(crate) cache: HashMap<String, Script>,
     rand48: vm::Rand48,
+    /// The script running between slices (call.rs).
+    pub(crate) running: Option<Box<Running>>,
+    /// Commands other clients sent before it timed out, run after (call.rs).
+    pub(crate) parked: VecDeque<(u64, Vec<Vec<u8>>)>,
+    /// The virtual run time of the last script that ended.
+    pub(crate) last_elapsed_ns: u64,
+    /// serve_parked() is running.
+    pub(crate) serving_parked: bool,
 }
 
 impl Scripts {
@@ -178,6 +262,18 @@ impl Scripts {
 
     pub fn is_empty(&self) -> bool {
         self.cache.is_empty()
+    }
+
+    /// Whether `client` waits on the running script: it runs it, or sent a command while it
+    /// ran (its reply comes to its outbox).
+    pub fn holds(&self, client: u64) -> bool {
+        self.running.as_ref().is_some_and(|r| r.suspended && r.client() == client)
+            || self.parked.iter().any(|(c, _)| *c == client)
+    }
+
+    /// A script is running (between slices).
+    pub fn busy(&self) -> bool {
+        self.running.is_some()
     }
 
     /// SCRIPT FLUSH (eval.c `scriptingReset()`): forget every script and start a new Lua state.
