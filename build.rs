@@ -6,10 +6,13 @@
 //!   it (`zset-ranges.redis` → `zset_ranges`), so `cargo test zset` runs the sorted-set ones.
 
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts");
+    // Read at run time, not with env!(): the compiled build script is shared by every checkout
+    // that builds into the same target directory, and must list this checkout's transcripts.
+    let root = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
+    let dir = root.join("tests/scripts");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .map(|rd| {

@@ -22,7 +22,8 @@ function fail(message) {
   process.exit(1);
 }
 
-const PKG_FILES = ["redisplay.js", "redisplay.d.ts", "redisplay_bg.wasm", "redisplay_bg.wasm.d.ts"];
+// size.json: the wasm's size, for the loading bar (engine.js).
+const PKG_FILES = ["redisplay.js", "redisplay.d.ts", "redisplay_bg.wasm", "redisplay_bg.wasm.d.ts", "size.json"];
 for (const f of PKG_FILES) {
   if (!existsSync(path.join(ROOT, "www/pkg", f))) fail(`www/pkg/${f} is missing: run ./scripts/build-web.sh first`);
 }

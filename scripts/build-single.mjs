@@ -56,7 +56,7 @@ function collectModules() {
     modules[rel] =
       rel === ASSETS_MODULE
         ? graph.sources[rel]
-        : graph.sources[rel].replace(SPECIFIER, (whole, lead, q, spec) => `${lead}${q}${MARK}${path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec))}${q}`);
+        : graph.sources[rel].replace(SPECIFIER, (_whole, lead, q, spec) => `${lead}${q}${MARK}${path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec))}${q}`);
   }
   return { order: graph.order, modules };
 }
@@ -110,10 +110,12 @@ function build() {
   const { order, modules } = collectModules();
   let html = read("index.html");
   // Style sheets linked from the page → <style>.
-  html = html.replace(/<link\s+rel="stylesheet"\s+href="([^"]+)"\s*\/?>/g, (whole, href) => {
+  html = html.replace(/<link\s+rel="stylesheet"\s+href="([^"]+)"\s*\/?>/g, (_whole, href) => {
     if (/^[a-z]+:/i.test(href)) fail(`index.html links a style sheet from elsewhere (${href}); only local ones can be inlined`);
     return `<style data-from="${href}">\n${cssForStyleElement(read(href))}\n</style>`;
   });
+  // Preload hints name served files; in one file everything is inline already.
+  html = html.replace(/\n?\s*<link\s+rel="(?:modulepreload|preload)"[^>]*>/g, "");
   const mainScript = /<script type="module" id="main-script" src="www\/main\.js"><\/script>/;
   if (!mainScript.test(html)) fail('index.html has no <script type="module" id="main-script" src="www/main.js">');
   const payload = { order, entries: ENTRIES, modules };
@@ -125,7 +127,7 @@ function build() {
   );
   html = html.replace(
     /<title>([^<]*)<\/title>/,
-    (whole, title) => `<title>${title}</title>\n  <!-- redisplay single-file build (scripts/build-single.sh): works offline and from file:// -->`,
+    (_whole, title) => `<title>${title}</title>\n  <!-- redisplay single-file build (scripts/build-single.sh): works offline and from file:// -->`,
   );
   mkdirSync(path.dirname(OUT), { recursive: true });
   writeFileSync(OUT, html);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the engine for the browser into www/pkg: cargo (wasm32, release) → wasm-bindgen
 # --target web → wasm-opt -Oz from npm's binaryen (never Debian's: it corrupts wasm-bindgen
-# output, see ../shared/TOOLCHAIN.md). Quick when nothing changed.
+# output, see docs/toolchain.md §1); then precompresses what the page serves (.br and .gz beside
+# each file, scripts/precompress.mjs) and writes www/pkg/size.json (the wasm's size, for the
+# loading bar). Quick when nothing changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet --lib --target wasm32-unknown-unknown --release
@@ -17,3 +19,6 @@ if [ ! -f www/pkg/redisplay_bg.wasm ] || [ "$src" -nt www/pkg/redisplay_bg.wasm 
   fi
   touch www/pkg/redisplay_bg.wasm
 fi
+printf '{"wasm": %s}\n' "$(wc -c < www/pkg/redisplay_bg.wasm | tr -d ' ')" > www/pkg/size.json.tmp
+cmp -s www/pkg/size.json.tmp www/pkg/size.json 2>/dev/null && rm www/pkg/size.json.tmp || mv www/pkg/size.json.tmp www/pkg/size.json
+node scripts/precompress.mjs

@@ -2,11 +2,15 @@
 // specifiers (`import … from "./x.js"`, `export … from`, `import "./x.js"`, `import("./x.js")`
 // with a literal path). Used by build-single.mjs (to inline them) and build-npm.mjs (to ship
 // them). Paths are relative to the repository root, with forward slashes.
+//
+// Only specifiers ending in `.js` or `.mjs` are followed — the only ones a browser loads. Type
+// imports in JSDoc (`@typedef {import("./types/events").Event} Event`) name their module without
+// an extension, as TypeScript allows, so they are not taken for dependencies.
 
 import { readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 
-export const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"'\n]+)\2/g;
+export const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"'\n]+\.m?js)\2/g;
 
 /**
  * Walks the graph from `entries`: `{order, sources, deps}` with `order` listing each module after
@@ -28,7 +32,9 @@ export function moduleGraph(root, entries, { load = null } = {}) {
     sources[rel] = source;
     deps[rel] = [];
     if (substitute === null) {
-      for (const m of source.matchAll(SPECIFIER)) {
+      // Comments (a JSDoc `import("./x.js")` type, a commented-out line) are not imports.
+      const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+      for (const m of code.matchAll(SPECIFIER)) {
         deps[rel].push(path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[3])));
       }
     }

@@ -2,7 +2,7 @@
 # Installs what redisplay needs and is missing — nothing else, so a second run takes seconds.
 #   scripts/setup.sh serve   what building and serving the page needs
 #   scripts/setup.sh test    everything the tests need (adds redis-server, Chromium, wasm-pack)
-# Facts behind each step: ../shared/TOOLCHAIN.md (e.g. never Debian's binaryen).
+# Why each step is as it is: docs/toolchain.md (e.g. never Debian's binaryen).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-test}"
@@ -61,6 +61,19 @@ fi
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "npm ci"
   npm ci --silent --no-audit --no-fund
+fi
+
+# --- PyPI: redis-py 5.2.1's own test suite (tests/redis_py/run.py) with pinned pytest, in .venv-redispy/
+redispy_suite=5.2.1
+if [ "$mode" = test ] && [ ! -f ".venv-redispy/redis-$redispy_suite/tests/conftest.py" ]; then
+  say "python3 -m venv .venv-redispy; pip install redis==$redispy_suite pytest; its sdist's tests/"
+  rm -rf .venv-redispy
+  python3 -m venv .venv-redispy
+  .venv-redispy/bin/pip install --quiet --disable-pip-version-check \
+    "redis==$redispy_suite" "pytest==8.3.4" "pytest-asyncio==0.23.8" "pytest-timeout==2.3.1" "packaging==24.2" "mock==5.1.0"
+  .venv-redispy/bin/pip download --quiet --disable-pip-version-check --no-deps --no-binary :all: \
+    "redis==$redispy_suite" -d .venv-redispy/sdist
+  tar xzf ".venv-redispy/sdist/redis-$redispy_suite.tar.gz" -C .venv-redispy "redis-$redispy_suite/tests"
 fi
 
 # --- PyPI: redis-py for tests/server_clients.rs (tests/clients/workload.py), in .venv-tests/ ---

@@ -3,8 +3,10 @@
 #   0. habits: rustfmt, clippy with warnings as errors
 #   1. native: unit tests, golden transcripts, the live differential against redis-server,
 #      robustness (cargo test)
-#   2. wasm in headless Chromium: the same transcripts through the bindings (wasm-pack test)
-#   3. the built page end to end in headless Chromium (node --test tests/e2e/)
+#   2. the page's JavaScript: build it (the type check reads wasm-bindgen's pkg/redisplay.d.ts),
+#      lint (biome), type check (tsc), unit tests (node --test tests/unit/)
+#   3. wasm in headless Chromium: the same transcripts through the bindings (wasm-pack test)
+#   4. the built page end to end in headless Chromium (node --test tests/e2e/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
@@ -17,11 +19,18 @@ cargo clippy --quiet --all-targets -- -D warnings
 step "native tests (cargo test)"
 cargo test --quiet
 
+step "build the page (scripts/build-web.sh: wasm-pack, www/pkg/)"
+scripts/build-web.sh
+
+step "JS lint, type check, unit tests (biome lint, tsc, node --test tests/unit/)"
+node_modules/.bin/biome lint --error-on-warnings
+node_modules/.bin/tsc -p tsconfig.json
+node --test tests/unit/
+
 step "wasm tests in headless Chromium (wasm-pack test --headless --chrome)"
 wasm-pack test --headless --chrome -- --test wasm
 
 step "page end to end (node --test tests/e2e/)"
-scripts/build-web.sh
 node --test tests/e2e/
 
 step "all tests passed"

@@ -22,7 +22,7 @@ use crate::reply::Reply;
 /// for "forever". timeout.c `getTimeoutFromObjectOrReply(…, UNIT_SECONDS)`.
 pub fn parse_timeout(e: &Engine, arg: &[u8]) -> Result<i64, Reply> {
     let not_float = || Reply::err("ERR timeout is not a float or out of range");
-    if arg.first().is_some_and(|b| b.is_ascii_whitespace() || *b == 0x0b) {
+    if arg.first().is_some_and(|&b| crate::util::is_c_space(b)) {
         return Err(not_float());
     }
     crate::ds::long_double::LongDouble::parse(arg).ok_or_else(not_float)?;

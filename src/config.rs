@@ -14,7 +14,7 @@
 //! but nothing is ever written to disk; a parameter name with a NUL byte is unknown here
 //! (Redis's answer depends on its per-process hash seed, as for command names).
 
-use crate::util::{eq_ic, glob_match, string2ll};
+use crate::util::{c_str, eq_ic, glob_match, string2ll, strtol};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Kind {
@@ -110,6 +110,7 @@ pub const PARAMS: &[ParamDef] = &[
     a("zset-max-listpack-entries", "zset-max-ziplist-entries", uint(0, LONG_MAX), "128"),
     a("zset-max-listpack-value", "zset-max-ziplist-value", mem(0, LONG_MAX, true), "64"),
     p("set-max-intset-entries", uint(0, LONG_MAX), "512"),
+    p("hll-sparse-max-bytes", mem(0, LONG_MAX, true), "3000"),
     a("list-max-listpack-size", "list-max-ziplist-size", int(INT_MIN, INT_MAX), "-2"),
     p("list-compress-depth", int(0, INT_MAX), "0"),
     p("proto-max-bulk-len", mem(1024 * 1024, LONG_MAX, false), "536870912"),
@@ -123,6 +124,10 @@ pub const PARAMS: &[ParamDef] = &[
     p("appendonly", Kind::Bool, "no"),
     p("save", Kind::Save, ""),
     a("replica-ignore-maxmemory", "slave-ignore-maxmemory", Kind::Bool, "yes"),
+    // DUMP compresses strings of more than 20 bytes with LZF (rdb.c rdbSaveRawString()).
+    p("rdbcompression", Kind::Bool, "yes"),
+    // Stored and validated; RESTORE here always checks payloads as `yes` does (persist/rdb.rs).
+    p("sanitize-dump-payload", Kind::Enum(&["no", "yes", "clients"]), "no"),
     // Playground-only (not Redis): the largest single allocation a command may make — one
     // string value or LCS's table. Redis allows up to proto-max-bulk-len (512mb); a browser
     // tab should not be made to allocate that much by one typed line.
@@ -222,10 +227,7 @@ pub fn keyspace_events_to_string(flags: u32) -> String {
 /// string. Quirks kept: no digits at all is 0 (`""`, `"kb"`), an overflowing number saturates
 /// (strtoull's ERANGE is not checked) and the unit multiplication wraps.
 pub fn parse_memory(s: &[u8]) -> Option<u64> {
-    let s = match s.iter().position(|&b| b == 0) {
-        Some(n) => &s[..n],
-        None => s,
-    };
+    let s = c_str(s);
     if s.first() == Some(&b'-') {
         return None;
     }
@@ -327,7 +329,7 @@ fn parse_save(v: &[u8]) -> Option<String> {
     }
     let mut nums = Vec::with_capacity(words.len());
     for (j, w) in words.iter().enumerate() {
-        let (val, rest) = strtoll(w);
+        let (val, _, rest) = strtol(w);
         if !rest.is_empty() || (j % 2 == 0 && val < 1) || (j % 2 == 1 && val < 0) {
             return None;
         }
@@ -335,31 +337,6 @@ fn parse_save(v: &[u8]) -> Option<String> {
     }
     let pairs: Vec<String> = nums.chunks(2).map(|p| format!("{} {}", p[0], p[1] as i32)).collect();
     Some(pairs.join(" "))
-}
-
-/// C `strtoll(s, &end, 10)` on a C string: the value (saturated on overflow) and what is left
-/// after the number (the whole string when there is no number).
-fn strtoll(s: &[u8]) -> (i64, &[u8]) {
-    let s = c_str(s);
-    let mut i = 0;
-    while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
-        i += 1;
-    }
-    let neg = s.get(i) == Some(&b'-');
-    if matches!(s.get(i), Some(b'-') | Some(b'+')) {
-        i += 1;
-    }
-    let start = i;
-    let mut v: i128 = 0;
-    while i < s.len() && s[i].is_ascii_digit() {
-        v = (v * 10 + (s[i] - b'0') as i128).min(1 << 64);
-        i += 1;
-    }
-    if i == start {
-        return (0, s);
-    }
-    let v = if neg { -v } else { v };
-    (v.clamp(i64::MIN as i128, i64::MAX as i128) as i64, &s[i..])
 }
 
 /// config.c `numericParseString()`: a memory value first (MEMORY_CONFIG), then `N%`
@@ -403,14 +380,6 @@ fn check_bounds(n: i64, min: i64, max: i64, unsigned: bool, percent: bool) -> Re
         return Err(format!("argument must be between {min} and {max} inclusive"));
     }
     Ok(())
-}
-
-/// `%s` of an argument: a C string ends at its first NUL.
-fn c_str(b: &[u8]) -> &[u8] {
-    match b.iter().position(|&c| c == 0) {
-        Some(n) => &b[..n],
-        None => b,
-    }
 }
 
 /// config.c `updateHZ()`: hz is stored clamped to 1..500.

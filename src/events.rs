@@ -20,6 +20,7 @@ pub enum ExpiredBy {
     Active,
 }
 
+/// One entry of the event log: something the engine did (`kind` names the variant).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Event {

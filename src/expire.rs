@@ -2,16 +2,16 @@
 //! algorithm of Redis ≤ 5.0 that tutorials describe, selectable with the playground-only
 //! config parameter `playground-expire-algorithm` (`7.0` | `classic`).
 //!
-//! 7.0 (REDIS-FACTS §1.3): each db keeps a cursor into its expires table and the cycle walks
-//! whole buckets in order (not random picks) until it has examined `keys_per_loop` keys or
-//! visited 20× that many buckets; it repeats the db while more than `acceptable_stale` percent of
-//! the keys it examined were dead (or it examined none), checks its time budget every 16
-//! rounds, and rotates over up to 16 dbs per call (all of them after a time-capped call). The
+//! 7.0 (docs/redis-facts.md §1.1–§1.3): each db keeps a cursor into its expires table and the
+//! cycle walks whole buckets in order (not random picks) until it has examined `keys_per_loop`
+//! keys or visited 20× that many buckets; it repeats the db while more than `acceptable_stale`
+//! percent of the keys it examined were dead (or it examined none), checks its time budget every
+//! 16 rounds, and rotates over up to 16 dbs per call (all of them after a time-capped call). The
 //! fast cycle runs from `before_sleep` only when the last cycle hit its time limit and at most
 //! once per 2× its duration — Redis's stale-percentage trigger compares a 0..1 fraction with a
 //! 1..10 percentage, so it never fires (redis#15410); we keep that.
 //!
-//! Classic (5.0 `activeExpireCycle()`): per db, `dictGetRandomKey()` 20 times (with
+//! Classic (5.0 `activeExpireCycle()`, §1.4): per db, `dictGetRandomKey()` 20 times (with
 //! replacement), repeat while more than 5 of the 20 were expired (> 25%), same 25% time budget
 //! checked every 16 rounds, same fast-cycle gating; no effort setting.
 //!

@@ -25,6 +25,7 @@
 //! - `notify`: keyspace notifications; `pubsub`: channels, patterns, delivery; `multi`: the
 //!   WATCH bookkeeping; `blocked`: blocking commands in virtual time.
 //! - `script`: Lua — the state, `redis.call`, the conversions.
+//! - `persist`: the RDB value encoding behind DUMP/RESTORE (and RDB files), LZF, CRC64.
 //! - `zset`: the sorted-set type (listpack ↔ skiplist) shared by ZSET and GEO commands.
 //! - `events`: what the engine did, as plain data for the views.
 //!
@@ -33,8 +34,8 @@
 //!   splitting; `session`: the redis-cli REPL the page and the CLI share.
 //! - `introspect`: windowed snapshots for the views (playground-only).
 //! - `sim`: simulated clients and workloads (the delay queue, cache-aside, pipelining, LRU).
-//! - `ds`: data structures that know nothing of commands (skiplist, intset, dict shape, geohash,
-//!   pqsort, long double); `util`: Redis's number parsing/printing, glob matching, SHA1.
+//! - `ds`: data structures that know nothing of commands (skiplist, intset, listpack, ziplist,
+//!   dict shape, geohash, pqsort, long double); `util`: Redis's number parsing/printing, glob matching, SHA1.
 //! - `net`: `redisplay serve`, native only; `wasm`: the browser bindings, wasm32 only.
 //!
 //! ## The circle
@@ -60,6 +61,7 @@ pub mod memory;
 pub mod multi;
 pub mod notify;
 pub mod object;
+pub mod persist;
 pub mod pubsub;
 pub mod reply;
 pub mod script;

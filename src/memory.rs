@@ -1,9 +1,9 @@
 //! The `used_memory` model: what zmalloc counts on Debian's redis-server 7.0.15 (jemalloc
-//! 5.3.0, 16-byte quantum), from REDIS-FACTS §3 — size-class-rounded allocations for each key's
-//! dictEntry, key sds and value, 8 bytes per hash-table bucket, the expires table, a measured
-//! startup baseline, a measured cost per connected client and per command's latency histogram —
-//! and object.c
-//! `objectComputeSize()` for MEMORY USAGE, plus server.c `bytesToHuman()`.
+//! 5.3.0, 16-byte quantum), from docs/redis-facts.md §2 — size-class-rounded allocations for
+//! each key's dictEntry, key sds and value, 8 bytes per hash-table bucket, the expires table, a
+//! measured startup baseline, a measured cost per connected client and per command's latency
+//! histogram — and object.c `objectComputeSize()` for MEMORY USAGE (§2.5), plus server.c
+//! `bytesToHuman()`.
 //!
 //! Values: int/embstr/raw strings (a raw string's sds keeps the spare room sds.c
 //! `sdsMakeRoomFor()` reserved when it grew), listpacks sized entry by entry as listpack.c
@@ -13,11 +13,16 @@
 //! after a command touched it. Differences: for collections above `EXACT_LIMIT` elements the
 //! per-element part is estimated from the first elements (as MEMORY USAGE itself samples), so
 //! one write stays O(1); quicklist node boundaries follow a greedy 8 KB packing, not the exact
-//! history of pushes and pops; incremental rehashing (a second table) is not modelled.
+//! history of pushes and pops; incremental rehashing (a second table) is not modelled; a string
+//! that arrived as a bulk of 32 KB or more is sized as if created exactly, without the 2 spare
+//! bytes Redis keeps (§2.2: one class too low when that sits just under a class boundary).
 
+pub use crate::ds::sds::{
+    sds_alloc, sds_capacity, sds_greedy_room, sds_grown_alloc, sds_header, sds_make_room_for, sds_trimmed_room,
+    size_class,
+};
 use crate::ds::skiplist::NIL;
 use crate::object::{Hash, Set, StrValue, Value, Zset};
-use crate::util::string2ll;
 
 /// INFO `used_memory_startup` measured on Debian's 7.0.15 with the default config.
 pub const USED_MEMORY_STARTUP: u64 = 876_232;
@@ -42,73 +47,6 @@ pub const SIZEOF_ZSKIPLIST: usize = 32;
 /// 24 + 16 × ZSKIPLIST_MAXLEVEL (32): the skiplist header node.
 pub const SIZEOF_ZSL_HEADER: usize = 24 + 16 * 32;
 
-/// jemalloc's size class for an allocation of `n` bytes (Debian build, 16-byte quantum).
-pub fn size_class(n: usize) -> usize {
-    const SMALL: &[usize] = &[
-        8, 16, 32, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536,
-        1792, 2048, 2560, 3072, 3584, 4096, 5120, 6144, 7168, 8192, 10240, 12288, 14336, 16384, 20480,
-    ];
-    if n == 0 {
-        return 0;
-    }
-    if let Some(&c) = SMALL.iter().find(|&&c| c >= n) {
-        return c;
-    }
-    // Above 16 KiB: four classes per power of two.
-    let mut base = 16384usize;
-    loop {
-        let step = base / 4;
-        for k in 1..=4 {
-            if base + k * step >= n {
-                return base + k * step;
-            }
-        }
-        base *= 2;
-        if base > usize::MAX / 8 {
-            return n;
-        }
-    }
-}
-
-/// sds.c `sdsReqType()` header size for a string of `len` bytes (type 5 for short ones, except
-/// the empty string, which sdsnewlen makes type 8).
-pub fn sds_header(len: usize) -> usize {
-    if len == 0 {
-        3
-    } else if len < 32 {
-        1
-    } else if len < 256 {
-        3
-    } else if len < 65536 {
-        5
-    } else if (len as u64) < (1u64 << 32) {
-        9
-    } else {
-        17
-    }
-}
-
-/// The allocation of an sds holding `len` bytes created exactly (sdsnewlen).
-pub fn sds_alloc(len: usize) -> usize {
-    size_class(sds_header(len) + len + 1)
-}
-
-/// The room sds.c `sdsMakeRoomFor()` reserves when an sds grows to `newlen` bytes: double it
-/// below 1 MB (SDS_MAX_PREALLOC), else add 1 MB.
-pub fn sds_greedy_room(newlen: usize) -> usize {
-    if newlen < 1024 * 1024 {
-        newlen * 2
-    } else {
-        newlen + 1024 * 1024
-    }
-}
-
-/// The allocation of a grown sds with `room` bytes of capacity (never type 5).
-pub fn sds_grown_alloc(room: usize) -> usize {
-    let hdr = sds_header(room).max(3);
-    size_class(hdr + room + 1)
-}
-
 /// The j-th of a fixed pseudo-random sequence of positions below `len`.
 fn scatter(j: usize, len: usize) -> usize {
     ((j as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17) % len.max(1) as u64) as usize
@@ -116,58 +54,15 @@ fn scatter(j: usize, len: usize) -> usize {
 
 /// Bytes of one listpack entry holding `e` (listpack.c `lpEncodeGetType()` + backlen).
 pub fn lp_entry_size(e: &[u8]) -> usize {
-    let enc = match (e.len() <= 20).then(|| string2ll(e)).flatten() {
-        Some(v) => lp_int_size(v),
-        None => {
-            if e.len() < 64 {
-                1 + e.len()
-            } else if e.len() < 4096 {
-                2 + e.len()
-            } else {
-                5 + e.len()
-            }
-        }
-    };
-    enc + lp_backlen(enc)
+    crate::ds::listpack::entry_size(e)
 }
 
-fn lp_int_size(v: i64) -> usize {
-    if (0..=127).contains(&v) {
-        1
-    } else if (-4096..=4095).contains(&v) {
-        2
-    } else if (i16::MIN as i64..=i16::MAX as i64).contains(&v) {
-        3
-    } else if (-(1 << 23)..(1 << 23)).contains(&v) {
-        4
-    } else if (i32::MIN as i64..=i32::MAX as i64).contains(&v) {
-        5
-    } else {
-        9
-    }
-}
-
-fn lp_backlen(n: usize) -> usize {
-    if n <= 127 {
-        1
-    } else if n < 16383 {
-        2
-    } else if n < 2_097_151 {
-        3
-    } else if n < 268_435_455 {
-        4
-    } else {
-        5
-    }
-}
-
-/// A score as a listpack stores it: integral scores as integers, others as `%.17g` text.
+/// A score as a listpack stores it (t_zset.c `zzlInsertAt()`): integers as `double2ll()`
+/// allows, others as `d2string()` text.
 pub fn lp_score_size(score: f64) -> usize {
-    if score.fract() == 0.0 && score > -9.2e18 && score < 9.2e18 {
-        let enc = lp_int_size(score as i64);
-        enc + lp_backlen(enc)
-    } else {
-        lp_entry_size(crate::zset::d2string(score).as_bytes())
+    match crate::zset::double2ll(score) {
+        Some(v) => crate::ds::listpack::int_entry_size(v),
+        None => lp_entry_size(crate::zset::d2string(score).as_bytes()),
     }
 }
 
@@ -344,7 +239,7 @@ pub fn value_alloc(v: &Value) -> usize {
 
 /// A raw string's sds: exact when created whole, with sdsMakeRoomFor's spare room when it grew.
 fn raw_sds_alloc(len: usize, room: usize) -> usize {
-    if room > len {
+    if room >= len && room > 0 {
         sds_grown_alloc(room)
     } else {
         sds_alloc(len)
@@ -473,7 +368,7 @@ mod tests {
 
     #[test]
     fn string_sizes_match_memory_usage_on_debian() {
-        // MEMORY USAGE = value + key sds + sizeof(dictEntry) 24 (REDIS-FACTS §3.4).
+        // MEMORY USAGE = value + key sds + sizeof(dictEntry) 24 (docs/redis-facts.md §2.5).
         let usage = |key: &str, v: Value| object_compute_size(&v, 5) + sds_alloc(key.len()) + 24;
         assert_eq!(usage("foo", Value::Str(StrValue::Embstr(b"bar".to_vec()))), 64);
         assert_eq!(usage("n", Value::Str(StrValue::Int { value: 123456, shared: false })), 48);

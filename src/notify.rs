@@ -24,7 +24,8 @@ pub fn event_class(event: &str) -> u32 {
         "new" => NEW,
         "del" | "expire" | "persist" | "rename_from" | "rename_to" | "copy_to" | "move_from" | "move_to"
         | "restore" => GENERIC,
-        "set" | "setrange" | "incrby" | "incrbyfloat" | "append" => STRING,
+        "set" | "setrange" | "incrby" | "incrbyfloat" | "append" | "setbit" | "pfadd" => STRING,
+        "sortstore" => LIST,
         e if e.starts_with('l') || e.starts_with('r') || e.starts_with('b') => LIST,
         e if e.starts_with('h') => HASH,
         e if e.starts_with('z') => ZSET,

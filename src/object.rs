@@ -33,8 +33,9 @@ pub enum StrValue {
         shared: bool,
     },
     Embstr(Vec<u8>),
-    /// A raw sds; the second field is its spare capacity as sds.c `sdsMakeRoomFor()` reserved
-    /// it when the string grew (0 when created whole), for the memory model.
+    /// A raw sds; the second field is its capacity (sds.c's `alloc`) when it differs from what
+    /// sdsnewlen gives a string of that length — after `sdsMakeRoomFor()` or a trim — and 0
+    /// otherwise (memory.rs `sds_capacity()`), for the memory model.
     Raw(Vec<u8>, usize),
 }
 
@@ -128,7 +129,14 @@ impl StrValue {
                 return StrValue::from_i64(v, shared_ok);
             }
         }
-        StrValue::from_bytes(b)
+        match StrValue::from_bytes(b) {
+            // trimStringObjectIfNeeded(): only the spare room changes (memory.rs).
+            StrValue::Raw(b, _) => {
+                let room = crate::ds::sds::sds_trimmed_room(b.len());
+                StrValue::Raw(b, room)
+            }
+            other => other,
+        }
     }
 
     /// `createStringObjectFromLongLongForValue()`: shared object for 0..9999 unless the

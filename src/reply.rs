@@ -10,8 +10,10 @@
 //! command builds one reply and the client's protocol (`HELLO 2|3`) decides the bytes.
 //!
 //! `to_cli()` / `to_cli_proto()` model redis-cli.c `cliFormatReplyTTY()` (what
-//! `redis-cli --no-raw` prints, over RESP2 or after `HELLO 3`); `encode()` is the wire
-//! encoding for either protocol (networking.c's `addReply*` family).
+//! `redis-cli --no-raw` prints, over RESP2 or after `HELLO 3`); `to_cli_raw()` models
+//! `cliFormatReplyRaw()` (what `redis-cli --raw` prints, and what every redis-cli prints for
+//! INFO and the other verbatim commands); `encode()` is the wire encoding for either protocol
+//! (networking.c's `addReply*` family).
 
 use crate::util::fmt_double;
 
@@ -88,6 +90,24 @@ impl Reply {
             format_tty(&self.as_resp2(), b"", 2, &mut out);
         }
         out
+    }
+
+    /// redis-cli.c `cliFormatReplyRaw()` for a connection speaking `proto`: bytes as they are
+    /// (no quoting, so `北京` prints as 北京), an error's text and a newline, nothing for a null,
+    /// aggregates one element per line (nested ones flattened), a RESP3 map's key and value on
+    /// one line separated by a space, `(true)`/`(false)` for RESP3 booleans. No final newline:
+    /// `redis-cli --raw` adds one per reply, the verbatim commands (INFO…) none.
+    ///
+    /// A RESP3 big number is a reply type redis-cli 7.0's raw formatter does not know: it
+    /// prints `Unknown reply type: 13` and exits — `Err(UnknownReplyType(13))`.
+    pub fn to_cli_raw(&self, proto: u8) -> Result<Vec<u8>, UnknownReplyType> {
+        let mut out = Vec::new();
+        if proto >= 3 {
+            format_raw(self, &mut out)?;
+        } else {
+            format_raw(&self.as_resp2(), &mut out)?;
+        }
+        Ok(out)
     }
 
     /// The RESP2 encoding of the reply.
@@ -221,6 +241,70 @@ fn format_tty(r: &Reply, prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
             out,
         ),
     }
+}
+
+/// A reply redis-cli's raw formatter has no case for: hiredis's type number (13, a big
+/// number). redis-cli prints `Unknown reply type: N` on stderr and exits with status 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnknownReplyType(pub u8);
+
+impl std::fmt::Display for UnknownReplyType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Unknown reply type: {}", self.0)
+    }
+}
+
+/// hiredis's REDIS_REPLY_BIGNUM.
+const REDIS_REPLY_BIGNUM: u8 = 13;
+
+/// redis-cli.c `cliFormatReplyRaw()` over what hiredis parsed (RESP2 shapes already flattened
+/// by the caller for a RESP2 connection).
+fn format_raw(r: &Reply, out: &mut Vec<u8>) -> Result<(), UnknownReplyType> {
+    match r {
+        Reply::Nil | Reply::NilArray => {}
+        // `sdscatlen(r->str, r->len)`: the whole message, NULs included.
+        Reply::Error(e) => {
+            out.extend_from_slice(e);
+            out.push(b'\n');
+        }
+        Reply::Status(s) => out.extend_from_slice(s.as_bytes()),
+        Reply::Bulk(b) | Reply::Verbatim(b) | Reply::HumanDouble(b) => out.extend_from_slice(b),
+        Reply::Integer(n) => out.extend_from_slice(n.to_string().as_bytes()),
+        // The text the server sent (`%.17g`, `inf`), as hiredis keeps it.
+        Reply::Double(d) => out.extend_from_slice(fmt_double(*d).as_bytes()),
+        Reply::Bool(b) => out.extend_from_slice(if *b { b"(true)" } else { b"(false)" }),
+        Reply::BigNumber(_) => return Err(UnknownReplyType(REDIS_REPLY_BIGNUM)),
+        Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b'\n');
+                }
+                format_raw(item, out)?;
+            }
+        }
+        // RESP3 sends member/score pairs as two-element arrays: flattened like any array.
+        Reply::Pairs(kv) => {
+            for (i, (k, v)) in kv.iter().enumerate() {
+                if i > 0 {
+                    out.push(b'\n');
+                }
+                format_raw(k, out)?;
+                out.push(b'\n');
+                format_raw(v, out)?;
+            }
+        }
+        Reply::Map(kv) => {
+            for (i, (k, v)) in kv.iter().enumerate() {
+                if i > 0 {
+                    out.push(b'\n');
+                }
+                format_raw(k, out)?;
+                out.push(b' ');
+                format_raw(v, out)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// redis-cli.c `cliIsMultilineValueTTY()`.
@@ -515,6 +599,31 @@ mod tests {
     #[test]
     fn bulk_escapes_like_sdscatrepr() {
         assert_eq!(cli(&Reply::bulk(b"a\"\\\n\x07\xc3\xa9 ~")), "\"a\\\"\\\\\\n\\a\\xc3\\xa9 ~\"\n");
+    }
+
+    fn raw(r: &Reply, proto: u8) -> String {
+        String::from_utf8(r.to_cli_raw(proto).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn raw_prints_bytes_as_they_are_and_flattens_aggregates() {
+        assert_eq!(raw(&Reply::bulk("北京"), 2), "北京");
+        assert_eq!(raw(&Reply::Nil, 2), "");
+        assert_eq!(raw(&Reply::err("ERR x"), 2), "ERR x\n");
+        let nested = Reply::Array(vec![
+            Reply::Integer(1),
+            Reply::Array(vec![Reply::Integer(2), Reply::Array(vec![Reply::bulk("x"), Reply::Nil])]),
+            Reply::Array(vec![]),
+        ]);
+        assert_eq!(raw(&nested, 2), "1\n2\nx\n\n");
+        let map = Reply::Map(vec![(Reply::bulk("a"), Reply::Integer(1)), (Reply::bulk("m"), Reply::Array(vec![]))]);
+        assert_eq!(raw(&map, 2), "a\n1\nm\n");
+        assert_eq!(raw(&map, 3), "a 1\nm ");
+        assert_eq!(raw(&Reply::Bool(true), 3), "(true)");
+        assert_eq!(raw(&Reply::Bool(false), 2), "0");
+        assert_eq!(raw(&Reply::Double(1.5), 3), "1.5");
+        assert_eq!(Reply::BigNumber(b"1".to_vec()).to_cli_raw(3), Err(UnknownReplyType(13)));
+        assert_eq!(raw(&Reply::BigNumber(b"12".to_vec()), 2), "12");
     }
 
     #[test]

@@ -1,19 +1,26 @@
 //! A redis-cli session: models redis-cli.c `repl()` and `cliSendCommand()` for one line —
 //! splitting (tokenize.rs), the repeat prefix (`3 INCR x`), the client-side commands (`help`,
 //! `quit`/`exit`, `clear`, `:set`, `restart`, `connect`), prompt tracking for SELECT and
-//! MULTI/EXEC/DISCARD/RESET, and the choice between TTY formatting and the verbatim output
-//! redis-cli uses for INFO and friends (`cliFormatReplyRaw`).
+//! MULTI/EXEC/DISCARD/RESET, and how replies are printed: TTY formatting (`--no-raw`, the
+//! default), raw (`--raw`, per console: `set_raw`), and the verbatim output redis-cli uses for
+//! INFO and friends in both (`cliFormatReplyRaw`). The help entries, `help …` and the grey
+//! argument hints (`:set hints` / `:set nohints`, per console) are in session/help.rs.
 //!
 //! The native CLI and the page's console both run lines through `Session::run_line`, so they
 //! print exactly the same bytes. Differences from redis-cli: there is no connection (`connect`
 //! explains that), a repeat count above `MAX_REPEAT` is refused with a message instead of
-//! running for hours, and the `(N.NNs)` timing line is never printed (time is virtual).
+//! running for hours, and the `(N.NNs)` timing line is never printed (time is virtual). A
+//! console's `--raw` and hints settings belong to the console, so they outlast a reconnection
+//! (Ctrl-C, CLIENT KILL) and a reset, where a new redis-cli would start with its defaults.
 
-use crate::command::call::{doc_field, Command};
-use crate::command::table::table;
+mod help;
+
+pub use help::hint;
+
 use crate::engine::{ClientId, Engine, EngineOptions};
-use crate::reply::Reply;
+use crate::reply::{Reply, UnknownReplyType};
 use crate::tokenize::split_args;
+use crate::util::{atoi, strtol_whole};
 
 /// The largest repeat prefix the playground runs.
 pub const MAX_REPEAT: i64 = 100_000;
@@ -37,9 +44,25 @@ pub struct LineOutput {
     pub subscribed: bool,
 }
 
+/// How a console's redis-cli prints and hints: `redis-cli --raw` or not, `:set hints` or
+/// `:set nohints`. Kept when the console reconnects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CliPrefs {
+    pub raw: bool,
+    pub hints: bool,
+}
+
+impl Default for CliPrefs {
+    /// redis-cli's defaults at a terminal: TTY formatting, hints on.
+    fn default() -> CliPrefs {
+        CliPrefs { raw: false, hints: true }
+    }
+}
+
 /// One redis-cli's state between lines: its connection (client) and its prompt.
 #[derive(Debug, Clone)]
 struct Console {
+    prefs: CliPrefs,
     client: ClientId,
     dbnum: i64,
     in_multi: bool,
@@ -52,8 +75,9 @@ struct Console {
 }
 
 impl Console {
-    fn new(client: ClientId) -> Console {
+    fn new(client: ClientId, prefs: CliPrefs) -> Console {
         Console {
+            prefs,
             client,
             dbnum: 0,
             in_multi: false,
@@ -79,21 +103,21 @@ impl Session {
     pub fn new(opts: EngineOptions) -> Session {
         let mut engine = Engine::new(opts);
         let client = engine.connect();
-        Session { engine, client, consoles: vec![Console::new(client)] }
+        Session { engine, client, consoles: vec![Console::new(client, CliPrefs::default())] }
     }
 
     /// Back to a fresh engine (same seed and start time) and fresh prompts; the consoles stay.
     pub fn reset(&mut self) {
         self.engine.reset();
         for c in self.consoles.iter_mut() {
-            *c = Console::new(c.client);
+            *c = Console::new(c.client, c.prefs);
         }
     }
 
     /// Opens another console (a new client of the same engine); returns its number.
     pub fn open_console(&mut self) -> usize {
         let id = self.engine.connect();
-        self.consoles.push(Console::new(id));
+        self.consoles.push(Console::new(id, CliPrefs::default()));
         self.consoles.len() - 1
     }
 
@@ -148,6 +172,27 @@ impl Session {
         self.consoles.get(console).is_some_and(|c| c.pubsub_mode)
     }
 
+    /// A console's `--raw` and hints settings (the defaults for a console that doesn't exist).
+    pub fn prefs_of(&self, console: usize) -> CliPrefs {
+        self.consoles.get(console).map_or_else(CliPrefs::default, |c| c.prefs)
+    }
+
+    /// Prints as `redis-cli --raw` (true) or `--no-raw` (false) from the next line on.
+    pub fn set_raw(&mut self, console: usize, raw: bool) {
+        if let Some(c) = self.consoles.get_mut(console) {
+            c.prefs.raw = raw;
+        }
+    }
+
+    /// The grey hint redis-cli would draw after `line` typed in console `console` (`None`
+    /// under `:set nohints`, or when redis-cli draws none). See session/help.rs.
+    pub fn hint_of(&self, console: usize, line: &[u8]) -> Option<String> {
+        if !self.consoles.get(console)?.prefs.hints {
+            return None;
+        }
+        hint(line)
+    }
+
     /// Runs one line on the first console.
     pub fn run_line(&mut self, line: &[u8]) -> LineOutput {
         self.run_line_on(0, line)
@@ -200,7 +245,7 @@ impl Session {
             return out;
         }
         if first.first() == Some(&b':') {
-            out.text.extend(set_preference(&argv));
+            out.text.extend(set_preference(&argv, &mut self.consoles[console].prefs));
             return out;
         }
         if first == b"restart" {
@@ -227,6 +272,9 @@ impl Session {
     fn send_repeated(&mut self, console: usize, argv: &[Vec<u8>], repeat: i64, out: &mut LineOutput) {
         for done in 0..repeat {
             self.send_command(console, argv, out);
+            if out.quit {
+                return;
+            }
             if self.is_waiting(console) {
                 out.blocked = true;
                 let c = &mut self.consoles[console];
@@ -282,7 +330,7 @@ impl Session {
     /// A new redis-cli connection for the console (a new client, db 0).
     fn reconnect(&mut self, console: usize) {
         let id = self.engine.connect();
-        self.consoles[console] = Console::new(id);
+        self.consoles[console] = Console::new(id, self.consoles[console].prefs);
         if console == 0 {
             self.client = id;
         }
@@ -292,8 +340,15 @@ impl Session {
         let mut text = Vec::new();
         let client = self.consoles[console].client;
         let proto = self.proto_of(client);
+        let raw = self.consoles[console].prefs.raw;
         for r in self.engine.take_outbox(client) {
-            text.extend(r.to_cli_proto(proto));
+            if raw {
+                // (Push messages carry no big numbers, and a late reply that did would have
+                // made redis-cli exit: print what it would have.)
+                text.extend(raw_line(&r, proto).unwrap_or_else(|e| format!("{e}\n").into_bytes()));
+            } else {
+                text.extend(r.to_cli_proto(proto));
+            }
         }
         text
     }
@@ -307,7 +362,7 @@ impl Session {
     fn send_command(&mut self, console: usize, argv: &[Vec<u8>], out: &mut LineOutput) {
         let command = argv[0].to_ascii_lowercase();
         if command == b"help" || command == b"?" {
-            out.text.extend(help(&argv[1..]));
+            out.text.extend(help::help(&argv[1..]));
             return;
         }
         let client = self.consoles[console].client;
@@ -325,7 +380,8 @@ impl Session {
         let argc = argv.len();
         let arg1 = argv.get(1).map(|a| a.to_ascii_lowercase()).unwrap_or_default();
         let subscribe = command == b"subscribe" || command == b"psubscribe" || command == b"ssubscribe";
-        if subscribe {
+        let raw = self.consoles[console].prefs.raw;
+        if subscribe && !raw {
             out.text.extend_from_slice(b"Reading messages... (press Ctrl-C to quit)\n");
         }
         let verbatim = command == b"info"
@@ -337,10 +393,21 @@ impl Session {
             || (argc >= 2 && command == b"client" && (arg1 == b"list" || arg1 == b"info"))
             || (argc == 3 && command == b"latency" && arg1 == b"graph")
             || (argc == 2 && command == b"latency" && arg1 == b"doctor");
-        if verbatim {
-            out.text.extend(format_raw(&reply));
+        let proto = self.proto_of(client);
+        let printed = if verbatim {
+            reply.to_cli_raw(proto)
+        } else if raw {
+            raw_line(&reply, proto)
         } else {
-            out.text.extend(reply.to_cli_proto(self.proto_of(client)));
+            Ok(reply.to_cli_proto(proto))
+        };
+        match printed {
+            Ok(text) => out.text.extend(text),
+            Err(unknown) => {
+                // redis-cli prints this on stderr and exits with status 1.
+                out.text.extend(format!("{unknown}\n").into_bytes());
+                out.quit = true;
+            }
         }
         // The rest of a multi-reply command (SUBSCRIBE a b) and anything else pending.
         out.text.extend(self.format_outbox(console));
@@ -370,217 +437,27 @@ impl Session {
     }
 }
 
-/// C `strtol(s, &end, 10)` requiring `*end == '\0'`: `Some(value)` when the whole argument is
-/// a number (leading whitespace and a sign allowed; the empty string counts, as 0), with
-/// overflow reported as 0 (redis-cli treats ERANGE as invalid); the value is a C `long`.
-fn strtol_whole(s: &[u8]) -> Option<i64> {
-    let s = crate::command::c_str(s);
-    let mut i = 0;
-    while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
-        i += 1;
-    }
-    let neg = match s.get(i) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
-    let digits = &s[i..];
-    if digits.is_empty() {
-        // No conversion: end points at the start, which is the terminator only for "".
-        return if s.is_empty() { Some(0) } else { None };
-    }
-    let mut v: i64 = 0;
-    let mut overflow = false;
-    for &d in digits {
-        if !d.is_ascii_digit() {
-            return None;
-        }
-        match v.checked_mul(10).and_then(|v| v.checked_add((d - b'0') as i64)) {
-            Some(n) => v = n,
-            None => overflow = true,
-        }
-    }
-    if overflow {
-        return Some(0);
-    }
-    let v = if neg { -v } else { v };
-    Some(v)
+/// What `redis-cli --raw` prints for one reply: `cliFormatReplyRaw()` and the newline
+/// (`config.cmd_delim`) after it.
+fn raw_line(reply: &Reply, proto: u8) -> Result<Vec<u8>, UnknownReplyType> {
+    let mut text = reply.to_cli_raw(proto)?;
+    text.push(b'\n');
+    Ok(text)
 }
 
-/// C `atoi`: leading digits after optional whitespace and sign; 0 when none.
-fn atoi(s: &[u8]) -> i64 {
-    let s = crate::command::c_str(s);
-    let mut i = 0;
-    while i < s.len() && s[i].is_ascii_whitespace() {
-        i += 1;
-    }
-    let neg = s.get(i) == Some(&b'-');
-    if matches!(s.get(i), Some(b'-') | Some(b'+')) {
-        i += 1;
-    }
-    let mut v: i64 = 0;
-    while i < s.len() && s[i].is_ascii_digit() {
-        v = v.wrapping_mul(10).wrapping_add((s[i] - b'0') as i64);
-        i += 1;
-    }
-    (if neg { -v } else { v }) as i32 as i64
-}
-
-/// redis-cli.c `cliSetPreferences()`: `:set hints|nohints` are accepted silently.
-fn set_preference(argv: &[Vec<u8>]) -> Vec<u8> {
+/// redis-cli.c `cliSetPreferences()`: `:set hints` and `:set nohints` turn the hints on and
+/// off, silently; anything else is refused as redis-cli refuses it.
+fn set_preference(argv: &[Vec<u8>], prefs: &mut CliPrefs) -> Vec<u8> {
     let name = String::from_utf8_lossy(&argv[0]).into_owned();
     if name.eq_ignore_ascii_case(":set") && argv.len() >= 2 {
         let pref = argv[1].to_ascii_lowercase();
         if pref == b"hints" || pref == b"nohints" {
+            prefs.hints = pref == b"hints";
             return vec![];
         }
         return format!("unknown redis-cli preference '{}'\n", String::from_utf8_lossy(&argv[1])).into_bytes();
     }
     format!("unknown redis-cli internal command '{name}'\n").into_bytes()
-}
-
-/// redis-cli.c `cliFormatReplyRaw()`: what INFO and friends print, with no added newline.
-pub fn format_raw(r: &Reply) -> Vec<u8> {
-    let mut out = Vec::new();
-    match &*r.as_resp2() {
-        Reply::Nil | Reply::NilArray => {}
-        Reply::Error(e) => {
-            out.extend_from_slice(e);
-            out.push(b'\n');
-        }
-        Reply::Status(s) => out.extend_from_slice(s.as_bytes()),
-        Reply::Bulk(b) => out.extend_from_slice(b),
-        Reply::Integer(n) => out.extend_from_slice(n.to_string().as_bytes()),
-        Reply::Double(d) => out.extend_from_slice(crate::util::fmt_double(*d).as_bytes()),
-        Reply::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b'\n');
-                }
-                out.extend(format_raw(item));
-            }
-        }
-        _ => {} // as_resp2 leaves no RESP3 shape
-    }
-    out
-}
-
-// ---------------------------------------------------------------------------------------------
-// help — redis-cli.c `cliOutputHelp()` over the entries it builds from COMMAND DOCS
-// ---------------------------------------------------------------------------------------------
-
-const BANNER: &str = "redis-cli 7.0.15
-To get help about Redis commands type:
-      \"help @<group>\" to get a list of commands in <group>
-      \"help <command>\" for help on <command>
-      \"help <tab>\" to get a list of possible help topics
-      \"quit\" to exit
-
-To set redis-cli preferences:
-      \":set hints\" enable online hints
-      \":set nohints\" disable online hints
-Set your preferences in ~/.redisclirc
-";
-
-fn help(args: &[Vec<u8>]) -> Vec<u8> {
-    if args.is_empty() {
-        return BANNER.as_bytes().to_vec();
-    }
-    let mut entries: Vec<&Command> = Vec::new();
-    for c in &table().commands {
-        entries.push(c);
-        entries.extend(c.subcommands.iter());
-    }
-    let mut out = b"\r\n".to_vec();
-    let group = args[0].strip_prefix(b"@").map(|g| g.to_ascii_lowercase());
-    for cmd in entries {
-        let words: Vec<&str> = cmd.name.split('|').collect();
-        let matched = match &group {
-            Some(g) => cmd.group.as_bytes() == g.as_slice(),
-            None => {
-                words.len() >= args.len() && args.iter().zip(&words).all(|(a, w)| a.eq_ignore_ascii_case(w.as_bytes()))
-            }
-        };
-        if !matched {
-            continue;
-        }
-        let title = words.join(" ").to_ascii_uppercase();
-        out.extend(format!("  \x1b[1m{title}\x1b[0m \x1b[90m{}\x1b[0m\r\n", command_params(cmd)).as_bytes());
-        out.extend(format!("  \x1b[33msummary:\x1b[0m {}\r\n", cmd.summary).as_bytes());
-        out.extend(format!("  \x1b[33msince:\x1b[0m {}\r\n", cmd.since).as_bytes());
-        if group.is_none() {
-            out.extend(format!("  \x1b[33mgroup:\x1b[0m {}\r\n", cmd.group).as_bytes());
-        }
-        out.extend_from_slice(b"\r\n");
-    }
-    out
-}
-
-/// The argument synopsis redis-cli builds from a command's documented arguments.
-fn command_params(cmd: &Command) -> String {
-    let docs = cmd.docs.as_resp2();
-    match doc_field(&docs, "arguments") {
-        Some(Reply::Array(args)) => concat_args(args, " "),
-        _ => String::new(),
-    }
-}
-
-fn concat_args(args: &[Reply], sep: &str) -> String {
-    args.iter().map(add_argument).collect::<Vec<_>>().join(sep)
-}
-
-fn text_of(r: Option<&Reply>) -> String {
-    match r {
-        Some(Reply::Bulk(b)) => String::from_utf8_lossy(b).into_owned(),
-        Some(Reply::Status(s)) => s.clone(),
-        _ => String::new(),
-    }
-}
-
-/// redis-cli.c `cliAddArgument()`: `[TOKEN name]`, `a|b` for oneof, `name [name ...]`.
-fn add_argument(arg: &Reply) -> String {
-    let name = text_of(doc_field(arg, "name"));
-    let kind = text_of(doc_field(arg, "type"));
-    let token = text_of(doc_field(arg, "token"));
-    let flags: Vec<String> = match doc_field(arg, "flags") {
-        Some(Reply::Array(f)) => f.iter().map(|x| text_of(Some(x))).collect(),
-        _ => vec![],
-    };
-    let optional = flags.iter().any(|f| f == "optional");
-    let multiple = flags.iter().any(|f| f == "multiple");
-    let children = match doc_field(arg, "arguments") {
-        Some(Reply::Array(a)) => a.as_slice(),
-        _ => &[],
-    };
-    let repeat = match kind.as_str() {
-        "oneof" => concat_args(children, "|"),
-        "block" => concat_args(children, " "),
-        "pure-token" => String::new(),
-        _ => name,
-    };
-    let mut token_part = token;
-    if !token_part.is_empty() && kind != "pure-token" {
-        token_part.push(' ');
-    }
-    let mut s = String::new();
-    if optional {
-        s.push('[');
-    }
-    s.push_str(&token_part);
-    s.push_str(&repeat);
-    if multiple {
-        s.push_str(&format!(" [{repeat} ...]"));
-    }
-    if optional {
-        s.push(']');
-    }
-    s
 }
 
 #[cfg(test)]
@@ -614,12 +491,6 @@ mod tests {
     }
 
     #[test]
-    fn help_renders_documented_arguments() {
-        let text = String::from_utf8(help(&[b"set".to_vec()])).unwrap();
-        assert!(text.contains("key value [NX|XX] [GET] [EX seconds|PX milliseconds|EXAT unix-time-seconds|PXAT unix-time-milliseconds|KEEPTTL]"), "{text}");
-    }
-
-    #[test]
     fn a_console_killed_while_subscribed_or_blocked_says_so_and_reconnects() {
         let mut s = Session::new(EngineOptions::default());
         let other = s.open_console();
@@ -640,5 +511,66 @@ mod tests {
         assert!(!s.is_waiting(other));
         assert_ne!(s.client_of(other), Some(id));
         assert_eq!(String::from_utf8(s.poll(other)).unwrap(), "");
+    }
+
+    #[test]
+    fn set_hints_and_nohints_turn_the_hints_on_and_off_per_console() {
+        let mut s = Session::new(EngineOptions::default());
+        let other = s.open_console();
+        assert_eq!(s.hint_of(0, b"GET").as_deref(), Some(" key"));
+        assert_eq!(run(&mut s, ":set nohints"), "");
+        assert_eq!(s.hint_of(0, b"GET"), None);
+        assert_eq!(s.hint_of(other, b"GET").as_deref(), Some(" key"));
+        assert_eq!(run(&mut s, ":SET hints"), "");
+        assert_eq!(s.hint_of(0, b"GET").as_deref(), Some(" key"));
+        assert_eq!(run(&mut s, ":set colors"), "unknown redis-cli preference 'colors'\n");
+        assert_eq!(run(&mut s, ":get hints"), "unknown redis-cli internal command ':get'\n");
+        assert_eq!(s.hint_of(9, b"GET"), None);
+    }
+
+    #[test]
+    fn raw_mode_prints_as_redis_cli_raw_and_outlasts_a_reconnection() {
+        let mut s = Session::new(EngineOptions::default());
+        s.set_raw(0, true);
+        assert_eq!(run(&mut s, "SET k \"\\xe5\\x8c\\x97\\xe4\\xba\\xac\""), "OK\n");
+        assert_eq!(run(&mut s, "GET k"), "北京\n");
+        assert_eq!(run(&mut s, "GET nosuch"), "\n");
+        assert_eq!(run(&mut s, "INCR k"), "ERR value is not an integer or out of range\n\n");
+        assert_eq!(run(&mut s, "2 RPUSH l a"), "1\n2\n");
+        // INFO and the other verbatim commands print the same in both modes.
+        let info = run(&mut s, "INFO keyspace");
+        assert!(info.starts_with("# Keyspace\r\n") && !info.ends_with("\n\n"), "{info:?}");
+        s.interrupt(0);
+        assert!(s.prefs_of(0).raw);
+        assert_eq!(run(&mut s, "LRANGE l 0 -1"), "a\na\n");
+        s.reset();
+        assert!(s.prefs_of(0).raw);
+        s.set_raw(0, false);
+        assert_eq!(run(&mut s, "GET nosuch"), "(nil)\n");
+    }
+
+    #[test]
+    fn raw_subscribe_prints_messages_without_the_reading_line() {
+        let mut s = Session::new(EngineOptions::default());
+        let other = s.open_console();
+        s.set_raw(other, true);
+        let on =
+            |s: &mut Session, c: usize, line: &str| String::from_utf8(s.run_line_on(c, line.as_bytes()).text).unwrap();
+        assert_eq!(on(&mut s, other, "SUBSCRIBE ch other"), "subscribe\nch\n1\nsubscribe\nother\n2\n");
+        on(&mut s, 0, "PUBLISH ch hello");
+        assert_eq!(String::from_utf8(s.poll(other)).unwrap(), "message\nch\nhello\n");
+    }
+
+    #[test]
+    fn a_big_number_under_raw_resp3_is_what_makes_redis_cli_exit() {
+        let mut s = Session::new(EngineOptions::default());
+        s.set_raw(0, true);
+        run(&mut s, "HELLO 3");
+        let out = s.run_line(b"EVAL \"return {big_number='123'}\" 0");
+        assert_eq!(String::from_utf8(out.text).unwrap(), "Unknown reply type: 13\n");
+        assert!(out.quit);
+        // Without --raw, redis-cli prints it.
+        s.set_raw(0, false);
+        assert_eq!(run(&mut s, "EVAL \"return {big_number='123'}\" 0"), "(big number) 123\n");
     }
 }

@@ -8,12 +8,11 @@
 //!   error: redis-cli then prints `Invalid argument(s)`.
 //! - A NUL byte ends the line, as it ends the C string redis-cli reads.
 
+use crate::util::{c_str, is_c_space};
+
 /// Splits a line into arguments; `None` for unbalanced quotes (redis-cli: `Invalid argument(s)`).
 pub fn split_args(line: &[u8]) -> Option<Vec<Vec<u8>>> {
-    let line = match line.iter().position(|&b| b == 0) {
-        Some(nul) => &line[..nul],
-        None => line,
-    };
+    let line = c_str(line);
     let at = |i: usize| -> u8 { line.get(i).copied().unwrap_or(0) };
     let mut args = Vec::new();
     let mut p = 0usize;
@@ -86,11 +85,6 @@ pub fn split_args(line: &[u8]) -> Option<Vec<Vec<u8>>> {
         }
         args.push(current);
     }
-}
-
-/// C `isspace()` in the "C" locale.
-fn is_c_space(c: u8) -> bool {
-    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
 
 fn is_hex(c: u8) -> bool {

@@ -1,7 +1,9 @@
 //! Number parsing and printing, and glob matching, as Redis's util.c does them.
 //!
 //! Models util.c `string2ll()`, `string2d()`, `stringmatchlen()` and the `%.17g` double
-//! formatting of networking.c `addReplyDouble()` (7.0, before 7.2's shortest round trip).
+//! formatting of networking.c `addReplyDouble()` (7.0, before 7.2's shortest round trip), and
+//! the C library readers Redis and redis-cli call directly: `strtol`, `atoi`, `isspace`, C
+//! strings ending at a NUL. (The sign rule they share with `strtod` is in ds/long_double.rs.)
 //! Differences: `stringmatchlen` is recursive in Redis; ours is an iterative backtracking
 //! matcher with the same answers, so a pattern of a million `*` cannot overflow the wasm stack.
 
@@ -72,15 +74,65 @@ pub fn string2d(s: &[u8]) -> Option<f64> {
 /// NUL ends the string, and the empty string reads as 0 (nothing parsed, end already at the
 /// terminator). NaN is returned as NaN for the caller to reject.
 pub fn strtod_whole(s: &[u8]) -> Option<f64> {
-    let s = match s.iter().position(|&b| b == 0) {
-        Some(n) => &s[..n],
-        None => s,
-    };
+    let s = c_str(s);
     if s.is_empty() {
         return Some(0.0);
     }
-    let start = s.iter().position(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c))?;
+    let start = s.iter().position(|&c| !is_c_space(c))?;
     Some(crate::ds::long_double::parse_c_float(&s[start..])?.to_f64_lenient())
+}
+
+/// The bytes of an argument as C sees them with `%s`/`strcasecmp`: up to the first NUL.
+pub fn c_str(arg: &[u8]) -> &[u8] {
+    match arg.iter().position(|&b| b == 0) {
+        Some(n) => &arg[..n],
+        None => arg,
+    }
+}
+
+/// C `isspace()` in the "C" locale: space, `\t`, `\n`, `\v`, `\f`, `\r`.
+pub fn is_c_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// C `strtol(s, &end, 10)` on a C string (`long` is 64 bits, as on every platform Redis is
+/// built for): leading `isspace`, an optional sign, decimal digits. Returns the value —
+/// saturated to `i64::MIN`/`i64::MAX` on overflow, with `ERANGE` reported as `true` — and the
+/// bytes after the number (all of the string, whitespace included, when no digit was read).
+pub fn strtol(s: &[u8]) -> (i64, bool, &[u8]) {
+    let s = c_str(s);
+    let start = s.iter().position(|&c| !is_c_space(c)).unwrap_or(s.len());
+    let (neg, digits) = crate::ds::long_double::split_sign(&s[start..]);
+    let n = digits.iter().take_while(|c| c.is_ascii_digit()).count();
+    if n == 0 {
+        return (0, false, s);
+    }
+    let mut v: i64 = 0;
+    for &d in &digits[..n] {
+        // Accumulated toward the sign, so that LONG_MIN itself fits.
+        let d = (d - b'0') as i64;
+        match v.checked_mul(10).and_then(|v| if neg { v.checked_sub(d) } else { v.checked_add(d) }) {
+            Some(next) => v = next,
+            None => return (if neg { i64::MIN } else { i64::MAX }, true, &digits[n..]),
+        }
+    }
+    (v, false, &digits[n..])
+}
+
+/// `strtol` requiring `*end == '\0'`, as redis-cli reads a repeat count: `Some(value)` when
+/// the whole argument is a number (the empty string counts, as 0), with an overflow reported
+/// as 0 (redis-cli treats ERANGE as invalid).
+pub fn strtol_whole(s: &[u8]) -> Option<i64> {
+    match strtol(s) {
+        (_, _, rest) if !rest.is_empty() => None,
+        (_, true, _) => Some(0),
+        (v, false, _) => Some(v),
+    }
+}
+
+/// C `atoi()`: glibc's `(int)strtol(s, NULL, 10)` — leading digits, 0 when there are none.
+pub fn atoi(s: &[u8]) -> i64 {
+    strtol(s).0 as i32 as i64
 }
 
 /// `%.17g` as glibc prints a double, with `inf`/`-inf` for infinities and `nan` for NaN.
@@ -340,6 +392,60 @@ mod tests {
         for bad in [&b"9223372036854775808"[..], b"010", b"+1", b" 1", b"1 ", b"-0", b"-", b"", b"1e3"] {
             assert_eq!(string2ll(bad), None, "{:?}", std::str::from_utf8(bad));
         }
+    }
+
+    /// Expected values from glibc 2.36's `strtol(s, &end, 10)` and `atoi(s)` (called through
+    /// Python's ctypes): value, whether `end` reached the terminator, atoi.
+    #[test]
+    fn strtol_and_atoi_match_glibc() {
+        let cases: [(&[u8], i64, bool, i64); 16] = [
+            (b"", 0, true, 0),
+            (b" 5", 5, true, 5),
+            (b"+5", 5, true, 5),
+            (b"-3", -3, true, -3),
+            (b"5x", 5, false, 5),
+            (b"-", 0, false, 0),
+            (b" ", 0, false, 0),
+            (b"99999999999999999999", i64::MAX, true, -1),
+            (b"\x0b7", 7, true, 7),
+            (b" -12abc", -12, false, -12),
+            (b"abc", 0, false, 0),
+            (b"4294967297", 4294967297, true, 1),
+            (b"\t\n\r\x0c\x0b 8", 8, true, 8),
+            (b"+-1", 0, false, 0),
+            (b"0x10", 0, false, 0),
+            (b"007", 7, true, 7),
+        ];
+        for (s, value, whole, atoi_value) in cases {
+            let (v, _, rest) = strtol(s);
+            assert_eq!((v, rest.is_empty()), (value, whole), "strtol({:?})", text(s));
+            assert_eq!(atoi(s), atoi_value, "atoi({:?})", text(s));
+        }
+        assert_eq!(strtol(b"-9223372036854775808"), (i64::MIN, false, &b""[..]));
+        assert_eq!(strtol(b"-9223372036854775809x"), (i64::MIN, true, &b"x"[..]));
+        assert_eq!(strtol(b"  x"), (0, false, &b"  x"[..]), "no number: end stays at the start");
+        assert_eq!(strtol(b"12\0 34"), (12, false, &b""[..]), "a NUL ends the C string");
+    }
+
+    #[test]
+    fn strtol_whole_is_redis_cli_repeat_count() {
+        assert_eq!(strtol_whole(b"3"), Some(3));
+        assert_eq!(strtol_whole(b" +3"), Some(3));
+        assert_eq!(strtol_whole(b""), Some(0));
+        assert_eq!(strtol_whole(b"99999999999999999999"), Some(0), "ERANGE reads as invalid");
+        assert_eq!(strtol_whole(b"3x"), None);
+        assert_eq!(strtol_whole(b"ping"), None);
+    }
+
+    #[test]
+    fn c_strings_and_c_space() {
+        assert_eq!(c_str(b"ab\0cd"), b"ab");
+        assert_eq!(c_str(b"abc"), b"abc");
+        let spaces: Vec<u8> = (0..=255u8).filter(|&c| is_c_space(c)).collect();
+        assert_eq!(spaces, b"\t\n\x0b\x0c\r ");
+        assert_eq!(crate::ds::long_double::split_sign(b"-1"), (true, &b"1"[..]));
+        assert_eq!(crate::ds::long_double::split_sign(b"+1"), (false, &b"1"[..]));
+        assert_eq!(crate::ds::long_double::split_sign(b" 1"), (false, &b" 1"[..]));
     }
 
     #[test]

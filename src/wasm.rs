@@ -8,6 +8,8 @@
 //! await init();
 //! const pg = new Playground(42, Date.now());    // seed and start time, both optional
 //! pg.execute("SET order:1 pending EX 1800");    // { text: "OK\n", prompt, reply, quit, clear }
+//! pg.hint(0, "SET k");                          // " value [NX|XX] [GET] …" (redis-cli's grey hint)
+//! pg.set_raw(0, true);                          // console 0 prints as `redis-cli --raw`
 //! pg.advance_to(pg.now() + 1000);               // { ticks, lagMs, now }: serverCron per tick
 //! pg.drain_events();                            // { events: [...], dropped }
 //! ```
@@ -222,6 +224,23 @@ impl Playground {
         self.session.prompt_of(console as usize)
     }
 
+    /// Console `console` prints its replies as `redis-cli --raw` does (true) or as
+    /// `redis-cli --no-raw` (false, the default) from its next line on.
+    pub fn set_raw(&mut self, console: u32, raw: bool) {
+        self.session.set_raw(console as usize, raw);
+    }
+
+    /// Whether console `console` prints as `redis-cli --raw`.
+    pub fn raw_of(&self, console: u32) -> bool {
+        self.session.prefs_of(console as usize).raw
+    }
+
+    /// The grey argument hint redis-cli would draw after `line` typed in console `console`
+    /// (` value [NX|XX] …` after `SET k`), or undefined (no hint, or `:set nohints`).
+    pub fn hint(&self, console: u32, line: &str) -> Option<String> {
+        self.session.hint_of(console as usize, line.as_bytes())
+    }
+
     /// Runs one command given as separate arguments (no redis-cli parsing): `{text, reply}`.
     pub fn command(&mut self, args: Vec<String>) -> JsValue {
         let argv: Vec<Vec<u8>> = args.into_iter().map(String::into_bytes).collect();
@@ -399,7 +418,7 @@ impl Playground {
     }
 }
 
-/// The delay-queue lab (src/sim/delay_queue.rs): producers and consumers racing on a ZSET in
+/// The delay-queue lab (src/sim/delay_queue/): producers and consumers racing on a ZSET in
 /// virtual time, on an engine of its own.
 ///
 /// ```js

@@ -529,8 +529,19 @@ pub fn remove_where(z: &mut Zset, pred: impl Fn(&[u8], f64) -> bool) -> Vec<(Vec
     victims
 }
 
+/// util.h `double2ll()`: an integral double within ±LLONG_MAX/2 as a long long (-0 gives 0).
+pub fn double2ll(d: f64) -> Option<i64> {
+    let bound = (i64::MAX / 2) as f64;
+    if d < -bound || d > bound {
+        return None;
+    }
+    let ll = d as i64;
+    (ll as f64 == d).then_some(ll)
+}
+
 /// util.c `d2string()`: how a score is written into a listpack and shown by ZSCAN — integers
-/// that fit a long long as such (so 1e17 is "100000000000000000"), others `%.17g`.
+/// that `double2ll()` takes as such (so 1e17 is "100000000000000000" but 5e18 is "5e+18"),
+/// others `%.17g`.
 pub fn d2string(d: f64) -> String {
     if d.is_nan() {
         "nan".into()
@@ -546,8 +557,8 @@ pub fn d2string(d: f64) -> String {
         } else {
             "0".into()
         }
-    } else if d.fract() == 0.0 && d > -9.223_372_036_854_776e18 && d < 9.223_372_036_854_776e18 {
-        (d as i64).to_string()
+    } else if let Some(ll) = double2ll(d) {
+        ll.to_string()
     } else {
         crate::util::fmt_g(d, 17)
     }
@@ -601,5 +612,9 @@ mod tests {
         assert_eq!(d2string(1.5), "1.5");
         assert_eq!(d2string(-0.0), "-0");
         assert_eq!(d2string(0.1), "0.10000000000000001");
+        // Recorded from redis-server 7.0.15 (ZSCAN of a listpack zset).
+        assert_eq!(d2string(4611686018427387904.0), "4611686018427387904");
+        assert_eq!(d2string(5e18), "5e+18");
+        assert_eq!(d2string(-6e18), "-6e+18");
     }
 }

@@ -355,3 +355,26 @@ fn the_readme_shows_the_subcommands_output_for_a_fixed_seed() {
     assert_eq!(shown, printed, "README's delay-queue output is stale; the command prints:\n{printed}");
     assert_eq!(run_cli(&req), printed, "stable for a fixed seed");
 }
+
+#[test]
+fn an_order_on_its_way_to_redis_is_pending_not_lost() {
+    // The order is placed at 0; its ZADD reaches the server rtt/2 later. In between, the task is
+    // in no queue and no consumer holds it — but it was never lost (the page said "lost 1").
+    for strategy in Strategy::ALL {
+        let cfg = Config {
+            strategy,
+            consumers: 1,
+            rtt_ms: 10,
+            orders: Some(vec![OrderSpec { at_ms: 0, delay_ms: 60_000, pay_at_ms: None }]),
+            duration_ms: 120_000,
+            ..Default::default()
+        };
+        let mut sim = Sim::new(cfg).unwrap();
+        sim.run_until(1, u64::MAX);
+        let m = sim.metrics().clone();
+        assert_eq!((m.tasks, m.pending, m.lost), (1, 1, 0), "{strategy:?} before its command arrived: {m:?}");
+        sim.run_until(6, u64::MAX);
+        let m = sim.metrics().clone();
+        assert_eq!((m.tasks, m.pending, m.lost), (1, 1, 0), "{strategy:?} once stored: {m:?}");
+    }
+}

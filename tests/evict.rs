@@ -3,6 +3,9 @@
 //! logarithmic increment and decay by subtraction, idle time from the 1-second LRU clock, and
 //! that volatile-* with no volatile keys behaves like noeviction.
 
+mod common;
+
+use common::session::run;
 use redisplay::events::Event;
 use redisplay::events::EvictionReport;
 use redisplay::object::{lfu_decr_and_return, lfu_log_incr, lfu_time_in_minutes, LFU_INIT_VAL};
@@ -12,10 +15,6 @@ const T0: i64 = 1_700_000_000_000;
 
 fn session() -> Session {
     Session::new(EngineOptions { seed: 9, start_ms: T0 })
-}
-
-fn run(s: &mut Session, line: &str) -> String {
-    String::from_utf8(s.run_line(line.as_bytes()).text).unwrap()
 }
 
 fn evictions(s: &mut Session) -> Vec<EvictionReport> {

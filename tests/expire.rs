@@ -2,6 +2,10 @@
 //! condition and effort scaling, the classic >25% rule, the time cap and the fast cycle, the
 //! stats, and that DBSIZE/KEYS/INFO count a dead key until something reclaims it.
 
+mod common;
+
+use common::engine::execute;
+use common::session::run;
 use redisplay::events::{CycleKind, ExpireCycleReport};
 use redisplay::events::{Event, ExpiredBy};
 use redisplay::{Engine, EngineOptions, Session};
@@ -12,14 +16,9 @@ fn session() -> Session {
     Session::new(EngineOptions { seed: 7, start_ms: T0 })
 }
 
-fn run(s: &mut Session, line: &str) -> String {
-    String::from_utf8(s.run_line(line.as_bytes()).text).unwrap()
-}
-
 /// Pipes many commands quickly through the engine (no console formatting).
 fn exec(e: &mut Engine, client: u64, args: &[&str]) {
-    let argv: Vec<Vec<u8>> = args.iter().map(|a| a.as_bytes().to_vec()).collect();
-    e.execute(client, &argv);
+    execute(e, client, args);
 }
 
 fn cycles(s: &mut Session) -> Vec<ExpireCycleReport> {

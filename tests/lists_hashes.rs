@@ -5,20 +5,12 @@
 //! hashtable (every field present for the whole scan comes back, whatever the COUNT and the
 //! deletes in between), and the keyspace events each command fires.
 
+mod common;
+
 use std::collections::{HashMap, HashSet};
 
-use redisplay::{ClientId, Engine, EngineOptions, Event, Reply};
-
-fn engine(seed: u64) -> (Engine, ClientId) {
-    let mut e = Engine::new(EngineOptions { seed, ..EngineOptions::default() });
-    let c = e.connect();
-    (e, c)
-}
-
-fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
-    let argv: Vec<Vec<u8>> = line.split(' ').map(|w| w.as_bytes().to_vec()).collect();
-    e.execute(c, &argv)
-}
+use common::engine::{engine, run};
+use redisplay::{ClientId, Engine, Event, Reply};
 
 fn bulks(r: &Reply) -> Vec<String> {
     // As a RESP2 client sees it (WITHVALUES pairs flat).

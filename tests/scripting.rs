@@ -5,12 +5,10 @@
 //! script nobody kills is ended by `playground-script-time-limit`, keeping what it wrote.
 //! The expected words are redis-server 7.0.15's (tests/clients_live.rs checks them live).
 
-use redisplay::{Engine, EngineOptions, Reply};
+mod common;
 
-fn run(e: &mut Engine, client: u64, args: &[&str]) -> Reply {
-    let argv: Vec<Vec<u8>> = args.iter().map(|a| a.as_bytes().to_vec()).collect();
-    e.execute(client, &argv)
-}
+use common::engine::execute as run;
+use redisplay::{Engine, EngineOptions, Reply};
 
 fn error_text(r: &Reply) -> String {
     match r {

@@ -20,9 +20,9 @@ mod common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
+use common::native::{scripts, wall_ms};
 use common::{compare, parse_script, split_like, Check};
 use redisplay::net::server::{ServeOptions, Server as Ours};
 use redisplay::reply::parse_resp;
@@ -33,21 +33,6 @@ use redisplay::{EngineOptions, Reply, Session};
 mod live_server;
 
 use live_server::{check_tools, cli_on, Server as Redis};
-
-fn wall_ms() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as i64
-}
-
-fn scripts() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "redis"))
-        .collect();
-    v.sort();
-    v
-}
 
 fn ours() -> Ours {
     Ours::start(ServeOptions { port: 0, seed: 0x5eed, ..Default::default() }).expect("redisplay serve starts")

@@ -4,22 +4,14 @@
 //! SRANDMEMBER's negative count, and the keyspace events each command fires (Redis's names, in
 //! Redis's order).
 
-use redisplay::{ClientId, Engine, EngineOptions, Event, Reply};
+mod common;
+
+use common::engine::{engine, run};
+use redisplay::{Engine, Event, Reply};
 
 /// A canonical int64, as util.c `string2ll` accepts it.
 fn is_int(m: &[u8]) -> bool {
     std::str::from_utf8(m).ok().and_then(|s| s.parse::<i64>().ok()).is_some_and(|v| v.to_string().as_bytes() == m)
-}
-
-fn engine(seed: u64) -> (Engine, ClientId) {
-    let mut e = Engine::new(EngineOptions { seed, ..EngineOptions::default() });
-    let c = e.connect();
-    (e, c)
-}
-
-fn run(e: &mut Engine, c: ClientId, line: &str) -> Reply {
-    let argv: Vec<Vec<u8>> = line.split(' ').map(|w| w.as_bytes().to_vec()).collect();
-    e.execute(c, &argv)
 }
 
 fn members(r: &Reply) -> Vec<Vec<u8>> {

@@ -1,6 +1,7 @@
 //! The engine through its wasm bindings, in headless Chromium (`wasm-pack test --headless
 //! --chrome`): every golden transcript (recorded from redis-server 7.0.15) through
-//! `Playground::execute`; hostile lines — every line gets an answer, nothing traps, the engine
+//! `Playground::execute` (those under tests/scripts/raw/ with the console in raw mode,
+//! `Playground::set_raw`); hostile lines — every line gets an answer, nothing traps, the engine
 //! still answers afterwards; and the clock/events API.
 #![cfg(target_arch = "wasm32")]
 
@@ -10,6 +11,14 @@ mod malformed;
 mod common;
 
 include!(concat!(env!("OUT_DIR"), "/transcripts.rs"));
+
+/// The `redis-cli --raw` transcripts, by hand (build.rs's output can be another checkout's);
+/// tests/golden.rs checks this list against the directory.
+const RAW_TRANSCRIPTS: &[(&str, &[u8], &[u8])] = &[
+    ("resp3", include_bytes!("scripts/raw/resp3.redis"), include_bytes!("scripts/raw/resp3.out")),
+    ("strings", include_bytes!("scripts/raw/strings.redis"), include_bytes!("scripts/raw/strings.out")),
+    ("types", include_bytes!("scripts/raw/types.redis"), include_bytes!("scripts/raw/types.out")),
+];
 
 use js_sys::Reflect;
 use redisplay::wasm::Playground;
@@ -52,6 +61,33 @@ fn every_transcript_matches_redis_through_the_bindings() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[wasm_bindgen_test]
+fn every_raw_transcript_matches_redis_cli_raw_through_the_bindings() {
+    assert!(!RAW_TRANSCRIPTS.is_empty());
+    let mut failures = Vec::new();
+    for (name, script, expected) in RAW_TRANSCRIPTS {
+        let lines = common::parse_script(script);
+        let mut pg = Playground::new(Some(0x5eed as f64), Some(1_735_689_600_000.0));
+        pg.set_raw(0, true);
+        assert!(pg.raw_of(0));
+        let outputs: Vec<Vec<u8>> =
+            lines.iter().map(|l| output_bytes(&pg.execute(&String::from_utf8_lossy(&l.line)))).collect();
+        if let Err(m) = common::compare(&lines, &outputs, expected) {
+            failures.push(format!("raw/{name}: {m}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[wasm_bindgen_test]
+fn hints_through_the_bindings() {
+    let mut pg = Playground::new(Some(1.0), Some(1_735_689_600_000.0));
+    assert_eq!(pg.hint(0, "SET k").as_deref(), Some(" value [NX|XX] [GET] [EX seconds|PX milliseconds|EXAT unix-time-seconds|PXAT unix-time-milliseconds|KEEPTTL]"));
+    assert_eq!(pg.hint(0, "nosuch"), None);
+    pg.execute(":set nohints");
+    assert_eq!(pg.hint(0, "SET k"), None);
 }
 
 #[wasm_bindgen_test]

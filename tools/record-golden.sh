@@ -2,11 +2,13 @@
 # Records the golden transcripts: for each tests/scripts/NAME.redis (or the files given), starts a
 # fresh redis-server on a free loopback port (--save '' --appendonly no, so nothing leaks between
 # scripts or onto disk), feeds the script to `redis-cli --no-raw` with its `#` lines removed, and
-# writes what redis-cli printed to tests/scripts/NAME.out. The oracle is the installed
+# writes what redis-cli printed to tests/scripts/NAME.out. Scripts under tests/scripts/raw/ are
+# fed to `redis-cli --raw` instead (the console's raw mode). The oracle is the installed
 # redis-server (Debian's 7.0.15); the versions are checked so a different one can't sneak in.
 #
 #   tools/record-golden.sh                       # every script
 #   tools/record-golden.sh tests/scripts/lcs.redis
+#   tools/record-golden.sh tests/scripts/raw/*.redis
 #
 # tests/golden.rs compares the engine with these files; tests/differential.rs checks that a live
 # server still prints them.
@@ -63,12 +65,14 @@ stop_server() {
   server_pid=""
 }
 
-if [ $# -gt 0 ]; then scripts=("$@"); else scripts=(tests/scripts/*.redis); fi
+if [ $# -gt 0 ]; then scripts=("$@"); else scripts=(tests/scripts/*.redis tests/scripts/raw/*.redis); fi
 for script in "${scripts[@]}"; do
   out="${script%.redis}.out"
   start_server
   # Comment lines (first non-blank character `#`) are the harness's, not redis-cli's.
-  grep -v '^[[:space:]]*#' "$script" | redis-cli -p "$port" --no-raw > "$out.tmp"
+  mode=--no-raw
+  case "$script" in */raw/*) mode=--raw ;; esac
+  grep -v '^[[:space:]]*#' "$script" | redis-cli -p "$port" "$mode" > "$out.tmp"
   stop_server
   mv "$out.tmp" "$out"
   printf '%-40s %5d lines\n' "$out" "$(wc -l < "$out")"

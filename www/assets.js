@@ -1,3 +1,4 @@
+// @ts-check
 // Where the engine's files come from. Served or installed, they sit next to these modules:
 // engine.js fetches pkg/redisplay_bg.wasm and imports pkg/redisplay.js, the widget links its
 // style sheets, the lab player fetches labs/data/<id>.json. The single-file build
@@ -7,5 +8,6 @@
 /**
  * `null` here; in the single-file build `{wasm: base64, glue: the glue's JS source,
  * css: {"style.css": text, …}, labs: {id: lab object}}`.
+ * @type {{wasm: string, glue: string, css?: Record<string, string>, labs?: Record<string, unknown>} | null}
  */
 export const INLINE_ASSETS = null;

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's one requestAnimationFrame loop.
 //
 // Each frame: virtual time += real dt × speed (plus any pending jump/step) → engine.advanceTo →
@@ -19,7 +20,10 @@
 //   - playback (dt × speed) is not carried over: the clock simply runs slower than asked and
 //     the shortfall is shown as lag;
 //   - an explicit jump or step is a target the user asked for: it is carried across frames
-//     until it is reached, shown as "pending".
+//     until it is reached, shown as "pending" (and its progress). A jump is bounded by real
+//     time only, not by a count of ticks: idle ticks cost nothing (the engine fast-forwards
+//     them), so thirty idle days land in one frame, while an hour over 100,000 volatile keys
+//     runs in slices of ENGINE_BUDGET_MS, frame after frame.
 
 // A workload driver (www/workload.js) may run requests at their own virtual times: the frame
 // then lets it advance the clock request by request (cron ticks in between run where they fall),
@@ -29,8 +33,12 @@
 
 import { reduceEvents } from "./store.js";
 
-/** Cron runs one frame may ask for (the engine's own default per call). */
+/** Cron runs one frame of playback may ask for (the engine's own default per call). A jump
+ *  or step has no tick cap: only the real-time budget bounds it. */
 export const FRAME_TICK_BUDGET = 10_000;
+
+/** The tick cap of a frame that serves a jump: none (the engine takes an f64 count). */
+const JUMP_TICK_BUDGET = Number.MAX_SAFE_INTEGER;
 
 /** A frame longer than this (a debugger pause, a slow machine) counts as this long. */
 export const MAX_FRAME_DT_MS = 250;
@@ -42,13 +50,29 @@ export const ENGINE_BUDGET_MS = 8;
 /** Real ms a frame gives a workload driver's background job ("compare policies"). */
 export const COMPARE_BUDGET_MS = 8;
 
+/** @typedef {import("./types/events").Event} Event */
+
+/**
+ * What the loop drives each frame: `update` takes the frame's events and says whether to
+ * redraw; `animating` asks for more frames while a transition runs.
+ * @typedef {object} LoopView
+ * @property {(events: Event[], state: Readonly<import("./store").State>) => boolean} update
+ * @property {(state: Readonly<import("./store").State>) => void} draw
+ * @property {() => boolean} [animating]
+ */
+
+/**
+ * What says whether the page is out of sight: `document`, or a widget's visibility.
+ * @typedef {Pick<Document, "hidden" | "addEventListener" | "removeEventListener">} Visibility
+ */
+
 /**
  * @param {object} deps
- * @param {object} deps.engine   from engine.js
- * @param {object} deps.store    from store.js
- * @param {Array<{update(events: object[], state: object): boolean, draw(state: object): void, animating?(): boolean}>} deps.views
- * @param {object} [deps.driver]  a workload driver (www/workload.js), or null
- * @param {Document} [deps.doc]
+ * @param {Pick<import("./engine").Engine, "advanceTo" | "drainEvents" | "now" | "nextCronMs" | "hz" | "cronPeriodMs">} deps.engine  from engine.js
+ * @param {import("./store").Store} deps.store    from store.js
+ * @param {LoopView[]} deps.views
+ * @param {ReturnType<typeof import("./workload").createWorkloadDriver> | null} [deps.driver]  a workload driver (www/workload.js), or null
+ * @param {Visibility} [deps.doc]
  * @param {(cb: FrameRequestCallback) => number} [deps.requestFrame]
  * @param {() => number} [deps.realNow]  real time in ms (tests may pin it)
  */
@@ -63,10 +87,13 @@ export function createLoop({
 }) {
   let scheduled = false;
   let started = false;
-  let lastFrameTime = null; // real time of the previous playing frame, or null
+  /** @type {number | null} real time of the previous playing frame, or null */
+  let lastFrameTime = null;
   let fractionMs = 0; // sub-millisecond playback carried to the next frame
   let pendingMs = 0; // jump/step time not yet run
+  let jumpMs = 0; // the whole of the jump being run (pendingMs of it left), for its progress
   let forceDraw = true;
+  let frameCount = 0; // frames run so far
 
   /**
    * Runs cron ticks towards `target` a few at a time, draining the events of each slice, until
@@ -79,6 +106,7 @@ export function createLoop({
     const t0 = realNow();
     let ticks = 0;
     let chunk = 1;
+    /** @type {Event[]} */
     let events = [];
     let dropped = 0;
     let unreadable = 0;
@@ -104,16 +132,16 @@ export function createLoop({
    * their virtual times; if they use up the budget the clock stops at the last one (the rest
    * is lag or pending, as for ticks), otherwise the clock runs on to `target`.
    */
-  function advanceFrame(target) {
-    if (driver === null || !driver.active()) return advanceWithinBudget(target);
+  function advanceFrame(target, tickBudget = FRAME_TICK_BUDGET) {
+    if (driver === null || !driver.active()) return advanceWithinBudget(target, ENGINE_BUDGET_MS, tickBudget);
     const t0 = realNow();
-    const d = driver.drive(target, { deadline: t0 + ENGINE_BUDGET_MS, maxTicks: FRAME_TICK_BUDGET });
+    const d = driver.drive(target, { deadline: t0 + ENGINE_BUDGET_MS, maxTicks: tickBudget });
     const spent = realNow() - t0;
-    if (d.stoppedShort || spent >= ENGINE_BUDGET_MS || d.ticks >= FRAME_TICK_BUDGET) {
+    if (d.stoppedShort || spent >= ENGINE_BUDGET_MS || d.ticks >= tickBudget) {
       const now = engine.now();
       return { ticks: d.ticks, lagMs: Math.max(0, target - now), now, events: d.events, dropped: d.dropped, unreadable: d.unreadable };
     }
-    const rest = advanceWithinBudget(target, ENGINE_BUDGET_MS - spent, FRAME_TICK_BUDGET - d.ticks);
+    const rest = advanceWithinBudget(target, ENGINE_BUDGET_MS - spent, tickBudget - d.ticks);
     return {
       ...rest,
       ticks: d.ticks + rest.ticks,
@@ -133,8 +161,10 @@ export function createLoop({
     return !store.get().paused && !doc.hidden;
   }
 
+  /** @param {number} time */
   function frame(time) {
     scheduled = false;
+    frameCount += 1;
     const state = store.get();
     const isPlaying = playing();
 
@@ -153,12 +183,14 @@ export function createLoop({
     const before = engine.now();
     let frameTicks = 0;
     let lagMs = 0;
+    /** @type {Event[] | null} */
     let events = null;
     let dropped = 0;
     let unreadable = 0;
     const wantMs = pendingMs + playWholeMs;
     if (wantMs >= 1) {
-      const result = advanceFrame(before + wantMs);
+      // A jump is bounded by real time alone; playback also by FRAME_TICK_BUDGET.
+      const result = advanceFrame(before + wantMs, pendingMs >= 1 ? JUMP_TICK_BUDGET : FRAME_TICK_BUDGET);
       frameTicks = result.ticks;
       ({ events, dropped, unreadable } = result);
       if (result.lagMs > 0) {
@@ -172,6 +204,7 @@ export function createLoop({
         // Target reached (or clamped at the end of the clock's range).
         pendingMs = 0;
       }
+      if (pendingMs < 1) jumpMs = 0;
     }
 
     if (events === null) {
@@ -181,7 +214,7 @@ export function createLoop({
     }
     // A comparison job runs on engines of its own, a slice of every frame until it is done.
     let working = false;
-    if (driver !== null && driver.busy()) working = driver.work(realNow() + COMPARE_BUDGET_MS);
+    if (driver?.busy()) working = driver.work(realNow() + COMPARE_BUDGET_MS);
     const clock = store.get().clock;
     store.setClock({
       ...reduceEvents(clock, events, dropped, unreadable),
@@ -192,6 +225,7 @@ export function createLoop({
       frameTicks,
       lagMs,
       pendingMs,
+      jumpMs,
     });
 
     const current = store.get();
@@ -240,13 +274,16 @@ export function createLoop({
     /** Ask for `ms` more virtual time, run as fast as the tick budget allows (jump, step). */
     advanceBy(ms) {
       if (!(ms > 0)) return;
+      if (pendingMs < 1) jumpMs = 0;
       pendingMs += Math.round(ms);
+      jumpMs += Math.round(ms);
       schedule();
     },
 
     /** Forget any pending jump (after a reset). */
     cancelPending() {
       pendingMs = 0;
+      jumpMs = 0;
       fractionMs = 0;
       schedule();
     },
@@ -255,6 +292,19 @@ export function createLoop({
     redrawAll() {
       forceDraw = true;
       schedule();
+    },
+
+    /**
+     * No frame is scheduled: the clock stands still, every view drew what the engine did and no
+     * transition is running (the e2e tests wait for this instead of sleeping).
+     */
+    sleeping() {
+      return !scheduled;
+    },
+
+    /** Frames run so far: one more has drained everything the engine did before it. */
+    frameCount() {
+      return frameCount;
     },
   };
 }

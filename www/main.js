@@ -1,3 +1,4 @@
+// @ts-check
 // The page's entry: read the URL, mount the playground (playground.js) in the document, show
 // what went wrong in words.
 //
@@ -5,30 +6,42 @@
 // never a blank page. `<html data-boot="ready|failed">` says how it ended (the e2e tests wait
 // for it).
 
-import { EngineLoadError } from "./engine.js";
+import { el } from "./dom.js";
+import { EngineLoadError, onEngineDownload } from "./engine.js";
+import { describeError, number } from "./format.js";
 import { parseBootParams } from "./params.js";
-import { PANEL_VIEWS } from "./store.js";
+import { isPanelView } from "./store.js";
 import { createNotices } from "./notices.js";
 import { formatClock } from "./views/clock-view.js";
 import { mountPlayground } from "./playground.js";
 import { loadLab, loadLabIndex, attachLab } from "./labs/lab-player.js";
-import { recordSession, encodeSession, decodeSession, decodeCommands, replaySession, MAX_URL_SESSION } from "./session.js";
+import { recordSession, encodeSession, decodeSession, decodeCommands, replayJob, sessionProblem, MAX_URL_SESSION } from "./session.js";
+import { confirmDiscard } from "./confirm.js";
 
 /**
  * The booted page's parts — `{engine, store, loop}` once boot succeeded — for the e2e tests
  * (which load big data sets through the page's own engine) and the devtools console.
  */
+/** @type {Partial<import("./playground").PlaygroundParts> & {lab?: unknown, session?: unknown}} */
 export const pageParts = {};
 
 function randomSeed() {
   return crypto.getRandomValues(new Uint32Array(1))[0];
 }
 
-function describeError(err) {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
+/**
+ * An element the page's markup has (index.html), of the class it must be.
+ * @template {typeof HTMLElement} C
+ * @param {string} id
+ * @param {C} type
+ * @returns {InstanceType<C> | null}
+ */
+function byId(id, type) {
+  const node = document.getElementById(id);
+  return node instanceof type ? /** @type {InstanceType<C>} */ (node) : null;
 }
 
+/** @param {string} message */
 function showBootFailure(message) {
   const status = document.getElementById("boot-status");
   if (status) {
@@ -39,6 +52,7 @@ function showBootFailure(message) {
   document.documentElement.dataset.boot = "failed";
 }
 
+/** @param {string} id */
 function permalinkLab(id) {
   const url = new URL(window.location.href);
   url.search = new URLSearchParams({ lab: id }).toString();
@@ -46,6 +60,10 @@ function permalinkLab(id) {
   return url.href;
 }
 
+/**
+ * @param {number} seed
+ * @param {number} startMs
+ */
 function permalink(seed, startMs) {
   const url = new URL(window.location.href);
   url.search = new URLSearchParams({ seed: String(seed), t: String(startMs) }).toString();
@@ -53,10 +71,80 @@ function permalink(seed, startMs) {
   return url.href;
 }
 
-/** What the URL asks to play: a lab, a shared session, a list of commands (each optional). */
+// ---------------------------------------------------------------------------------------------
+// Work is never lost silently: the session (every recorded call) is kept in this tab's history
+// entry (history.state), so a reload replays it and Back after opening a lab brings it back;
+// opening a lab or Reset asks first when there is work.
+// ---------------------------------------------------------------------------------------------
+
+/** The session kept in this history entry, if any (checked like a shared one). */
+function savedSession() {
+  try {
+    const kept = history.state?.redisplay?.session;
+    return kept && sessionProblem(kept) === null ? /** @type {import("./session").Session} */ (kept) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keeps `recorder`'s session in this history entry (now, then whenever it changes, and when the
+ * page goes away). Returns `save()` and `forget()`.
+ * @param {ReturnType<typeof recordSession>} recorder
+ */
+function keepInHistory(recorder) {
+  let savedSize = -1;
+  let savedEnd = Number.NaN;
+  let forgotten = false;
+  function save() {
+    if (forgotten) return;
+    const session = recorder.snapshot();
+    if (session.log.length === savedSize && session.endMs === savedEnd) return;
+    try {
+      // Nothing recorded yet: nothing to keep (the URL alone makes the same page).
+      const redisplay = session.log.length === 0 ? undefined : { session };
+      history.replaceState({ ...(history.state ?? {}), redisplay }, "");
+      savedSize = session.log.length;
+      savedEnd = session.endMs;
+    } catch {
+      // Too big for the history entry: the Share menu's file export still has it.
+    }
+  }
+  const timer = setInterval(save, 1000);
+  window.addEventListener("pagehide", save);
+  document.addEventListener("visibilitychange", () => document.hidden && save());
+  return {
+    save,
+    forget() {
+      forgotten = true;
+      clearInterval(timer);
+      try {
+        history.replaceState({ ...(history.state ?? {}), redisplay: undefined }, "");
+      } catch {
+        // nothing kept
+      }
+    },
+  };
+}
+
+/**
+ * Whether the session holds work a person would miss: anything recorded since the last reset.
+ * @param {ReturnType<typeof recordSession> | null} recorder
+ */
+function hasWork(recorder) {
+  const log = recorder?.snapshot().log ?? [];
+  return log.length > 0 && log[log.length - 1][1] !== "reset";
+}
+
+/**
+ * What the URL asks to play: a lab, a shared session, a list of commands (each optional).
+ * @param {string} search
+ * @param {ReturnType<typeof createNotices>} notices
+ */
 async function readPlayRequests(search, notices) {
   const q = new URLSearchParams(search);
-  const out = { lab: null, labId: null, session: null, commands: null };
+  /** @type {{lab: import("./labs/lab-player").Lab | null, labId: string | null, session: import("./session").Session | null, commands: string[] | null, restored: boolean}} */
+  const out = { lab: null, labId: null, session: null, commands: null, restored: false };
   if (q.has("lab")) {
     const r = await loadLab(q.get("lab"));
     if (r.ok) {
@@ -76,17 +164,79 @@ async function readPlayRequests(search, notices) {
     if (r.ok) out.commands = r.lines;
     else notices.show(`The commands in this link could not be read: ${r.error}.`, "warning");
   }
-  if (out.session && out.lab) {
+  // This tab's own work, kept in its history entry (a reload, or Back after opening a lab): it
+  // is newer than anything in the URL.
+  const kept = savedSession();
+  if (kept) {
+    out.session = kept;
+    out.restored = true;
+  } else if (out.session && out.lab) {
     notices.show("This link has both a session and a lab: the session is replayed, the lab's steps are shown beside it.", "info");
   }
   return out;
 }
 
-/** The top bar's lab list, filled the first time it is opened. */
-function setupLabPicker() {
+/**
+ * The top bar's menus (<details>): Escape closes the open one and gives the focus back to its
+ * button; opening one closes the other; a click outside closes it.
+ */
+function setupMenus() {
+  const menus = /** @type {HTMLDetailsElement[]} */ ([...document.querySelectorAll(".topbar-menus details")]);
+  for (const menu of menus) {
+    menu.addEventListener("toggle", () => {
+      if (menu.open) for (const other of menus) if (other !== menu) other.open = false;
+    });
+  }
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    const open = menus.find((m) => m.open);
+    if (!open) return;
+    event.preventDefault();
+    open.open = false;
+    open.querySelector("summary")?.focus();
+  });
+  document.addEventListener("click", (event) => {
+    for (const menu of menus) if (menu.open && event.target instanceof Node && !menu.contains(event.target)) menu.open = false;
+  });
+}
+
+/**
+ * The theme toggle ("Light theme", pressed or not): light or dark, remembered (localStorage);
+ * until it is used the page follows the system's prefers-color-scheme.
+ */
+function setupThemeToggle() {
+  const button = document.getElementById("theme-toggle");
+  if (!(button instanceof HTMLButtonElement)) return;
+  const root = document.documentElement;
+  const system = window.matchMedia?.("(prefers-color-scheme: light)");
+  const current = () => root.dataset.theme ?? (system?.matches ? "light" : "dark");
+  const show = () => {
+    const theme = current();
+    button.setAttribute("aria-pressed", String(theme === "light"));
+  };
+  button.addEventListener("click", () => {
+    const next = current() === "light" ? "dark" : "light";
+    root.dataset.theme = next;
+    try {
+      localStorage.setItem("redisplay-theme", next);
+    } catch {
+      // Storage refused (a private window): the choice lasts for this page.
+    }
+    show();
+  });
+  system?.addEventListener?.("change", show);
+  show();
+}
+
+/**
+ * The top bar's lab list, filled the first time it is opened. With work in the session, a
+ * lab is opened only once the person agrees (the session stays one Back away).
+ * @param {() => {recorder: ReturnType<typeof recordSession> | null, keeper: ReturnType<typeof keepInHistory> | null}} current
+ */
+function setupLabPicker(current) {
   const picker = document.querySelector(".lab-picker");
-  if (!picker) return;
-  const list = picker.querySelector("ul");
+  const list = picker?.querySelector("ul");
+  if (!(picker instanceof HTMLDetailsElement) || !list) return;
   let filled = false;
   picker.addEventListener("toggle", async () => {
     if (!picker.open || filled) return;
@@ -94,35 +244,45 @@ function setupLabPicker() {
     const labs = await loadLabIndex();
     list.replaceChildren(
       ...labs.map(({ id, title, summary }) => {
-        const li = document.createElement("li");
-        const a = document.createElement("a");
-        const url = new URL(window.location.href);
-        url.search = new URLSearchParams({ lab: id }).toString();
-        url.hash = "";
-        a.href = url.href;
-        const strong = document.createElement("strong");
-        strong.textContent = title;
-        const small = document.createElement("small");
-        small.textContent = summary;
-        a.append(strong, small);
+        const li = el("li");
+        const a = el("a");
+        a.href = permalinkLab(id);
+        a.append(el("strong", null, title), el("small", null, summary));
+        a.addEventListener("click", async (event) => {
+          const { recorder, keeper } = current();
+          if (!hasWork(recorder) || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+          event.preventDefault();
+          const steps = recorder?.size() ?? 0;
+          const go = await confirmDiscard({
+            title: `Open the lab “${title}”?`,
+            text: `The lab starts on a fresh engine. This session (${number(steps)} recorded ${steps === 1 ? "step" : "steps"}) stays in this tab's history: Back brings it back.`,
+            confirm: "Open the lab",
+            cancel: "Stay here",
+          });
+          if (!go) return;
+          keeper?.save();
+          window.location.assign(a.href);
+        });
         li.append(a);
         return li;
       }),
     );
-    if (labs.length === 0) {
-      const li = document.createElement("li");
-      li.textContent = "No labs could be loaded.";
-      list.append(li);
-    }
+    if (labs.length === 0) list.append(el("li", null, "No labs could be loaded."));
   });
 }
 
-/** The Share menu: a link to this session, a file export and import. */
+/**
+ * The Share menu: a link to this session, a file export and import.
+ * @param {ReturnType<typeof recordSession>} recorder
+ * @param {string | null} labId
+ * @param {import("./store").Store} store
+ */
 function setupShare(recorder, labId, store) {
   const menu = document.querySelector(".share-menu");
-  if (!menu) return;
-  const field = document.getElementById("share-url");
+  const field = byId("share-url", HTMLInputElement);
   const status = document.getElementById("share-status");
+  if (!(menu instanceof HTMLDetailsElement) || !field || !status) return;
+  /** @param {string} text */
   const say = (text) => {
     status.textContent = text;
   };
@@ -144,13 +304,13 @@ function setupShare(recorder, labId, store) {
     const { url, text, session } = await link();
     if (recorder.overflow()) {
       field.value = "";
-      say(`This session is longer than ${recorder.size().toLocaleString("en-US")} recorded steps: export it to a file instead.`);
+      say(`This session is longer than ${number(recorder.size())} recorded steps: export it to a file instead.`);
     } else if (text.length > MAX_URL_SESSION) {
       field.value = "";
-      say(`This session is too long for a link (${text.length.toLocaleString("en-US")} characters): export it to a file instead.`);
+      say(`This session is too long for a link (${number(text.length)} characters): export it to a file instead.`);
     } else {
       field.value = url;
-      say(`${session.log.length.toLocaleString("en-US")} recorded steps; the link reopens them on the same seed and stops the clock where it is now.`);
+      say(`${number(session.log.length)} recorded steps; the link reopens them on the same seed and stops the clock where it is now.`);
     }
   });
   document.getElementById("share-copy")?.addEventListener("click", async () => {
@@ -173,10 +333,10 @@ function setupShare(recorder, labId, store) {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-    say(`Exported ${session.log.length.toLocaleString("en-US")} recorded steps.`);
+    say(`Exported ${number(session.log.length)} recorded steps.`);
   });
-  document.getElementById("share-import")?.addEventListener("change", async (event) => {
-    const file = event.target.files?.[0];
+  byId("share-import", HTMLInputElement)?.addEventListener("change", async (event) => {
+    const file = /** @type {HTMLInputElement} */ (event.target).files?.[0];
     if (!file) return;
     if (file.size > 8_000_000) {
       say("That file is too large to be a redisplay session.");
@@ -195,9 +355,36 @@ function setupShare(recorder, labId, store) {
   });
 }
 
+/**
+ * The loading bar: how much of the engine's file has arrived, in bytes (the status line says
+ * it in words every tenth, not on every chunk, for screen readers).
+ */
+function showDownloadProgress() {
+  const status = document.getElementById("boot-status");
+  const bar = document.getElementById("boot-progress");
+  if (!status || !(bar instanceof HTMLProgressElement)) return () => {};
+  const kb = (/** @type {number} */ n) => `${number(Math.round(n / 1024))} KB`;
+  let said = -1;
+  return onEngineDownload(({ loaded, total, done }) => {
+    if (total) {
+      bar.max = total;
+      bar.value = Math.min(loaded, total);
+    }
+    const tenth = total ? Math.floor((10 * loaded) / total) : Math.floor(loaded / 262_144);
+    if (tenth === said && !done) return;
+    said = tenth;
+    status.textContent = done
+      ? "Starting the engine…"
+      : total
+        ? `Loading the engine… ${kb(loaded)} of ${kb(total)}`
+        : `Loading the engine… ${kb(loaded)}`;
+  });
+}
+
 async function boot() {
+  const stopProgress = showDownloadProgress();
   const params = parseBootParams(window.location.search, { nowMs: Date.now(), randomSeed });
-  const notices = createNotices(document.getElementById("notices"));
+  const notices = createNotices(/** @type {HTMLElement} index.html has it */ (document.getElementById("notices")));
   for (const problem of params.problems) notices.show(problem, "warning");
   const play = await readPlayRequests(window.location.search, notices);
   const { lab, session } = play;
@@ -208,21 +395,24 @@ async function boot() {
   // `#expiry`, `#eviction` or `#delay-queue` in the URL opens that view in the right-hand panel;
   // else a lab's first view.
   const hashView = window.location.hash.slice(1);
-  const labView = lab?.steps.find((s) => PANEL_VIEWS.includes(s.view))?.view;
-  const panelView = PANEL_VIEWS.includes(hashView) ? hashView : (labView ?? "zset");
-  const link = lab ? permalinkLab(play.labId) : permalink(seed, startMs);
+  const labView = lab?.steps.find((s) => isPanelView(s.view))?.view;
+  const panelView = isPanelView(hashView) ? hashView : (labView ?? "zset");
+  const link = lab ? permalinkLab(play.labId ?? "") : permalink(seed, startMs);
   const welcome = lab
     ? [
         `redisplay — lab “${lab.title}”. Seed ${seed}, clock stopped at ${formatClock(startMs)}: time passes only when a step says so (CLOCK ADVANCE) or you play the clock.`,
-        "Run each step from the panel on the left, or type the commands yourself (Tab completes, ↑/↓ recall).",
+        "Run each step with its “Run this step” button, or type the commands yourself (Tab completes, ↑/↓ recall).",
         `This lab again: ${link}`,
       ]
     : [
         `redisplay — a Redis 7.0 engine running in this page. Seed ${seed}, clock starting ${formatClock(startMs)}.`,
         "Type redis-cli commands (Tab completes, ↑/↓ recall). Time is virtual: pause, step or jump it above; CLOCK GET|SET|ADVANCE does it from here.",
         "“+ Another client” opens another redis-cli on the same engine (up to three): race WATCH, BLPOP or SUBSCRIBE against it.",
+        "New here? The Labs menu (top right) has fifteen guided labs: a leaderboard, expiry, the eight eviction policies, a distributed lock, a delay queue…",
         `Same run again: ${link}`,
       ];
+  /** @type {ReturnType<typeof recordSession> | null} */
+  let recorder = null;
   let parts;
   try {
     parts = await mountPlayground(document, {
@@ -232,8 +422,20 @@ async function boot() {
       paused: Boolean(lab || session),
       notify: (text, kind) => notices.show(text, kind),
       welcome,
+      // Reset with work in the session asks first.
+      async confirmReset() {
+        if (!hasWork(recorder)) return true;
+        return confirmDiscard({
+          title: "Reset the engine?",
+          text: `Every key, setting and client goes, and the clock goes back to the start (${number(recorder?.size() ?? 0)} recorded steps). Export the session from the Share menu first to keep it.`,
+          confirm: "Reset",
+          cancel: "Keep working",
+        });
+      },
     });
   } catch (err) {
+    stopProgress();
+    document.getElementById("boot-progress")?.remove();
     console.error("redisplay: the engine could not be loaded", err);
     const message =
       err instanceof EngineLoadError
@@ -243,10 +445,13 @@ async function boot() {
     return;
   }
 
+  stopProgress();
   // Everything that changes the engine from here on is recorded, so it can be shared.
-  const recorder = recordSession(parts.engine, { seed, startMs });
+  recorder = recordSession(parts.engine, { seed, startMs });
   if (session) {
-    replaySession(parts.engine, session, {
+    // In slices with its progress in the console (console/jobs.js): a long session never
+    // freezes the tab; lines typed meanwhile wait for it.
+    const host = {
       line(n, text) {
         if (parts.consoles.ensure(n)) parts.consoles.submitOn(n, text);
       },
@@ -257,23 +462,41 @@ async function boot() {
         parts.consoles.pollAll();
       },
       reset: () => parts.reset(),
-    });
+    };
+    await parts.consoles.runJob({ ...replayJob(parts.engine, session, host), label: "recorded steps replayed", cancellable: false });
     parts.consoles.pollAll();
     parts.loop.redrawAll?.();
     parts.loop.wake?.();
     parts.consoles.primary.printNote(
-      `(redisplay) a shared session: ${session.log.length} recorded steps replayed on seed ${seed}; the clock is stopped at ${formatClock(parts.engine.now())}, where it was shared.`,
+      play.restored
+        ? `(redisplay) your session is back: ${session.log.length} recorded steps replayed on seed ${seed}; the clock is stopped at ${formatClock(parts.engine.now())}, where it was.`
+        : `(redisplay) a shared session: ${session.log.length} recorded steps replayed on seed ${seed}; the clock is stopped at ${formatClock(parts.engine.now())}, where it was shared.`,
     );
   }
-  for (const line of play.commands ?? []) parts.run(line);
+  const keeper = keepInHistory(recorder);
+  if (play.restored && session) {
+    const item = notices.show(`Your session in this tab is back (${number(session.log.length)} recorded steps replayed, clock paused).`, "info");
+    const fresh = el("button", "notice-action", "Start fresh");
+    fresh.type = "button";
+    fresh.addEventListener("click", () => {
+      keeper.forget();
+      window.location.reload();
+    });
+    item.querySelector(".notice-close")?.before(fresh);
+  }
+  // The link's commands, in slices with their progress (Ctrl-C stops them).
+  if (play.commands) await parts.consoles.runLines(0, play.commands, "lines from the link");
+  /** @type {ReturnType<typeof attachLab> | null} */
   let labPlayer = null;
-  if (lab) {
-    const labEl = document.getElementById("lab");
+  const labEl = document.getElementById("lab");
+  if (lab && labEl) {
     labEl.hidden = false;
     labEl.closest(".workspace")?.classList.add("with-lab");
     labPlayer = attachLab(labEl, lab, parts);
   }
-  setupLabPicker();
+  setupMenus();
+  setupThemeToggle();
+  setupLabPicker(() => ({ recorder, keeper }));
   setupShare(recorder, play.labId, parts.store);
 
   parts.consoles.primary.focus();

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's URL parameters: `?seed=` (the engine's RNG seed) and `?t=` (the virtual clock's
 // start, Unix ms or an ISO 8601 date). Pure — a bad value becomes a sentence for the page and
 // the default is used instead; nothing here can throw on user input.
@@ -7,12 +8,19 @@ export const MAX_CLOCK_MS = 2 ** 52;
 
 const MAX_SHOWN = 40;
 
+/** @param {string} value */
 function quote(value) {
   const shown = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value;
   return JSON.stringify(shown);
 }
 
-/** `"123"` → `{ok: true, value: 123}`; anything else → `{ok: false}`. */
+/** @typedef {{ok: true, value: number} | {ok: false}} Parsed */
+
+/**
+ * `"123"` → `{ok: true, value: 123}`; anything else → `{ok: false}`.
+ * @param {string} text
+ * @returns {Parsed}
+ */
 export function parseSeed(text) {
   const t = text.trim();
   if (!/^\d{1,16}$/.test(t)) return { ok: false };
@@ -20,7 +28,11 @@ export function parseSeed(text) {
   return Number.isSafeInteger(value) ? { ok: true, value } : { ok: false };
 }
 
-/** Unix ms (`1735689600000`) or an ISO date (`2025-01-01`, `2025-01-01T12:00:00Z`). */
+/**
+ * Unix ms (`1735689600000`) or an ISO date (`2025-01-01`, `2025-01-01T12:00:00Z`).
+ * @param {string} text
+ * @returns {Parsed}
+ */
 export function parseStartTime(text) {
   const t = text.trim();
   let value;
@@ -40,18 +52,21 @@ export function parseStartTime(text) {
  */
 export function parseBootParams(search, { nowMs, randomSeed }) {
   const params = new URLSearchParams(search);
+  /** @type {string[]} */
   const problems = [];
+  /** @type {number | null} */
   let seed = null;
+  /** @type {number | null} */
   let startMs = null;
 
   if (params.has("seed")) {
-    const raw = params.get("seed");
+    const raw = params.get("seed") ?? "";
     const r = parseSeed(raw);
     if (r.ok) seed = r.value;
     else problems.push(`Ignored seed=${quote(raw)}: a seed is a whole number from 0 to ${Number.MAX_SAFE_INTEGER}. A random seed is used instead.`);
   }
   if (params.has("t")) {
-    const raw = params.get("t");
+    const raw = params.get("t") ?? "";
     const r = parseStartTime(raw);
     if (r.ok) startMs = r.value;
     else problems.push(`Ignored t=${quote(raw)}: the start time is Unix milliseconds (0 to ${MAX_CLOCK_MS}) or a date like 2025-01-01T00:00:00Z. The clock starts now instead.`);

@@ -1,3 +1,4 @@
+// @ts-check
 // A playground mounted in a piece of markup: one engine, its store, its loop, its consoles and
 // the views the markup has room for. The page (main.js) mounts one in the document; every
 // <redis-playground> widget (widget.js) mounts its own in its shadow root — no singletons, so
@@ -15,7 +16,8 @@
 // EngineLoadError; nothing here throws on user input.
 
 import { createEngine } from "./engine.js";
-import { createInitialState, createStore, PANEL_VIEWS } from "./store.js";
+import { describeError } from "./format.js";
+import { createInitialState, createStore, isPanelView } from "./store.js";
 import { createLoop } from "./loop.js";
 import { createConsoles } from "./console/consoles.js";
 import { buildCompletionEntries } from "./console/completion.js";
@@ -32,18 +34,18 @@ import { createDelayQueueView } from "./views/delay-queue-view.js";
 /** The parts a playground can show, by the id of their element. */
 export const PLAYGROUND_VIEWS = Object.freeze(["console", "clock", "keyspace", "zset", "expiry", "eviction", "delay-queue"]);
 
-function describeError(err) {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
-}
-
 /**
  * Keys a read-only console still takes: Enter runs the line shown (the host put it there),
  * Ctrl-C leaves a wait; Tab moves the focus on instead of completing.
+ * @param {HTMLElement} consoleRoot
  */
 function guardReadOnly(consoleRoot) {
   consoleRoot.dataset.readOnly = "true";
-  const isInput = (t) => t instanceof Element && t.classList.contains("cmdline");
+  /**
+   * @param {EventTarget | null} t
+   * @returns {t is HTMLInputElement}
+   */
+  const isInput = (t) => t instanceof HTMLInputElement && t.classList.contains("cmdline");
   consoleRoot.addEventListener(
     "keydown",
     (event) => {
@@ -74,26 +76,40 @@ function guardReadOnly(consoleRoot) {
 }
 
 /**
+ * localStorage, or null where it cannot be used (a sandboxed frame, a private window).
+ * @returns {import("./console/consoles").PrefsStorage | null}
+ */
+function pageStorage() {
+  try {
+    const s = window.localStorage;
+    return { get: (k) => s.getItem(k), set: (k, v) => s.setItem(k, v) };
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Mounts a playground.
  *
  * @param {Document|ShadowRoot} root  holds the markup (ids scoped to it)
- * @param {object} [options]
+ * @param {object} options
  * @param {number} options.seed          the engine's RNG seed
  * @param {number} options.startMs       the virtual clock's start, Unix ms
  * @param {string} [options.panelView]   the view the right-hand panel opens with (PANEL_VIEWS)
- * @param {string[]|null} [options.views]  the parts to mount (PLAYGROUND_VIEWS); null: all the markup has
+ * @param {readonly string[]|null} [options.views]  the parts to mount (PLAYGROUND_VIEWS); null: all the markup has
  * @param {boolean} [options.paused]     start with the clock paused
  * @param {boolean} [options.readOnly]   no typing in the consoles: lines come from `run(line)`
  * @param {string[]} [options.welcome]   lines the first console prints first
- * @param {(text: string, kind: "info"|"warning"|"error") => void} [options.notify]  messages for the user
- * @param {(result: object, line: string, n: number) => void} [options.onRun]  after each console line
- * @param {(parts: object) => void} [options.onBoot]  once everything is mounted and running
- * @param {Document|{hidden: boolean, addEventListener: Function, removeEventListener: Function}} [options.doc]
+ * @param {(text: string, kind: import("./notices").NoticeKind) => void} [options.notify]  messages for the user
+ * @param {(result: import("./engine/plain").LineResult, line: string, n: number) => void} [options.onRun]  after each console line
+ * @param {(parts: object) => void} [options.onBoot]  once everything is mounted and running (the parts as returned)
+ * @param {() => boolean | Promise<boolean>} [options.confirmReset]  asked before the clock bar's Reset discards the engine (default: yes)
+ * @param {import("./loop").Visibility} [options.doc]
  *        what says whether the playground is out of sight (`hidden` + "visibilitychange")
- * @returns {Promise<object>} the parts: `{engine, store, loop, consoles, views, delayQueue, workload, run, reset, destroy}`
- * @throws {EngineLoadError} when the engine cannot be loaded
+ * Returns the parts: `{engine, store, loop, consoles, views, delayQueue, workload, run, reset, destroy}`.
+ * @throws {import("./engine").EngineLoadError} when the engine cannot be loaded
  */
-export async function mountPlayground(root, options = {}) {
+export async function mountPlayground(root, options) {
   const {
     seed,
     startMs,
@@ -105,18 +121,29 @@ export async function mountPlayground(root, options = {}) {
     notify = () => {},
     onRun = () => {},
     onBoot = () => {},
+    confirmReset = () => true,
     doc = document,
   } = options;
+  /** @param {string} id */
   const find = (id) => (views === null || views.includes(id) ? root.getElementById(id) : null);
   const consoleEl = find("console") ?? root.getElementById("console");
   if (consoleEl === null) throw new Error("mountPlayground: the markup has no #console element");
 
+  // Made below, in order; the engine's crash callbacks (and the clock bar's buttons) may run
+  // before the later ones exist.
+  /** @type {import("./console/consoles").ConsoleView | null} */
   let consoleView = null;
+  /** @type {ReturnType<typeof createConsoles> | null} */
   let consoles = null;
+  /** @type {ReturnType<typeof createKeyspaceView> | null} */
   let keyspaceView = null;
+  /** @type {ReturnType<typeof createZsetView> | null} */
   let zsetView = null;
+  /** @type {ReturnType<typeof createExpiryView> | null} */
   let expiryView = null;
+  /** @type {ReturnType<typeof createEvictionView> | null} */
   let evictionView = null;
+  /** @type {ReturnType<typeof createLoop> | null} */
   let loop = null;
   let destroyed = false;
   const engine = await createEngine({
@@ -148,7 +175,7 @@ export async function mountPlayground(root, options = {}) {
   });
 
   const store = createStore(
-    createInitialState({ seed, startMs, paused, panelView: PANEL_VIEWS.includes(panelView) ? panelView : "zset" }),
+    createInitialState({ seed, startMs, paused, panelView: isPanelView(panelView) ? panelView : "zset" }),
   );
   const clockEl = find("clock");
   const clockView =
@@ -164,24 +191,26 @@ export async function mountPlayground(root, options = {}) {
         // A step is for looking closely: stop playback, then run exactly to the next cron tick
         // (after CONFIG SET hz it still falls on the old schedule, as in Redis).
         store.set({ paused: true });
-        loop.advanceBy(Math.max(1, engine.nextCronMs() - engine.now()));
+        loop?.advanceBy(Math.max(1, engine.nextCronMs() - engine.now()));
       },
       jump(ms) {
-        loop.advanceBy(ms);
+        loop?.advanceBy(ms);
       },
-      reset: () => resetEngine(),
+      async reset() {
+        if (await confirmReset()) resetEngine();
+      },
     });
   /** A fresh engine with the same seed and start time (the clock bar's Reset, a widget's). */
   function resetEngine() {
     engine.reset();
-    loop.cancelPending();
+    loop?.cancelPending();
     store.set({ selectedDb: 0, selectedKey: null });
     keyspaceView?.refresh();
     zsetView?.refresh();
     expiryView?.refresh();
     evictionView?.refresh();
-    consoleView.setPrompt(engine.prompt());
-    consoleView.printNote(`(redisplay) reset: a fresh engine with seed ${seed}, clock back to ${formatClock(engine.now())}.`);
+    consoleView?.setPrompt(engine.prompt());
+    consoleView?.printNote(`(redisplay) reset: a fresh engine with seed ${seed}, clock back to ${formatClock(engine.now())}.`);
   }
   // The keyspace and sorted-set views read windowed snapshots through this, never the engine.
   const source = {
@@ -209,13 +238,13 @@ export async function mountPlayground(root, options = {}) {
           const r = engine.command(["CONFIG", "SET", name, value]);
           // Say in the console what was run, so the control teaches the command.
           consoleView?.printNote(`(expiry view) CONFIG SET ${name} ${value} → ${r.text.trim()}`);
-          loop.wake();
+          loop?.wake();
           return { ok: r.reply?.type === "status", text: r.text };
         },
         populate({ db, count, prefix, minMs, maxMs, distribution }) {
           const made = engine.populate(db, count, prefix, minMs, maxMs, distribution);
           keyspaceView?.refresh();
-          loop.wake();
+          loop?.wake();
           return made;
         },
       },
@@ -235,7 +264,7 @@ export async function mountPlayground(root, options = {}) {
         configSet(name, value) {
           const r = engine.command(["CONFIG", "SET", name, value]);
           note(`(eviction view) CONFIG SET ${name} ${value} → ${r.text.trim()}`);
-          loop.wake();
+          loop?.wake();
           return { ok: r.reply?.type === "status", text: r.text };
         },
         /** A command the view runs on the user's behalf (FLUSHALL), echoed in the console. */
@@ -243,7 +272,7 @@ export async function mountPlayground(root, options = {}) {
           const r = engine.command(args);
           note(`(eviction view) ${args.join(" ")} → ${r.text.trim()}`);
           keyspaceView?.refresh();
-          loop.wake();
+          loop?.wake();
           return r;
         },
         info: (section) => engine.info(section),
@@ -252,22 +281,22 @@ export async function mountPlayground(root, options = {}) {
         workload: {
           start(spec, opts) {
             const run = workload.start(spec, opts);
-            loop.wake();
+            loop?.wake();
             return run;
           },
           stop() {
             workload.stop();
-            loop.wake();
+            loop?.wake();
           },
           status: () => workload.status(),
           compare({ spec, config }) {
             const job = workload.compare({ spec, config, seed, startMs });
-            loop.wake();
+            loop?.wake();
             return job;
           },
           cancelCompare() {
             workload.cancelCompare();
-            loop.wake();
+            loop?.wake();
           },
           forget: () => workload.forget(),
         },
@@ -276,7 +305,9 @@ export async function mountPlayground(root, options = {}) {
   }
   // The delay-queue lab runs simulated clients on engines of its own, on its own clock and
   // its own frames (labs/delay-queue-runner.js): the loop and the clock bar do not drive it.
+  /** @type {ReturnType<typeof createDelayQueueRunner> | null} */
   let delayQueueRunner = null;
+  /** @type {ReturnType<typeof createDelayQueueView> | null} */
   let delayQueueView = null;
   const delayQueueEl = find("delay-queue");
   if (delayQueueEl) {
@@ -288,21 +319,28 @@ export async function mountPlayground(root, options = {}) {
         strategyCode: (n) => engine.delayQueueStrategy(n).code,
       },
     });
-    delayQueueView = createDelayQueueView(delayQueueEl, { runner: delayQueueRunner, store });
+    // (any: the views are typed by their own module, www/views/, which is being rewritten.)
+    delayQueueView = createDelayQueueView(delayQueueEl, /** @type {any} */ ({ runner: delayQueueRunner, store }));
   }
   // The first time its tab is shown, the lab is set up with the seeds' walkthrough, paused.
   let labOpened = false;
+  /** @param {Readonly<import("./store").State>} s */
   const openLab = (s) => {
     if (labOpened || delayQueueView === null || s.panelView !== "delay-queue") return;
     labOpened = true;
     const r = delayQueueView.loadPreset("walkthrough");
-    if (!r.ok) notify(`The delay-queue lab could not start: ${r.error ?? Object.values(r.errors ?? {}).join(" ")}`, "error");
+    if (!r.ok) {
+      const why = "errors" in r ? Object.values(r.errors).join(" ") : (r.error ?? "");
+      notify(`The delay-queue lab could not start: ${why}`, "error");
+    }
   };
   store.subscribe(openLab);
-  const loopViews = [clockView, keyspaceView, zsetView, expiryView, evictionView, consolePoll].filter(Boolean);
+  /** @type {import("./loop").LoopView[]} */
+  const loopViews = [];
+  for (const view of [clockView, keyspaceView, zsetView, expiryView, evictionView, consolePoll]) if (view) loopViews.push(view);
   loop = createLoop({ engine, store, driver: workload, views: loopViews, doc });
   const tablist = root.querySelector(".view-tabs");
-  if (tablist) createViewTabs(tablist, store);
+  if (tablist instanceof HTMLElement) createViewTabs(tablist, store);
   // Clicking a sorted set in the keyspace list shows it: bring its view forward.
   keyspaceEl?.addEventListener("click", (event) => {
     if (zsetView && event.target instanceof Element && event.target.closest('.keyspace-row[data-type="zset"]')) {
@@ -320,6 +358,8 @@ export async function mountPlayground(root, options = {}) {
     },
     completions: buildCompletionEntries(engine.commands()),
     welcome,
+    // The page remembers each console's --raw switch; a widget (in a shadow root) does not.
+    storage: root instanceof Document ? pageStorage() : null,
   });
   consoleView = consoles.primary;
 
@@ -358,3 +398,6 @@ export async function mountPlayground(root, options = {}) {
   onBoot(parts);
   return parts;
 }
+
+/** What mountPlayground() resolves to (a widget's `playground`, the page's `pageParts`). */
+/** @typedef {Awaited<ReturnType<typeof mountPlayground>>} PlaygroundParts */

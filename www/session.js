@@ -1,3 +1,4 @@
+// @ts-check
 // Shareable sessions: the whole session — seed, start time, every line typed and every change a
 // control made, each at the virtual time it happened, and where the clock stood — in a URL or a
 // file, reproducing the same state exactly on another machine.
@@ -13,8 +14,39 @@
 //   const text = await encodeSession(session);                 // "1.<base64url of deflate(JSON)>"
 //   const back = await decodeSession(text);                    // {ok, session} | {ok: false, error}
 //   replaySession(engine, back.session, { line(n, text) {…} }) // the host runs lines through its consoles
+//   consoles.runJob(replayJob(engine, back.session, host))     // the same, in slices with progress
 //
 // Also `?commands=` in the redis.io style: a base64url JSON list of command lines, run at start.
+
+/**
+ * One recorded call: `[t, op, ...args]`, `t` in virtual ms since the start.
+ *   [t, "line", console, text]          [t, "command", args]
+ *   [t, "populate", db, count, prefix, minMs, maxMs, distribution]
+ *   [t, "open"]  [t, "close"]  [t, "interrupt", console]  [t, "setTime", msSinceStart]  [t, "reset"]
+ * @typedef {[number, string, ...any[]]} LogEntry
+ */
+
+/**
+ * A session as it is shared: version 1, the seed, the start time, where the clock stood (ms
+ * since the start) and the log.
+ * @typedef {object} Session
+ * @property {1} v
+ * @property {number} seed
+ * @property {number} startMs
+ * @property {number} endMs
+ * @property {LogEntry[]} log
+ */
+
+/**
+ * What replaying needs from the host besides the engine: running a line through a console
+ * (so it shows), opening/closing a console pane, Ctrl-C, a reset.
+ * @typedef {object} ReplayHost
+ * @property {(n: number, text: string) => void} line
+ * @property {() => void} open
+ * @property {() => void} close
+ * @property {(n: number) => void} interrupt
+ * @property {() => void} reset
+ */
 
 /** Log entries kept at most; beyond, the session can still be exported but not shared as a URL. */
 export const MAX_LOG = 50_000;
@@ -25,16 +57,28 @@ export const MAX_SESSION_TEXT = 8_000_000;
 
 const OPS = new Set(["line", "command", "populate", "open", "close", "interrupt", "setTime", "reset"]);
 
+/**
+ * @param {unknown} v
+ * @param {number} [max]
+ * @returns {v is string}
+ */
 function textOf(v, max = 1_000_000) {
   return typeof v === "string" && v.length <= max;
 }
 
-/** Wraps `engine`'s mutating calls to log them. Returns `{snapshot(), size(), overflow(), stop()}`. */
+/**
+ * Wraps `engine`'s mutating calls to log them. Returns `{snapshot(), size(), overflow(), stop()}`.
+ * @param {Record<string, any> & {now(): number}} engine  engine.js's API (its methods are replaced)
+ * @param {{seed: number, startMs: number}} options
+ */
 export function recordSession(engine, { seed, startMs }) {
+  /** @type {LogEntry[]} */
   const log = [];
   let overflow = false;
+  /** @type {Record<string, Function>} */
   const originals = {};
   const rel = () => Number(engine.now()) - startMs;
+  /** @param {LogEntry} entry */
   function push(entry) {
     if (log.length >= MAX_LOG) {
       overflow = true;
@@ -42,10 +86,15 @@ export function recordSession(engine, { seed, startMs }) {
     }
     log.push(entry);
   }
+  /**
+   * @param {string} name
+   * @param {(t: number, ...args: any[]) => LogEntry | null} toEntry
+   */
   function wrap(name, toEntry) {
     const original = engine[name];
     if (typeof original !== "function") return;
     originals[name] = original;
+    /** @param {...any} args */
     engine[name] = function (...args) {
       const entry = toEntry(rel(), ...args);
       const result = original.apply(this, args);
@@ -63,6 +112,7 @@ export function recordSession(engine, { seed, startMs }) {
   wrap("setTime", (t, ms) => [t, "setTime", Number(ms) - startMs]);
   wrap("reset", (t) => [t, "reset"]);
   return {
+    /** @returns {Session} */
     snapshot() {
       return { v: 1, seed, startMs, endMs: rel(), log: log.slice() };
     },
@@ -74,7 +124,11 @@ export function recordSession(engine, { seed, startMs }) {
   };
 }
 
-/** Checks a decoded session; returns a sentence, or null when it can be replayed. */
+/**
+ * Checks a decoded session; returns a sentence, or null when it can be replayed.
+ * @param {any} s  parsed JSON
+ * @returns {string | null}
+ */
 export function sessionProblem(s) {
   if (!s || typeof s !== "object") return "it is not a session";
   if (s.v !== 1) return `it is a version ${String(s.v).slice(0, 20)} session; this page reads version 1`;
@@ -105,12 +159,14 @@ export function sessionProblem(s) {
   return null;
 }
 
+/** @param {Uint8Array} bytes */
 function toBase64Url(bytes) {
   let bin = "";
   for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/** @param {string} text */
 function fromBase64Url(text) {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("not base64url");
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
@@ -120,18 +176,29 @@ function fromBase64Url(text) {
   return bytes;
 }
 
+/**
+ * @param {Uint8Array<ArrayBuffer>} bytes
+ * @param {CompressionStream | DecompressionStream} stream
+ */
 async function pipe(bytes, stream) {
   const out = new Blob([bytes]).stream().pipeThrough(stream);
   return new Uint8Array(await new Response(out).arrayBuffer());
 }
 
-/** A session as URL-safe text: `1.` + base64url(deflate-raw(JSON)). */
+/**
+ * A session as URL-safe text: `1.` + base64url(deflate-raw(JSON)).
+ * @param {Session} session
+ */
 export async function encodeSession(session) {
   const json = new TextEncoder().encode(JSON.stringify(session));
   return `1.${toBase64Url(await pipe(json, new CompressionStream("deflate-raw")))}`;
 }
 
-/** The other way: `{ok, session}` or `{ok: false, error}` (never throws). */
+/**
+ * The other way: `{ok, session}` or `{ok: false, error}` (never throws).
+ * @param {unknown} text  session text or a session file's contents
+ * @returns {Promise<{ok: true, session: Session} | {ok: false, error: string}>}
+ */
 export async function decodeSession(text) {
   try {
     if (typeof text !== "string" || text.length > MAX_SESSION_TEXT) return { ok: false, error: "the session is too long" };
@@ -156,6 +223,8 @@ export async function decodeSession(text) {
 /**
  * `?commands=` — a base64url JSON list of command lines (the redis.io docs' "try it" style).
  * → `{ok, lines}` or `{ok: false, error}`.
+ * @param {unknown} text
+ * @returns {{ok: true, lines: string[]} | {ok: false, error: string}}
  */
 export function decodeCommands(text) {
   try {
@@ -170,7 +239,10 @@ export function decodeCommands(text) {
   }
 }
 
-/** A list of command lines as `?commands=` text. */
+/**
+ * A list of command lines as `?commands=` text.
+ * @param {string[]} lines
+ */
 export function encodeCommands(lines) {
   return toBase64Url(new TextEncoder().encode(JSON.stringify(lines)));
 }
@@ -178,24 +250,43 @@ export function encodeCommands(lines) {
 /**
  * Makes a decoded session's calls again on `engine` (fresh, created with the session's seed and
  * start time), each after advancing the clock to its time, then advances to where the clock
- * stood. `host.line(n, text)` runs a console line (so the console shows it) — it must end up
- * calling engine.executeOn(n, text); `host.open()` opens a console pane.
+ * stood — as a job for the console's job runner (console/jobs.js), so a long session replays in
+ * slices with its progress while the page keeps drawing: `{label, total, step()}`, one recorded
+ * call per unit (the last one done once the clock stands where it was shared); the clock catches up to each call's time a
+ * growing number of cron ticks per step ("busy") however long the gap, so idle days cost little
+ * and a busy stretch never holds a frame. `host.line(n, text)` runs a console line (so the
+ * console shows it) — it must end up calling engine.executeOn(n, text); `host.open()` opens a
+ * console pane.
+ * @param {Pick<import("./engine").Engine, "now" | "advanceTo" | "command" | "populate" | "setTime">} engine
+ * @param {Session} session
+ * @param {ReplayHost} host
+ * @param {{clock?: () => number}} [options]  real time in ms (tests may pin it)
+ * @returns {{label: string, total: number, step: () => "more" | "done" | "busy"}}
  */
-export function replaySession(engine, session, host) {
-  const at = (t) => {
+export function replayJob(engine, session, host, { clock = () => performance.now() } = {}) {
+  let next = 0;
+  // Cron ticks asked for per advance: grows while advances are quick, shrinks when one is slow.
+  let chunk = 256;
+  let stuck = 0;
+  /**
+   * One bounded advance towards `t` (ms since the start); true once the clock is there.
+   * @param {number} t
+   */
+  const catchUp = (t) => {
     const target = session.startMs + t;
-    if (target > Number(engine.now())) {
-      // Cron for every tick crossed, as the page's loop would have run it.
-      for (let guard = 0; guard < 1_000_000 && Number(engine.now()) < target; guard += 1) {
-        const r = engine.advanceTo(target, 1_000_000);
-        if (!r || r.lagMs <= 0) break;
-      }
-    }
+    if (Number(engine.now()) >= target) return true;
+    const t0 = clock();
+    const r = engine.advanceTo(target, chunk);
+    const spent = clock() - t0;
+    if (spent < 2) chunk = Math.min(chunk * 4, 1_000_000_000);
+    else if (spent > 8) chunk = Math.max(16, Math.floor(chunk / 2));
+    // A clock that does not move (an engine restarting) is not waited for forever.
+    stuck = r && r.ticks === 0 ? stuck + 1 : 0;
+    return !r || r.lagMs <= 0 || Number(engine.now()) >= target || stuck > 1000;
   };
-  for (const e of session.log) {
-    const [t, op] = e;
-    if (op !== "setTime") at(t);
-    switch (op) {
+  /** @param {LogEntry} e */
+  const apply = (e) => {
+    switch (e[1]) {
       case "line":
         host.line(e[2], e[3]);
         break;
@@ -223,6 +314,33 @@ export function replaySession(engine, session, host) {
       default:
         break;
     }
-  }
-  at(session.endMs);
+  };
+  const { log } = session;
+  return {
+    label: "recorded steps",
+    // One unit per call; the last one is counted once the clock stands where it was shared.
+    total: Math.max(1, log.length),
+    step() {
+      if (next < log.length) {
+        const e = log[next];
+        if (e[1] !== "setTime" && !catchUp(e[0])) return "busy";
+        stuck = 0;
+        apply(e);
+        next += 1;
+        return next < log.length ? "more" : "busy";
+      }
+      return catchUp(session.endMs) ? "done" : "busy";
+    },
+  };
+}
+
+/**
+ * The whole replay at once (`replayJob` run to its end): for tests and hosts without frames.
+ * @param {Pick<import("./engine").Engine, "now" | "advanceTo" | "command" | "populate" | "setTime">} engine
+ * @param {Session} session
+ * @param {ReplayHost} host
+ */
+export function replaySession(engine, session, host) {
+  const job = replayJob(engine, session, host);
+  while (job.step() !== "done");
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The workload generator: a cache client that asks for keys with a chosen access pattern — GET,
 // and on a miss SET (so the cache fills and, under maxmemory, evicts) — at N requests per second
 // of virtual time, from a seeded random source: the same seed gives the same requests at the
@@ -6,13 +7,48 @@
 // It is a client, not a model of Redis: everything it learns comes from the replies it gets
 // and from INFO (keyspace_hits/keyspace_misses for the hit ratio, evicted_keys). Three parts:
 //   - pure pieces: the seeded random source, the key choosers (uniform, Zipf, a sequential scan,
-//     new keys only), spec parsing, INFO parsing;
+//     new keys only), spec parsing;
 //   - `createWorkloadRun(spec, target)`: one run against an engine-like target; request i runs at
 //     virtual time start + (i+1)·1000/rate, after the target's clock was advanced there (cron
 //     ticks in between run where they fall), so how a run is cut into frames changes nothing;
 //   - `createWorkloadDriver(engine)`: what the page's loop drives — the live run on the page's
 //     engine (bounded per frame, in virtual time), and "compare policies" jobs, which run the
 //     same workload on fresh engines, one per policy, a few milliseconds per frame.
+
+import { number } from "./format.js";
+
+/**
+ * What a workload does (the eviction view's form, parsed by parseWorkloadSpec).
+ * @typedef {object} WorkloadSpec
+ * @property {string} distribution  an id of DISTRIBUTIONS
+ * @property {number} skew          Zipf's exponent (0.1–3)
+ * @property {number} keys          distinct keys
+ * @property {number} rate          requests per second of virtual time
+ * @property {number} requests      0: until stopped
+ * @property {number} valueBytes
+ * @property {string} ttl           an id of TTL_CHOICES
+ * @property {number} seed
+ * @property {boolean} flush        FLUSHALL before the run
+ */
+
+/**
+ * What a run talks to: the page's engine or a scratch engine (engine.js).
+ * @typedef {object} WorkloadTarget
+ * @property {(args: string[]) => import("./engine/plain").CommandResult} command
+ * @property {(nowMs: number, maxTicks?: number) => import("./engine/plain").Advance} advanceTo
+ * @property {() => number} now
+ * @property {(sections: string) => Record<string, string>} info
+ */
+
+/**
+ * A cumulative INFO reading since the start of a run.
+ * @typedef {object} RunSample
+ * @property {number} requests
+ * @property {number} atMs
+ * @property {number} hits
+ * @property {number} misses
+ * @property {number} evicted
+ */
 
 /** The access patterns offered. */
 export const DISTRIBUTIONS = Object.freeze([
@@ -40,6 +76,7 @@ const SCRATCH_DRAIN_EVERY = 256;
 /** Requests between two drains of the page engine's events within a frame. */
 const PAGE_DRAIN_EVERY = 128;
 
+/** @type {Readonly<WorkloadSpec>} */
 export const DEFAULT_SPEC = Object.freeze({
   distribution: "zipf",
   skew: 1.0,
@@ -56,7 +93,11 @@ export const DEFAULT_SPEC = Object.freeze({
 // Seeded random source and key choosers
 // ---------------------------------------------------------------------------------------------
 
-/** mulberry32: a small seeded generator of doubles in [0, 1). */
+/**
+ * mulberry32: a small seeded generator of doubles in [0, 1).
+ * @param {number} seed
+ * @returns {() => number}
+ */
 export function seededRandom(seed) {
   let a = seed >>> 0;
   return () => {
@@ -68,9 +109,13 @@ export function seededRandom(seed) {
   };
 }
 
-/** The Zipf CDFs built so far, by `keys:skew` (a big keyspace takes a few ms to build). */
+/** @type {Map<string, Float64Array>} the Zipf CDFs built so far, by `keys:skew` (a big keyspace takes a few ms to build) */
 const zipfCache = new Map();
 
+/**
+ * @param {number} keys
+ * @param {number} skew
+ */
 function zipfCdf(keys, skew) {
   const id = `${keys}:${skew}`;
   let cdf = zipfCache.get(id);
@@ -92,6 +137,8 @@ function zipfCdf(keys, skew) {
  * Which key each request asks for, as an index: `next()` → 0-based key number.
  * zipf: key k with probability ∝ 1/(k+1)^skew (key 0 the hottest); uniform: any of `keys`;
  * scan: 0, 1, 2 … keys−1, 0, 1 …; new: 0, 1, 2 … never repeating.
+ * @param {{distribution: string, keys: number, skew: number, random: () => number}} options
+ * @returns {{next(): number}}
  */
 export function createKeyChooser({ distribution, keys, skew, random }) {
   switch (distribution) {
@@ -132,14 +179,18 @@ export function createKeyChooser({ distribution, keys, skew, random }) {
   }
 }
 
+/** @param {number} i */
 export const keyName = (i) => `key:${i}`;
 
 // ---------------------------------------------------------------------------------------------
 // Parsing
 // ---------------------------------------------------------------------------------------------
 
-const number = (n) => Number(n).toLocaleString("en-US");
-
+/**
+ * @param {unknown} text
+ * @param {{min: number, max: number, what: string, example?: string}} bounds
+ * @returns {{ok: true, value: number} | {ok: false, message: string}}
+ */
 function wholeNumber(text, { min, max, what, example }) {
   const t = String(text).trim().replace(/[,_ ]/g, "");
   let n = NaN;
@@ -154,12 +205,15 @@ function wholeNumber(text, { min, max, what, example }) {
 /**
  * The workload form as typed → `{ok: true, value: spec}` or `{ok: false, message, field}`
  * (`field` names the input to mark).
+ * @param {Record<string, unknown>} fields  the form's values by name
+ * @returns {{ok: true, value: WorkloadSpec} | {ok: false, message: string, field: string}}
  */
 export function parseWorkloadSpec(fields) {
   const distribution = String(fields.distribution);
   if (!DISTRIBUTIONS.some((d) => d.id === distribution)) {
     return { ok: false, field: "distribution", message: "Access pattern: Zipf, uniform, sequential scan or new keys only." };
   }
+  /** @type {number} */
   let skew = DEFAULT_SPEC.skew;
   if (distribution === "zipf") {
     const t = String(fields.skew).trim();
@@ -201,7 +255,10 @@ export function parseWorkloadSpec(fields) {
   };
 }
 
-/** A short description of a spec: "Zipf(1.0) over 10,000 keys, 1,000 req/s, seed 1". */
+/**
+ * A short description of a spec: "Zipf(1.0) over 10,000 keys, 1,000 req/s, seed 1".
+ * @param {WorkloadSpec} spec
+ */
 export function describeSpec(spec) {
   const pattern =
     spec.distribution === "zipf"
@@ -214,21 +271,11 @@ export function describeSpec(spec) {
   return `${pattern}, ${number(spec.rate)} req/s, seed ${spec.seed}`;
 }
 
-/** INFO's text → `{field: string}` (sections and comments skipped). */
-export function parseInfo(text) {
-  const out = {};
-  for (const line of String(text).split(/\r?\n/)) {
-    if (line === "" || line.startsWith("#")) continue;
-    const i = line.indexOf(":");
-    if (i > 0) out[line.slice(0, i)] = line.slice(i + 1);
-  }
-  return out;
-}
-
 /**
  * One INFO reading (a peek: not counted as a command, nothing evicted before it). The run reads
  * at fixed points (every SAMPLE_EVERY requests, and at its end), and the eviction view, while a
  * run is live, shows these readings.
+ * @param {WorkloadTarget} target
  */
 function readStats(target) {
   const info = target.info("memory stats keyspace");
@@ -263,6 +310,9 @@ const OOM_PREFIX = "OOM ";
  * One run of `spec` against `target` (`{command(args) → {reply}, advanceTo(ms, maxTicks) →
  * {ticks, lagMs, now}, now() → ms, info(section) → {field: value}}`), its first request
  * 1000/rate ms after `startMs`.
+ * @param {WorkloadSpec} spec
+ * @param {WorkloadTarget} target
+ * @param {{startMs: number, label?: string}} options
  */
 export function createWorkloadRun(spec, target, { startMs, label = "" }) {
   const random = seededRandom(spec.seed);
@@ -271,9 +321,10 @@ export function createWorkloadRun(spec, target, { startMs, label = "" }) {
   const value = "v".repeat(spec.valueBytes);
   const baseline = readStats(target);
   let i = 0; // requests done
-  let pendingKey = null; // a request whose GET ran but whose SET did not yet (never across calls)
+  /** @type {string | null} a request whose GET ran but whose SET did not yet (never across calls) */
+  let pendingKey = null;
   const counts = { gets: 0, hits: 0, misses: 0, sets: 0, oom: 0, errors: 0 };
-  // Cumulative INFO readings since the start: [{requests, atMs, hits, misses, evicted}].
+  /** @type {RunSample[]} cumulative INFO readings since the start */
   const samples = [{ requests: 0, atMs: startMs, hits: 0, misses: 0, evicted: 0 }];
   let memory = baseline; // the latest reading, as INFO gave it (not relative to the start)
   let lastError = "";
@@ -346,6 +397,8 @@ export function createWorkloadRun(spec, target, { startMs, label = "" }) {
      * `budget.maxTicks` cron ticks ran, or a tick budget left the clock short of a request.
      * `onBatch()` is called every `drainEvery` requests (the caller drains events there).
      * Returns `{requests, ticks, stoppedShort}`.
+     * @param {number} untilMs
+     * @param {{deadline?: number, realNow?: () => number, maxTicks?: number, drainEvery?: number, onBatch?: (() => void) | null}} [budget]
      */
     runUntil(untilMs, { deadline = Infinity, realNow = () => performance.now(), maxTicks = Infinity, drainEvery = 0, onBatch = null } = {}) {
       let ran = 0;
@@ -389,7 +442,14 @@ export function createWorkloadRun(spec, target, { startMs, label = "" }) {
   };
 }
 
-/** Hit ratio from INFO readings: cumulative since the start, or over the last `window` requests. */
+/** @typedef {ReturnType<typeof createWorkloadRun>} WorkloadRun */
+
+/**
+ * Hit ratio from INFO readings: cumulative since the start, or over the last `window` requests.
+ * @param {RunSample[]} samples
+ * @param {number} [window]
+ * @returns {number | null}
+ */
 export function hitRatio(samples, window = Infinity) {
   if (samples.length < 2) return null;
   const last = samples[samples.length - 1];
@@ -424,28 +484,49 @@ export const POLICIES = Object.freeze([
 /**
  * The same workload on a fresh engine per policy. `makeEngine()` returns a scratch engine
  * (engine.js `createScratchEngine`), `config` the parameters every engine gets before the run.
+ * @param {object} options
+ * @param {WorkloadSpec} options.spec
+ * @param {readonly string[]} [options.policies]
+ * @param {Record<string, string | number>} options.config
+ * @param {() => import("./engine/lab-adapters").ScratchEngine} options.makeEngine
+ * @param {number} options.startMs
  */
 export function createComparison({ spec, policies = POLICIES, config, makeEngine, startMs }) {
+  /** @type {Array<{policy: string, requests: number, hits: number, misses: number, ratio: number | null, evicted: number, oom: number, usedMemory: number, samples: RunSample[]}>} */
   const results = [];
   let index = 0;
-  let current = null; // {engine, run, policy}
+  /** @type {{engine: import("./engine/lab-adapters").ScratchEngine, run: WorkloadRun, policy: string} | null} */
+  let current = null;
+  /** @type {string | null} */
   let failed = null;
   const requests = spec.requests > 0 ? spec.requests : DEFAULT_SPEC.requests;
   const runSpec = { ...spec, requests };
 
+  /** @param {string} policy */
   function begin(policy) {
     const engine = makeEngine();
+    /**
+     * @param {string} name
+     * @param {string | number} value
+     */
     const set = (name, value) => {
       const r = engine.command(["CONFIG", "SET", name, String(value)]);
       if (r.reply?.type !== "status") throw new Error(`CONFIG SET ${name} ${value}: ${r.text.trim()}`);
     };
-    set("maxmemory-policy", policy);
-    for (const [name, value] of Object.entries(config)) set(name, value);
-    engine.drainEvents();
-    current = { engine, policy, run: createWorkloadRun(runSpec, engine, { startMs, label: policy }) };
+    try {
+      set("maxmemory-policy", policy);
+      for (const [name, value] of Object.entries(config)) set(name, value);
+      engine.drainEvents();
+      current = { engine, policy, run: createWorkloadRun(runSpec, engine, { startMs, label: policy }) };
+    } catch (err) {
+      engine.free(); // not yet `current`: the job's own clean-up would not reach it
+      throw err;
+    }
+    return current;
   }
 
   function finish() {
+    if (current === null) return;
     const { engine, policy, run } = current;
     const st = run.status();
     const stats = engine.info("stats");
@@ -471,19 +552,23 @@ export function createComparison({ spec, policies = POLICIES, config, makeEngine
     policies,
     config,
 
-    /** Works until `deadline` (real ms). Returns true while there is more to do. */
+    /**
+     * Works until `deadline` (real ms). Returns true while there is more to do.
+     * @param {number} deadline
+     * @param {() => number} [realNow]
+     */
     work(deadline, realNow = () => performance.now()) {
       try {
         while (index < policies.length) {
-          if (current === null) begin(policies[index]);
-          const r = current.run.runUntil(Infinity, {
+          const cur = current ?? begin(policies[index]);
+          const r = cur.run.runUntil(Infinity, {
             deadline,
             realNow,
             drainEvery: SCRATCH_DRAIN_EVERY,
-            onBatch: () => current.engine.drainEvents(),
+            onBatch: () => cur.engine.drainEvents(),
           });
-          current.engine.drainEvents();
-          if (current.run.done()) finish();
+          cur.engine.drainEvents();
+          if (cur.run.done()) finish();
           if (r.stoppedShort || realNow() >= deadline) break;
         }
       } catch (err) {
@@ -521,13 +606,24 @@ export function createComparison({ spec, policies = POLICIES, config, makeEngine
  * What the loop drives: at most one live run on the page's engine and one comparison job.
  * `engine` is engine.js's API (command, advanceTo, now, info, drainEvents, createScratchEngine).
  */
+/**
+ * @param {object} options
+ * @param {WorkloadTarget & {drainEvents(): import("./engine/plain").Drain, createScratchEngine(o: {seed?: number, startMs?: number}): import("./engine/lab-adapters").ScratchEngine}} options.engine
+ * @param {() => number} [options.realNow]
+ */
 export function createWorkloadDriver({ engine, realNow = () => performance.now() }) {
+  /** @type {(WorkloadRun & {id?: number}) | null} */
   let run = null;
+  /** @type {ReturnType<typeof createComparison> | null} */
   let job = null;
   let runs = 0;
 
   return {
-    /** Starts a live run on the page's engine (replacing one in progress). */
+    /**
+     * Starts a live run on the page's engine (replacing one in progress).
+     * @param {WorkloadSpec} spec
+     * @param {{label?: string}} [options]
+     */
     start(spec, { label = "" } = {}) {
       run?.stop();
       runs += 1;
@@ -535,9 +631,9 @@ export function createWorkloadDriver({ engine, realNow = () => performance.now()
       // Start on a whole second of virtual time: the LRU clock counts seconds, so two runs
       // started after a reset see the same clock phases.
       const startMs = Math.ceil(now / 1000) * 1000;
-      run = createWorkloadRun(spec, engine, { startMs, label });
-      run.id = runs;
-      return run;
+      const started = Object.assign(createWorkloadRun(spec, engine, { startMs, label }), { id: runs });
+      run = started;
+      return started;
     },
 
     stop() {
@@ -552,8 +648,11 @@ export function createWorkloadDriver({ engine, realNow = () => performance.now()
     /**
      * Runs the live run's requests due by `targetMs`, within `deadline` (real ms) and `maxTicks`
      * cron ticks, draining events as it goes: `{events, dropped, unreadable, ticks, stoppedShort}`.
+     * @param {number} targetMs
+     * @param {{deadline: number, maxTicks: number}} budget
      */
     drive(targetMs, { deadline, maxTicks }) {
+      /** @type {import("./engine/plain").Drain["events"]} */
       let events = [];
       let dropped = 0;
       let unreadable = 0;
@@ -563,12 +662,16 @@ export function createWorkloadDriver({ engine, realNow = () => performance.now()
         dropped += d.dropped;
         unreadable += d.unreadable ? 1 : 0;
       };
+      if (run === null) return { events, dropped, unreadable, ticks: 0, stoppedShort: false, requests: 0 };
       const r = run.runUntil(targetMs, { deadline, realNow, maxTicks, drainEvery: PAGE_DRAIN_EVERY, onBatch: drain });
       drain();
       return { events, dropped, unreadable, ticks: r.ticks, stoppedShort: r.stoppedShort, requests: r.requests };
     },
 
-    /** Starts "compare policies" (replacing one in progress). */
+    /**
+     * Starts "compare policies" (replacing one in progress).
+     * @param {{spec: WorkloadSpec, config: Record<string, string | number>, startMs: number, seed: number}} options
+     */
     compare({ spec, config, startMs, seed }) {
       job?.cancel();
       job = createComparison({ spec, config, startMs, makeEngine: () => engine.createScratchEngine({ seed, startMs }) });
@@ -581,10 +684,13 @@ export function createWorkloadDriver({ engine, realNow = () => performance.now()
 
     /** A comparison has work left. */
     busy() {
-      return job !== null && job.status().running;
+      return job?.status().running === true;
     },
 
-    /** Lets the comparison work until `deadline` (real ms). */
+    /**
+     * Lets the comparison work until `deadline` (real ms).
+     * @param {number} deadline
+     */
     work(deadline) {
       if (job === null) return false;
       return job.work(deadline, realNow);

@@ -1,8 +1,9 @@
-//! The native CLI: `redisplay [--seed N] [--time UNIX_MS] [FILE]`.
+//! The native CLI: `redisplay [--seed N] [--time UNIX_MS] [--raw] [FILE]`.
 //!
 //! Reads commands from FILE (or stdin), one per line with redis-cli quoting, skips blank lines
 //! and lines whose first non-blank character is `#`, runs them as one client of a fresh
-//! engine, and prints each reply exactly as `redis-cli --no-raw` prints it. The clock follows
+//! engine, and prints each reply exactly as `redis-cli --no-raw` prints it (with `--raw`, as
+//! `redis-cli --raw` does). The clock follows
 //! the wall clock, like a server's, unless `--time` pins its start; `--seed` fixes the RNG.
 //! With `--time`, the clock only moves when a script says so (`CLOCK ADVANCE`). A blocking
 //! command (BLPOP…) waits in virtual time until its timeout; SUBSCRIBE ends the script, as
@@ -13,7 +14,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use redisplay::{EngineOptions, Session};
 
-const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [FILE]
+const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [--raw] [FILE]
        redisplay lru-experiment [--keys N] [--seed N]
        redisplay delay-queue [--strategy 1-5|all] [--consumers N] [--poll 1s] … (--help for all)
        redisplay serve [--port 6379] [--bind 127.0.0.1] [--seed N] [--time UNIX_MS] [--requirepass PASS]
@@ -21,6 +22,7 @@ const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [FILE]
   and prints the replies as `redis-cli --no-raw` would. Lines starting with # are comments.
   --seed N        seed the engine's random number generator (default: random)
   --time UNIX_MS  start the virtual clock here and keep it still (default: follow the wall clock)
+  --raw           print the replies as `redis-cli --raw` would
   lru-experiment  prints the LRU-approximation table (true LRU vs maxmemory-samples 5 and 10)
   delay-queue     runs the delay-queue lab (producers and consumers on a ZSET in virtual time)
                   and prints its metrics table
@@ -103,6 +105,7 @@ fn main() {
     let mut seed: Option<u64> = None;
     let mut time: Option<i64> = None;
     let mut file: Option<String> = None;
+    let mut raw = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -114,6 +117,8 @@ fn main() {
                 Some(v) if v >= 0 => time = Some(v),
                 _ => fail("--time needs a Unix time in milliseconds"),
             },
+            "--raw" => raw = true,
+            "--no-raw" => raw = false,
             "-h" | "--help" => {
                 print!("{USAGE}");
                 return;
@@ -129,6 +134,7 @@ fn main() {
     let follow_wall_clock = time.is_none();
     let start_ms = time.unwrap_or_else(wall_ms);
     let mut session = Session::new(EngineOptions { seed, start_ms });
+    session.set_raw(0, raw);
     // No views here: don't build events nobody will read.
     session.engine.set_event_recording(false);
 
@@ -171,8 +177,10 @@ fn main() {
             break;
         }
         // One client, so nobody can serve a blocked command: redis-cli would wait for its
-        // timeout, so the virtual clock jumps there (and the reply prints); without one it
-        // would wait forever.
+        // timeout, so the virtual clock runs until it (and the reply prints); without one it
+        // would wait forever. As in Redis 7.0, where no timer wakes the event loop for a blocked
+        // client, the timeout is noticed by the first beforeSleep at or after it — with nothing
+        // else happening, the one after the next serverCron tick (which may expire keys first).
         while session.is_waiting(0) {
             // A long script: nobody else can stop it, so it runs to its end (or to the
             // playground's time limit).
@@ -181,14 +189,13 @@ fn main() {
                 let _ = out.write_all(&session.poll(0));
                 continue;
             }
-            let due = session.engine.next_block_timeout();
-            if due == 0 {
+            if session.engine.next_block_timeout() == 0 {
                 eprintln!("redisplay: the command blocks forever (no other client can serve it); stopping");
                 let _ = out.flush();
                 std::process::exit(1);
             }
-            session.engine.advance_to(due + 1, u64::MAX);
-            session.engine.before_sleep();
+            let tick = session.engine.next_cron_ms();
+            session.engine.advance_to(tick, u64::MAX);
             let _ = out.write_all(&session.poll(0));
         }
         // redis-cli reads messages until Ctrl-C and never reads another line.

@@ -158,8 +158,8 @@ impl CommandTable {
 
 /// `%.{max}s` of a C string: stops at the first NUL, at most `max` bytes.
 fn c_str(b: &[u8], max: usize) -> Vec<u8> {
-    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len()).min(max);
-    b[..end].to_vec()
+    let s = crate::util::c_str(b);
+    s[..s.len().min(max)].to_vec()
 }
 
 /// `sdsmapchars(err, "\r\n", "  ")`: errors never carry line breaks onto the wire.

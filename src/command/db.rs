@@ -10,10 +10,11 @@
 
 use crate::command::call::Call;
 use crate::command::{c_str, is_opt, parse_i32, parse_i64, syntax_error, NO_SUCH_KEY, OUT_OF_RANGE_DB, SAME_OBJECT};
+use crate::ds::long_double::split_sign;
 use crate::engine::{lookup, Engine};
 use crate::events::ExpiredBy;
 use crate::reply::Reply;
-use crate::util::glob_match;
+use crate::util::{glob_match, is_c_space};
 
 /// db.c `selectDb()` bounds.
 fn db_index(e: &Engine, id: i64) -> Option<usize> {
@@ -169,14 +170,10 @@ pub fn parse_scan_cursor(arg: &[u8]) -> Result<u64, Reply> {
     if s.len() != arg.len() && !s.is_empty() {
         return Err(invalid());
     }
-    if s.first().is_some_and(|c| c.is_ascii_whitespace() || *c == 0x0b) {
+    if s.first().is_some_and(|&c| is_c_space(c)) {
         return Err(invalid());
     }
-    let (neg, digits) = match s.first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
+    let (neg, digits) = split_sign(s);
     if digits.is_empty() {
         // No digits: strtoul consumed nothing; only an empty string ends right there.
         return if s.is_empty() { Ok(0) } else { Err(invalid()) };

@@ -170,6 +170,9 @@ impl Engine {
             c.argv_mem = argv.iter().map(|a| a.len()).sum();
         }
         let reply = handler(self, &call);
+        if self.errno_erange.is_some() {
+            crate::command::sort::after_command(self, &cmd.name, argv);
+        }
         self.current_command = outer;
         // Values the command may have changed in place get their size recomputed.
         for d in self.dbs.iter_mut() {

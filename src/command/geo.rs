@@ -16,23 +16,22 @@
 //! double, trimmed), distances like `addReplyDoubleDistance()`, which in 7.0.15 is
 //! `fixedpoint_d2string(d, 4)` — not quite `%.4f` (see below).
 //!
-//! Differences: RESP2 only, like the rest of the engine. Redis asserts (crashes) when a
-//! *STORE would insert the same member twice or a NaN distance; neither can come from a
-//! search here, and the playground would keep the first. On wasm32 distances can differ in
-//! the last bit (src/ds/geohash.rs).
+//! Differences: Redis asserts (crashes) when a *STORE would insert the same member twice or a
+//! NaN distance; neither can come from a search here, and the playground would keep the first.
+//! On wasm32 distances can differ in the last bit (src/ds/geohash.rs).
 
 use crate::command::call::Call;
-use crate::command::zset::{check_zset_read, limits, zadd, zset_ref};
+use crate::command::zset::{check_zset_read, store_nothing, zadd, zset_from_pairs, zset_ref};
 use crate::command::{c_str, is_opt, parse_i64, syntax_error, NOT_FLOAT};
 use crate::ds::geohash::{self, Shape, ShapeKind, GEO_LAT_MAX, GEO_LAT_MIN, GEO_LONG_MAX, GEO_LONG_MIN};
 use crate::ds::long_double::LongDouble;
 use crate::ds::pqsort::{pqsort, qsort};
-use crate::ds::skiplist::{random_level, ScoreRange};
-use crate::engine::{uniform, Engine};
+use crate::ds::skiplist::ScoreRange;
+use crate::engine::Engine;
 use crate::object::{Value, Zset};
 use crate::reply::Reply;
 use crate::util::{fmt_fixed, string2d};
-use crate::zset::{self, AddFlags, Limits};
+use crate::zset;
 
 const UNSUPPORTED_UNIT: &str = "ERR unsupported unit provided. please use M, KM, FT, MI";
 const NO_MEMBER: &str = "ERR could not decode requested zset member";
@@ -474,13 +473,7 @@ fn georadius_generic(e: &mut Engine, c: &Call, src_index: usize, variant: Varian
 
     if !exists {
         return match &opts.storekey {
-            Some(dst) => {
-                if e.dbs[c.db].delete(dst) {
-                    e.notify("del", c.db, dst);
-                    e.dirty(1);
-                }
-                Reply::Integer(0)
-            }
+            Some(dst) => store_nothing(e, c.db, dst),
             None => Reply::Array(vec![]),
         };
     }
@@ -543,25 +536,10 @@ fn georadius_generic(e: &mut Engine, c: &Call, src_index: usize, variant: Varian
     };
 
     if points.is_empty() {
-        if e.dbs[c.db].delete(&dst) {
-            e.notify("del", c.db, &dst);
-            e.dirty(1);
-        }
-        return Reply::Integer(0);
+        return store_nothing(e, c.db, &dst);
     }
-    // A skiplist first, shrunk to a listpack if it fits (zsetConvertToListpackIfNeeded).
-    let lim = limits(e);
-    let mut z = zset::create(Limits { max_entries: 0, ..lim }, 0);
-    {
-        let Engine { rng, .. } = e;
-        let mut level = || random_level(|| uniform(rng));
-        let mut changes = Vec::new();
-        for p in &points {
-            let score = if opts.storedist { p.dist } else { p.score };
-            zset::add(&mut z, score, &p.member, AddFlags::default(), lim, &mut level, &mut changes);
-        }
-    }
-    zset::shrink_if_possible(&mut z, lim);
+    let z =
+        zset_from_pairs(e, points.iter().map(|p| (p.member.as_slice(), if opts.storedist { p.dist } else { p.score })));
     let obj = e.new_obj(Value::Zset(z));
     e.dbs[c.db].set_key(dst.clone(), obj, false);
     e.notify(if geosearch { "geosearchstore" } else { "georadiusstore" }, c.db, &dst);

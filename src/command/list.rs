@@ -1,6 +1,6 @@
 //! t_list.c: LPUSH, RPUSH, LPUSHX, RPUSHX, LINSERT, LLEN, LINDEX, LSET, LPOP, RPOP (with
-//! count), LMPOP, LRANGE, LTRIM, LPOS, LREM, LMOVE and RPOPLPUSH. The blocking variants wait
-//! for multi-client support.
+//! count), LMPOP, LRANGE, LTRIM, LPOS, LREM, LMOVE and RPOPLPUSH, and the blocking BLPOP, BRPOP,
+//! BLMPOP, BLMOVE and BRPOPLPUSH (a client that finds nothing waits in ../blocked.rs).
 //!
 //! Each handler keeps its t_list.c function's order of checks — `pushGenericCommand`,
 //! `linsertCommand`, `lindexCommand`, `lsetCommand`, `popGenericCommand`,
@@ -18,7 +18,7 @@
 //! RANK -9223372036854775808, LREM with that count) wraps here the way it does on x86-64.
 
 use crate::command::call::Call;
-use crate::command::{is_opt, parse_i64, syntax_error, wrongtype, NOT_INTEGER, NO_SUCH_KEY};
+use crate::command::{clamp_range, is_opt, parse_i64, syntax_error, wrongtype, NOT_INTEGER, NO_SUCH_KEY};
 use crate::engine::Engine;
 use crate::object::{List, Value};
 use crate::reply::Reply;
@@ -114,23 +114,6 @@ fn elements_removed(e: &mut Engine, db: usize, key: &[u8], end: End, count: usiz
     e.notify(end.pop_event(), db, key);
     delete_if_empty(e, db, key);
     e.dirty(count as u64);
-}
-
-/// `addListRangeReply()`'s index arithmetic: the inclusive range `[start, end]` of a list of
-/// `llen` elements after converting negative indexes, or `None` when it is empty.
-fn clamp_range(start: i64, end: i64, llen: i64) -> Option<(usize, usize)> {
-    let mut start = if start < 0 { llen + start } else { start };
-    let mut end = if end < 0 { llen + end } else { end };
-    if start < 0 {
-        start = 0;
-    }
-    if start > end || start >= llen {
-        return None;
-    }
-    if end >= llen {
-        end = llen - 1;
-    }
-    Some((start as usize, end as usize))
 }
 
 /// A C `long` index (negative from the tail) to a position, if it is in range
@@ -566,17 +549,18 @@ fn move_one(e: &mut Engine, db: usize, src: &[u8], dst: &[u8], from: End, to: En
     Reply::Bulk(value)
 }
 
+/// The `LEFT|RIGHT LEFT|RIGHT` of LMOVE and BLMOVE (arguments 3 and 4), parsed before anything
+/// else is looked at.
+fn parse_positions(c: &Call) -> Result<(End, End), Reply> {
+    Ok((parse_position(c.arg(3))?, parse_position(c.arg(4))?))
+}
+
 /// `LMOVE source destination LEFT|RIGHT LEFT|RIGHT`: both positions are parsed first.
 pub fn lmove(e: &mut Engine, c: &Call) -> Reply {
-    let from = match parse_position(c.arg(3)) {
-        Ok(w) => w,
-        Err(r) => return r,
-    };
-    let to = match parse_position(c.arg(4)) {
-        Ok(w) => w,
-        Err(r) => return r,
-    };
-    lmove_generic(e, c, from, to)
+    match parse_positions(c) {
+        Ok((from, to)) => lmove_generic(e, c, from, to),
+        Err(r) => r,
+    }
 }
 
 pub fn rpoplpush(e: &mut Engine, c: &Call) -> Reply {
@@ -693,15 +677,10 @@ fn blmove_generic(e: &mut Engine, c: &Call, from: End, to: End, timeout_idx: usi
 }
 
 pub fn blmove(e: &mut Engine, c: &Call) -> Reply {
-    let from = match parse_position(c.arg(3)) {
-        Ok(w) => w,
-        Err(r) => return r,
-    };
-    let to = match parse_position(c.arg(4)) {
-        Ok(w) => w,
-        Err(r) => return r,
-    };
-    blmove_generic(e, c, from, to, 5)
+    match parse_positions(c) {
+        Ok((from, to)) => blmove_generic(e, c, from, to, 5),
+        Err(r) => r,
+    }
 }
 
 pub fn brpoplpush(e: &mut Engine, c: &Call) -> Reply {

@@ -13,13 +13,17 @@
 //!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `networking.rs` ↔ networking.c
 //!   (CLIENT, HELLO, AUTH, RESET, QUIT), `replication.rs` ↔ replication.c (ROLE);
 //! - `string.rs` ↔ t_string.c, `expire.rs` ↔ expire.c, `list.rs` ↔ t_list.c, `hash.rs` ↔
-//!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c;
+//!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c, `bitops.rs` ↔
+//!   bitops.c, `hyperloglog.rs` ↔ hyperloglog.c, `sort.rs` ↔ sort.c;
+//! - `cluster.rs` ↔ cluster.c (DUMP, RESTORE: the payload format is ../persist/rdb.rs);
 //! - `multi.rs` ↔ multi.c, `pubsub.rs` ↔ pubsub.c (the tables and delivery are ../pubsub.rs),
 //!   `eval.rs` ↔ eval.c (the Lua side is ../script/);
 //! - `clock.rs`: the playground's own CLOCK command (not Redis).
 
+pub mod bitops;
 pub mod call;
 pub mod clock;
+pub mod cluster;
 pub mod config;
 pub mod db;
 pub mod dispatch;
@@ -27,6 +31,7 @@ pub mod eval;
 pub mod expire;
 pub mod geo;
 pub mod hash;
+pub mod hyperloglog;
 pub mod list;
 pub mod multi;
 pub mod networking;
@@ -35,6 +40,7 @@ pub mod pubsub;
 pub mod replication;
 pub mod server;
 pub mod set;
+pub mod sort;
 pub mod string;
 pub mod table;
 pub mod zset;
@@ -73,13 +79,7 @@ pub fn parse_i32(arg: &[u8]) -> Result<i64, Reply> {
     }
 }
 
-/// The bytes of an argument as C sees them with `%s`/`strcasecmp`: up to the first NUL.
-pub fn c_str(arg: &[u8]) -> &[u8] {
-    match arg.iter().position(|&b| b == 0) {
-        Some(n) => &arg[..n],
-        None => arg,
-    }
-}
+pub use crate::util::c_str;
 
 /// `strcasecmp(arg, word) == 0`, with C string semantics.
 pub fn is_opt(arg: &[u8], word: &str) -> bool {
@@ -89,4 +89,22 @@ pub fn is_opt(arg: &[u8], word: &str) -> bool {
 /// `ERR invalid expire time in '<cmd>' command` (networking.c `addReplyErrorExpireTime()`).
 pub fn invalid_expire_time(cmd: &str) -> Reply {
     Reply::Error(format!("ERR invalid expire time in '{cmd}' command").into_bytes())
+}
+
+/// The index arithmetic of t_list.c `addListRangeReply()`/`ltrimCommand()` and t_zset.c's rank
+/// ranges (ZRANGE, ZREMRANGEBYRANK): the inclusive range `[start, end]` of `len` elements after
+/// converting negative indexes, or `None` when it is empty.
+pub fn clamp_range(start: i64, end: i64, len: i64) -> Option<(usize, usize)> {
+    let mut start = if start < 0 { len + start } else { start };
+    let mut end = if end < 0 { len + end } else { end };
+    if start < 0 {
+        start = 0;
+    }
+    if start > end || start >= len {
+        return None;
+    }
+    if end >= len {
+        end = len - 1;
+    }
+    Some((start as usize, end as usize))
 }

@@ -1,12 +1,14 @@
 //! Connections: models networking.c — CLIENT ID/SETNAME/GETNAME/LIST/INFO/KILL
-//! (`clientCommand()`, `catClientInfoString()`, `clientSetName()`), HELLO (`helloCommand()`,
-//! RESP2 only), RESET (`clearClientConnectionState()`) and QUIT.
+//! (`clientCommand()`, `catClientInfoString()`, `clientSetName()`), HELLO (`helloCommand()`:
+//! switches the client to RESP2 or RESP3, with its AUTH and SETNAME options), RESET
+//! (`clearClientConnectionState()`, back to RESP2) and QUIT; AUTH (acl.c `authCommand()`).
 //!
-//! Deviations: there are no sockets, so CLIENT LIST's socket fields are stand-ins: `addr` is
-//! 127.0.0.1 with port 40000+id, `fd` is 7+id, buffer sizes are those of an idle redis-server
-//! connection (`qbuf=26 qbuf-free=20448 rbs=1024 … tot-mem=22298`), `events=r`. HELLO 3 answers
-//! NOPROTO (the console speaks RESP2 as redis-cli does by default). AUTH inside HELLO is refused
-//! as with a server without passwords.
+//! Deviations: the engine sees no sockets, so CLIENT LIST's socket fields are stand-ins: `addr`
+//! and `laddr` are the real ones only for a `redisplay serve` connection (a console client shows
+//! 127.0.0.1 with port 40000+id), `fd` is 7+id, buffer sizes are those of an idle redis-server
+//! connection (`qbuf=26 qbuf-free=20448 rbs=1024 … tot-mem=22298`), `events=r`. There is no
+//! ACL: the one user is `default`, whose password is `requirepass` (any password while that is
+//! empty), for AUTH and HELLO's AUTH alike.
 
 use crate::command::call::Call;
 use crate::command::{is_opt, syntax_error};
@@ -84,7 +86,6 @@ pub fn client_getname(e: &mut Engine, c: &Call) -> Reply {
     }
 }
 
-/// networking.c `validateClientName()` + `clientSetName()`.
 /// The client's `ip:port`: the real peer for a network client, a stand-in for a console.
 fn addr_of(c: &Client) -> String {
     match &c.addr {
@@ -100,6 +101,7 @@ fn laddr_of(c: &Client) -> String {
     }
 }
 
+/// networking.c `validateClientName()` + `clientSetName()`.
 fn set_name(e: &mut Engine, client: ClientId, name: &[u8]) -> Result<(), Reply> {
     if name.iter().any(|&b| !(b'!'..=b'~').contains(&b)) {
         return Err(Reply::err("ERR Client names cannot contain spaces, newlines or special characters."));

@@ -341,7 +341,8 @@ pub fn command_getkeysandflags(_e: &mut Engine, c: &Call) -> Reply {
 /// (a container without a subcommand is the container itself), then its keys come from
 /// db.c `getKeysFromCommandWithSpecs()`: the key specs, unless one has VARIABLE_FLAGS or the
 /// specs are invalid for these arguments, in which case the command's own getkeys function
-/// decides (of ours, only SET has one: `setGetKeys()`).
+/// decides (of ours, SET, SORT, SORT_RO and BITFIELD have one: `setGetKeys()`,
+/// `sortGetKeys()`, `sortROGetKeys()`, `bitfieldGetKeys()`).
 fn getkeys(c: &Call, with_flags: bool) -> Reply {
     let args = &c.argv[2..];
     let Some(name) = args.first() else {
@@ -356,7 +357,7 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
         return Reply::err("ERR Invalid command specified");
     };
     let specs = key_specs(cmd);
-    let has_getkeys_proc = cmd.name == "set";
+    let has_getkeys_proc = matches!(cmd.name.as_str(), "set" | "sort" | "sort_ro" | "bitfield");
     if !has_getkeys_proc && specs.iter().all(|s| s.has("not_key")) {
         return Reply::err("ERR The command has no key arguments");
     }
@@ -367,7 +368,11 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
     let variable_flags = specs.iter().any(|s| s.has("variable_flags"));
     let mut keys = if variable_flags { None } else { keys_from_specs(cmd, &specs, args) };
     if keys.is_none() && has_getkeys_proc {
-        keys = Some(set_get_keys(args));
+        keys = Some(match cmd.name.as_str() {
+            "sort" | "sort_ro" => super::sort::sort_get_keys(args, cmd.name == "sort_ro"),
+            "bitfield" => super::bitops::bitfield_get_keys(args),
+            _ => set_get_keys(args),
+        });
     }
     let keys = keys.unwrap_or_default();
     if keys.is_empty() {

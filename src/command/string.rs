@@ -66,7 +66,7 @@ fn check_string_length(e: &Engine, size: u64, append: u64) -> Result<(), Reply> 
     check_playground_alloc(e, total)
 }
 
-fn check_playground_alloc(e: &Engine, bytes: u64) -> Result<(), Reply> {
+pub(crate) fn check_playground_alloc(e: &Engine, bytes: u64) -> Result<(), Reply> {
     let limit = e.config.int("playground-max-alloc") as u64;
     if bytes > limit {
         return Err(Reply::err(format!(
@@ -85,13 +85,10 @@ fn sds_room(s: &StrValue) -> usize {
     }
 }
 
-/// sds.c `sdsMakeRoomFor()`: keep the room if `newlen` fits, else reserve greedily.
-fn grown_room(room: usize, newlen: usize) -> usize {
-    if room >= newlen {
-        room
-    } else {
-        crate::memory::sds_greedy_room(newlen)
-    }
+/// sds.c `sdsMakeRoomFor()`: keep the room if `newlen` fits the sds's capacity, else reserve
+/// greedily (memory.rs).
+fn grown_room(len: usize, room: usize, newlen: usize) -> usize {
+    crate::memory::sds_make_room_for(len, room, newlen)
 }
 
 /// Shared integers are off when the eviction policy needs each key's own LRU/LFU field.
@@ -481,9 +478,10 @@ pub fn append(e: &mut Engine, c: &Call) -> Reply {
             }
             let room = sds_room(&s);
             let mut bytes = s.to_bytes();
+            let old_len = bytes.len();
             bytes.extend_from_slice(add);
             let len = bytes.len();
-            store_keep_ttl(e, c.db, key, StrValue::Raw(bytes, grown_room(room, len)));
+            store_keep_ttl(e, c.db, key, StrValue::Raw(bytes, grown_room(old_len, room, len)));
             len
         }
     };
@@ -568,7 +566,7 @@ pub fn setrange(e: &mut Engine, c: &Call) -> Reply {
                 return r;
             }
             let room = sds_room(&s);
-            let grown = if end64 > s.len() as u64 { grown_room(room, end64 as usize) } else { room };
+            let grown = if end64 > s.len() as u64 { grown_room(s.len(), room, end64 as usize) } else { room };
             (s.to_bytes(), grown)
         }
     };

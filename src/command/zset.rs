@@ -16,7 +16,7 @@
 
 use crate::command::call::Call;
 use crate::command::db::{parse_scan_cursor, parse_scan_options};
-use crate::command::{c_str, is_opt, parse_i64, syntax_error, wrongtype, NOT_FLOAT, NOT_INTEGER};
+use crate::command::{c_str, clamp_range, is_opt, parse_i64, syntax_error, wrongtype, NOT_FLOAT, NOT_INTEGER};
 use crate::ds::skiplist::{random_level, LexBound, LexRange, PathStep, ScoreRange};
 use crate::engine::{uniform, Engine};
 use crate::events::{Event, SearchStep};
@@ -37,6 +37,31 @@ pub(crate) fn limits(e: &Engine) -> Limits {
         max_entries: e.config.int("zset-max-listpack-entries").max(0) as usize,
         max_value: e.config.int("zset-max-listpack-value").max(0) as usize,
     }
+}
+
+/// A STORE variant's empty result (ZRANGESTORE, ZUNIONSTORE…, GEOSEARCHSTORE, GEORADIUS STORE):
+/// the destination is deleted — a `del` event and one change, if it existed — and the reply is 0.
+pub(crate) fn store_nothing(e: &mut Engine, db: usize, dst: &[u8]) -> Reply {
+    if e.dbs[db].delete(dst) {
+        e.notify("del", db, dst);
+        e.dirty(1);
+    }
+    Reply::Integer(0)
+}
+
+/// The sorted set ZUNIONSTORE/ZINTERSTORE/ZDIFFSTORE and the GEO STORE options write: built as
+/// a skiplist, then shrunk to a listpack if it fits (t_zset.c `zsetConvertToListpackIfNeeded()`).
+pub(crate) fn zset_from_pairs<'a>(e: &mut Engine, pairs: impl IntoIterator<Item = (&'a [u8], f64)>) -> Zset {
+    let lim = limits(e);
+    let mut z = zset::create(Limits { max_entries: 0, ..lim }, 0);
+    let Engine { rng, .. } = e;
+    let mut level = || random_level(|| uniform(rng));
+    let mut changes = Vec::new();
+    for (m, s) in pairs {
+        zset::add(&mut z, s, m, AddFlags::default(), lim, &mut level, &mut changes);
+    }
+    zset::shrink_if_possible(&mut z, lim);
+    z
 }
 
 /// The zset at `key` after a write lookup: Ok(None) if missing, WRONGTYPE otherwise.
@@ -189,23 +214,8 @@ fn parse_lex_range(min: &[u8], max: &[u8]) -> Result<LexRange, Reply> {
 }
 
 /// Rank sanitizing shared by ZRANGE and ZREMRANGEBYRANK: `None` for an empty range.
-fn sanitize_ranks(mut start: i64, mut end: i64, len: i64) -> Option<(u64, u64)> {
-    if start < 0 {
-        start = len.saturating_add(start);
-    }
-    if end < 0 {
-        end = len.saturating_add(end);
-    }
-    if start < 0 {
-        start = 0;
-    }
-    if start > end || start >= len {
-        return None;
-    }
-    if end >= len {
-        end = len - 1;
-    }
-    Some((start as u64, end as u64))
+fn sanitize_ranks(start: i64, end: i64, len: i64) -> Option<(u64, u64)> {
+    clamp_range(start, end, len).map(|(start, end)| (start as u64, end as u64))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -548,11 +558,7 @@ fn zrange_generic(
     // ZRANGESTORE: zrangeResultBeginStore/EmitCBufferForStore/FinalizeStore.
     let dst = c.arg(1);
     if result.is_empty() {
-        if e.dbs[c.db].delete(dst) {
-            e.notify("del", c.db, dst);
-            e.dirty(1);
-        }
-        return Reply::Integer(0);
+        return store_nothing(e, c.db, dst);
     }
     let lim = limits(e);
     let begin_len = rank_len.map(|n| n as i64).unwrap_or(-1);
@@ -1215,23 +1221,9 @@ fn zsetop_generic(
         return members_reply(&result, withscores);
     };
     if result.is_empty() {
-        if e.dbs[c.db].delete(dst) {
-            e.notify("del", c.db, dst);
-            e.dirty(1);
-        }
-        return Reply::Integer(0);
+        return store_nothing(e, c.db, dst);
     }
-    let lim = limits(e);
-    let mut z = zset::create(Limits { max_entries: 0, ..lim }, 0);
-    {
-        let Engine { rng, .. } = e;
-        let mut level = || random_level(|| uniform(rng));
-        let mut changes = Vec::new();
-        for (m, s) in &result {
-            zset::add(&mut z, *s, m, AddFlags::default(), lim, &mut level, &mut changes);
-        }
-    }
-    zset::shrink_if_possible(&mut z, lim);
+    let z = zset_from_pairs(e, result.iter().map(|(m, s)| (m.as_slice(), *s)));
     let n = z.len();
     let obj = e.new_obj(Value::Zset(z));
     e.dbs[c.db].set_key(dst.to_vec(), obj, false);
@@ -1289,15 +1281,17 @@ pub fn zscan(e: &mut Engine, c: &Call) -> Reply {
         Ok(v) => v,
         Err(r) => return r,
     };
-    let opts = match parse_scan_options(c, 3, false) {
-        Ok(o) => o,
-        Err(r) => return r,
-    };
+    // db.c `scanGenericCommand()` looks the key up (and answers an empty scan when it is
+    // missing) before it parses the options, as HSCAN and SSCAN do.
     match check_zset_read(e, c.db, key) {
         Err(r) => return r,
         Ok(false) => return Reply::Array(vec![Reply::bulk("0"), Reply::Array(vec![])]),
         Ok(true) => {}
     }
+    let opts = match parse_scan_options(c, 3, false) {
+        Ok(o) => o,
+        Err(r) => return r,
+    };
     let Some(z) = zset_ref(e, c.db, key) else { return Reply::Array(vec![Reply::bulk("0"), Reply::Array(vec![])]) };
     let listpack = matches!(z, Zset::Listpack(_));
     let (next, batch): (u64, Vec<(Vec<u8>, f64)>) = match z {

@@ -29,19 +29,7 @@ pub enum CFloat {
 /// Parses `s` with the grammar of C `strtod` and requires it to use the whole string, with no
 /// leading whitespace (util.c `string2d`/`string2ld` reject that). `None` means "not a float".
 pub fn parse_c_float(s: &[u8]) -> Option<CFloat> {
-    let mut i = 0;
-    let neg = match s.first() {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
-    let rest = &s[i..];
+    let (neg, rest) = split_sign(s);
     let lower: Vec<u8> = rest.to_ascii_lowercase();
     if lower == b"inf" || lower == b"infinity" {
         return Some(CFloat::Inf { neg });
@@ -108,28 +96,27 @@ fn parse_decimal(neg: bool, s: &[u8]) -> Option<CFloat> {
 /// An exponent: optional sign and at least one digit (else `strtod` stops before the `e`,
 /// leaving trailing bytes, which the callers reject). Saturates instead of overflowing.
 fn parse_exponent(s: &[u8]) -> Option<(i64, usize)> {
+    let (neg, digits) = split_sign(s);
     let mut i = 0;
-    let neg = match s.first() {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
-    let start = i;
     let mut v: i64 = 0;
-    while i < s.len() && s[i].is_ascii_digit() {
-        v = v.saturating_mul(10).saturating_add((s[i] - b'0') as i64).min(1 << 40);
+    while i < digits.len() && digits[i].is_ascii_digit() {
+        v = v.saturating_mul(10).saturating_add((digits[i] - b'0') as i64).min(1 << 40);
         i += 1;
     }
-    if i == start {
+    if i == 0 {
         return None;
     }
-    Some((if neg { -v } else { v }, i))
+    Some((if neg { -v } else { v }, s.len() - digits.len() + i))
+}
+
+/// The optional sign every C number reader (`strtod`, `strtol`, `strtoul`, `atoi`) accepts
+/// after the leading whitespace: whether it is `-`, and the bytes after it.
+pub fn split_sign(s: &[u8]) -> (bool, &[u8]) {
+    match s.first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    }
 }
 
 fn parse_hex(neg: bool, s: &[u8]) -> Option<CFloat> {
@@ -308,7 +295,9 @@ impl CFloat {
             }
             CFloat::Finite { .. } => match self.to_long_double_fmt(DOUBLE)? {
                 LongDouble::Finite { neg, mant, exp } => {
-                    let v = mant as f64 * 2f64.powi(exp as i32);
+                    // In two steps: 2^exp alone underflows below 2^-1022, mant × 2^exp doesn't.
+                    let (first, rest): (i32, i64) = if exp < -1000 { (-1000, exp + 1000) } else { (0, exp) };
+                    let v = mant as f64 * 2f64.powi(first) * 2f64.powi(rest as i32);
                     Some(if neg { -v } else { v })
                 }
                 _ => None,
@@ -352,6 +341,40 @@ impl CFloat {
                 }
                 Ok(_) => self.to_f64().unwrap_or(if *neg { -0.0 } else { 0.0 }),
             },
+        }
+    }
+
+    /// C `strtod()`'s result and whether it sets `errno = ERANGE`, as glibc does: on overflow
+    /// (±inf from a finite literal), and when the result is subnormal or zero and not exact.
+    pub fn strtod_erange(&self) -> (f64, bool) {
+        let v = self.to_f64_lenient();
+        match self {
+            CFloat::Finite { digits, .. } => {
+                if v.is_infinite() {
+                    (v, true)
+                } else if v == 0.0 {
+                    (v, digits.bits() != 0)
+                } else if v.abs() < f64::MIN_POSITIVE {
+                    (v, !self.equals_f64(v))
+                } else {
+                    (v, false)
+                }
+            }
+            _ => (v, false),
+        }
+    }
+
+    /// Whether the literal's exact value is `v`.
+    fn equals_f64(&self, v: f64) -> bool {
+        let Ok((_, num, den, exp2)) = self.exact() else { return false };
+        let LongDouble::Finite { mant, exp, .. } = LongDouble::from_f64(v) else { return false };
+        // num/den × 2^exp2 == mant × 2^exp  ⇔  num × 2^(exp2-exp) == mant × den
+        let rhs = BigUint::from(mant) * &den;
+        let d = exp2 - exp;
+        if d >= 0 {
+            (num << d as u64) == rhs
+        } else {
+            num == (rhs << (-d) as u64)
         }
     }
 

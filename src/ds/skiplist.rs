@@ -135,6 +135,46 @@ fn before(score: f64, ele: &[u8], other_score: f64, other_ele: &[u8]) -> bool {
     score < other_score || (score == other_score && ele < other_ele)
 }
 
+/// What the range finders ask of a range: whether it is empty and where a node stands against
+/// its two ends. Score ranges judge a node by its score, lex ranges by its member bytes;
+/// t_zset.c writes each finder twice, once per kind.
+trait NodeRange {
+    fn is_empty(&self) -> bool;
+    fn node_gte_min(&self, n: &Node) -> bool;
+    fn node_lte_max(&self, n: &Node) -> bool;
+}
+
+impl NodeRange for ScoreRange {
+    fn is_empty(&self) -> bool {
+        ScoreRange::is_empty(self)
+    }
+    fn node_gte_min(&self, n: &Node) -> bool {
+        self.gte_min(n.score)
+    }
+    fn node_lte_max(&self, n: &Node) -> bool {
+        self.lte_max(n.score)
+    }
+}
+
+impl NodeRange for LexRange {
+    fn is_empty(&self) -> bool {
+        LexRange::is_empty(self)
+    }
+    fn node_gte_min(&self, n: &Node) -> bool {
+        self.gte_min(&n.ele)
+    }
+    fn node_lte_max(&self, n: &Node) -> bool {
+        self.lte_max(&n.ele)
+    }
+}
+
+/// Which end of a range a finder looks for.
+#[derive(Clone, Copy)]
+enum End {
+    First,
+    Last,
+}
+
 /// One step of a recorded search: the node examined at a level.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PathStep {
@@ -410,20 +450,55 @@ impl Skiplist {
 
     /// t_zset.c `zslIsInRange()`.
     pub fn in_range(&self, r: &ScoreRange) -> bool {
-        if r.is_empty() || self.s.tail == NIL {
-            return false;
-        }
-        if !r.gte_min(self.s.nodes[self.s.tail as usize].score) {
-            return false;
-        }
-        let first = self.first();
-        first != NIL && r.lte_max(self.s.nodes[first as usize].score)
+        self.may_hold(r)
     }
 
     /// t_zset.c `zslNthInRange()` for n = 0: the first node in range, recording the path.
     pub fn first_in_range(&self, r: &ScoreRange, path: Option<&mut Vec<PathStep>>) -> u32 {
+        self.range_end(r, End::First, path)
+    }
+
+    /// t_zset.c `zslLastInRange()`.
+    pub fn last_in_range(&self, r: &ScoreRange) -> u32 {
+        self.range_end(r, End::Last, None)
+    }
+
+    /// t_zset.c `zslIsInLexRange()`.
+    pub fn in_lex_range(&self, r: &LexRange) -> bool {
+        self.may_hold(r)
+    }
+
+    /// t_zset.c `zslFirstInLexRange()`.
+    pub fn first_in_lex_range(&self, r: &LexRange) -> u32 {
+        self.range_end(r, End::First, None)
+    }
+
+    /// t_zset.c `zslLastInLexRange()`.
+    pub fn last_in_lex_range(&self, r: &LexRange) -> u32 {
+        self.range_end(r, End::Last, None)
+    }
+
+    /// `zslIsInRange()` and `zslIsInLexRange()`: false when the range is empty or lies wholly
+    /// after the tail or before the first node.
+    fn may_hold<R: NodeRange>(&self, r: &R) -> bool {
+        if r.is_empty() || self.s.tail == NIL {
+            return false;
+        }
+        if !r.node_gte_min(&self.s.nodes[self.s.tail as usize]) {
+            return false;
+        }
+        let first = self.first();
+        first != NIL && r.node_lte_max(&self.s.nodes[first as usize])
+    }
+
+    /// The four range finders (`zslNthInRange()` for n = 0, `zslLastInRange()` and the lex
+    /// twins) as one descent. For the first node, move on while the next node is below the
+    /// range's minimum, then take one step at level 0; for the last, move on while the next node
+    /// is within its maximum. The node reached satisfies one end only, so it is checked against
+    /// the other. Every node examined is recorded in `path`.
+    fn range_end<R: NodeRange>(&self, r: &R, end: End, path: Option<&mut Vec<PathStep>>) -> u32 {
         let mut path = path;
-        if !self.in_range(r) {
+        if !self.may_hold(r) {
             return NIL;
         }
         let mut x = HEADER;
@@ -435,7 +510,11 @@ impl Skiplist {
                     break;
                 }
                 let f_rank = traversed + self.s.nodes[x as usize].levels[i].span;
-                let moved = !r.gte_min(self.s.nodes[f as usize].score);
+                let n = &self.s.nodes[f as usize];
+                let moved = match end {
+                    End::First => !r.node_gte_min(n),
+                    End::Last => r.node_lte_max(n),
+                };
                 if let Some(p) = path.as_deref_mut() {
                     p.push(PathStep { level: i, node: f, rank: f_rank, moved });
                 }
@@ -447,93 +526,17 @@ impl Skiplist {
                 }
             }
         }
-        let x = self.fwd(x, 0);
-        if x == NIL || !r.lte_max(self.s.nodes[x as usize].score) {
-            NIL
-        } else {
-            x
-        }
-    }
-
-    /// t_zset.c `zslLastInRange()`.
-    pub fn last_in_range(&self, r: &ScoreRange) -> u32 {
-        if !self.in_range(r) {
-            return NIL;
-        }
-        let mut x = HEADER;
-        for i in (0..self.s.level).rev() {
-            loop {
-                let f = self.fwd(x, i);
-                if f != NIL && r.lte_max(self.s.nodes[f as usize].score) {
-                    x = f;
-                } else {
-                    break;
-                }
+        let (x, in_range) = match end {
+            End::First => {
+                let x = self.fwd(x, 0);
+                (x, x != NIL && r.node_lte_max(&self.s.nodes[x as usize]))
             }
-        }
-        if x == HEADER || !r.gte_min(self.s.nodes[x as usize].score) {
-            NIL
-        } else {
+            End::Last => (x, x != HEADER && r.node_gte_min(&self.s.nodes[x as usize])),
+        };
+        if in_range {
             x
-        }
-    }
-
-    /// t_zset.c `zslIsInLexRange()`.
-    pub fn in_lex_range(&self, r: &LexRange) -> bool {
-        if r.is_empty() || self.s.tail == NIL {
-            return false;
-        }
-        if !r.gte_min(&self.s.nodes[self.s.tail as usize].ele) {
-            return false;
-        }
-        let first = self.first();
-        first != NIL && r.lte_max(&self.s.nodes[first as usize].ele)
-    }
-
-    /// t_zset.c `zslFirstInLexRange()`.
-    pub fn first_in_lex_range(&self, r: &LexRange) -> u32 {
-        if !self.in_lex_range(r) {
-            return NIL;
-        }
-        let mut x = HEADER;
-        for i in (0..self.s.level).rev() {
-            loop {
-                let f = self.fwd(x, i);
-                if f != NIL && !r.gte_min(&self.s.nodes[f as usize].ele) {
-                    x = f;
-                } else {
-                    break;
-                }
-            }
-        }
-        let x = self.fwd(x, 0);
-        if x == NIL || !r.lte_max(&self.s.nodes[x as usize].ele) {
-            NIL
         } else {
-            x
-        }
-    }
-
-    /// t_zset.c `zslLastInLexRange()`.
-    pub fn last_in_lex_range(&self, r: &LexRange) -> u32 {
-        if !self.in_lex_range(r) {
-            return NIL;
-        }
-        let mut x = HEADER;
-        for i in (0..self.s.level).rev() {
-            loop {
-                let f = self.fwd(x, i);
-                if f != NIL && r.lte_max(&self.s.nodes[f as usize].ele) {
-                    x = f;
-                } else {
-                    break;
-                }
-            }
-        }
-        if x == HEADER || !r.gte_min(&self.s.nodes[x as usize].ele) {
             NIL
-        } else {
-            x
         }
     }
 
@@ -720,6 +723,72 @@ mod tests {
         let removed = zsl.delete_range_by_rank(2, 5);
         assert_eq!(removed.len(), 4);
         zsl.check().unwrap();
+    }
+
+    /// The one descent against a scan of the level-0 list, on random skiplists and random
+    /// ranges (fixed seed), for all four finders; the recorded path is checked too: every step
+    /// names its node's true rank, and the search moved onto exactly the nodes before the range.
+    #[test]
+    fn range_finders_agree_with_a_scan() {
+        let mut rng = Lcg(7);
+        let mut pick = |n: u64| (rng.draw() * n as f64) as u64;
+        let bound = |pick: &mut dyn FnMut(u64) -> u64| -> LexBound {
+            let v = vec![b'a' + pick(6) as u8; 1 + pick(2) as usize];
+            match pick(8) {
+                0 => LexBound::MinusInf,
+                1 => LexBound::PlusInf,
+                2..=4 => LexBound::Inclusive(v),
+                _ => LexBound::Exclusive(v),
+            }
+        };
+        let mut draws = Lcg(99);
+        for round in 0..300 {
+            let mut zsl = Skiplist::new();
+            let lex = round % 2 == 1;
+            for i in 0..pick(40) {
+                let (score, ele) = if lex {
+                    // Lex ranges assume equal scores, as ZRANGEBYLEX does.
+                    (0.0, vec![b'a' + pick(6) as u8; 1 + pick(2) as usize])
+                } else {
+                    (pick(12) as f64, format!("m{i}").into_bytes())
+                };
+                if zsl.iter().all(|(e, _)| e != ele.as_slice()) {
+                    zsl.insert(score, ele, random_level(|| draws.draw()));
+                }
+            }
+            let mut nodes = Vec::new();
+            let mut x = zsl.first();
+            while x != NIL {
+                nodes.push(x);
+                x = zsl.next(x);
+            }
+            let scan = |inside: &dyn Fn(&Node) -> bool| {
+                let first = nodes.iter().copied().find(|&x| inside(zsl.node(x))).unwrap_or(NIL);
+                let last = nodes.iter().copied().rev().find(|&x| inside(zsl.node(x))).unwrap_or(NIL);
+                (first, last)
+            };
+            if lex {
+                let r = LexRange { min: bound(&mut pick), max: bound(&mut pick) };
+                let (first, last) = scan(&|n| !r.is_empty() && r.contains(&n.ele));
+                assert_eq!(zsl.first_in_lex_range(&r), first, "{r:?}");
+                assert_eq!(zsl.last_in_lex_range(&r), last, "{r:?}");
+            } else {
+                let (a, b) = (pick(14) as f64 - 1.0, pick(14) as f64 - 1.0);
+                let r = ScoreRange { min: a, max: b, minex: pick(2) == 1, maxex: pick(2) == 1 };
+                let (first, last) = scan(&|n| r.contains(n.score));
+                let mut path = Vec::new();
+                assert_eq!(zsl.first_in_range(&r, Some(&mut path)), first, "{r:?}");
+                assert_eq!(zsl.last_in_range(&r), last, "{r:?}");
+                if zsl.in_range(&r) {
+                    assert!(!path.is_empty());
+                }
+                for step in path {
+                    let n = zsl.node(step.node);
+                    assert_eq!(zsl.rank(n.score, &n.ele, None), step.rank);
+                    assert_eq!(step.moved, !r.gte_min(n.score), "{step:?} {r:?}");
+                }
+            }
+        }
     }
 
     #[test]

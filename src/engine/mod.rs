@@ -192,6 +192,9 @@ pub struct Engine {
     pub(crate) blocking: BlockingState,
     /// A script is running: blocking commands answer at once (`CLIENT_DENY_BLOCKING`).
     pub(crate) in_script: bool,
+    /// `errno` left at ERANGE by SORT's strtod (command/sort.rs), with the connection count
+    /// then: a new connection or a command that clears errno ends it.
+    pub(crate) errno_erange: Option<u64>,
     /// INFO's `tcp_port`: 6379 in the page, the real port under `redisplay serve`.
     pub tcp_port: u16,
     /// Lua scripting: the Lua state, the script cache, math.random's generator (script/).
@@ -303,6 +306,7 @@ impl Engine {
             watched_keys: BTreeMap::new(),
             blocking: Default::default(),
             in_script: false,
+            errno_erange: None,
             tcp_port: 6379,
             scripts: Default::default(),
         };

@@ -1,6 +1,6 @@
 //! Pipelining vs one round trip per command, under a simulated network.
 //!
-//! The seeds' example: 100,000 commands take about 12 s when each waits for its reply, about
+//! The usual illustration: 100,000 commands take about 12 s when each waits for its reply, about
 //! 0.8 s pipelined. The time goes to round trips, not to Redis: a command costs the server a few
 //! microseconds, a round trip costs the client a hundred or more. This runs the commands
 //! through a real engine (the keys exist afterwards, cron ticks as the virtual clock passes) and
@@ -8,7 +8,7 @@
 //! - `rtt_us`: the network round trip (default 112 µs, a loopback/LAN figure);
 //! - `service_us`: the server's time per command (default 8 µs, about what redis-server 7.0
 //!   spends on a small SET including its read and write syscalls amortised over a pipeline —
-//!   the seeds' 0.8 s / 100,000).
+//!   that illustration's 0.8 s / 100,000).
 //!
 //! One by one: each command costs `rtt + service`. Pipelined in batches of `batch`: each batch
 //! costs one `rtt` plus `batch × service` (the server answers the batch in order; the client

@@ -1,6 +1,6 @@
-//! The five delay-queue designs of the seeds, as the client code a developer writes (shown in
+//! The five delay-queue designs the lab compares, as the client code a developer writes (shown in
 //! the page next to the timeline and printed by `redisplay delay-queue --code`). The state
-//! machines in delay_queue.rs run exactly these loops, command for command.
+//! machines in delay_queue/mod.rs run exactly these loops, command for command.
 
 /// A delay-queue design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -1,7 +1,11 @@
 //! The transcript format and its comparison, shared by every layer that runs the golden
 //! transcripts: tests/golden.rs (natively, against the recorded .out files),
-//! tests/differential.rs (against a live redis-server) and the wasm tests (which
-//! `include_str!` the scripts). No file IO, no processes: this compiles on wasm32 too.
+//! tests/differential.rs and tests/server_live.rs (against a live redis-server) and the wasm
+//! tests (which `include_str!` the scripts). No file IO, no processes: this compiles on wasm32.
+//!
+//! Beside it, the helpers more than one test file needs: `engine` (an engine driven by
+//! argument lists), `session` (driven through the console), and — native targets only —
+//! `native` (the transcripts on disk, the wall clock).
 //!
 //! A transcript (`tests/scripts/*.redis`) is what one types into redis-cli, one line per
 //! command. Lines whose first non-blank character is `#` are comments and are never sent;
@@ -14,6 +18,11 @@
 //! byte at the current position; an unordered one takes as many lines as the engine printed.
 
 #![allow(dead_code)]
+
+pub mod engine;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
+pub mod session;
 
 /// How one command's reply is compared.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -225,17 +234,24 @@ fn strip_indexes(line: &[u8]) -> Vec<u8> {
 }
 
 /// The output with the number after `"id" => (integer) ` (RESP3) or on the line after `"id"`
-/// (RESP2) replaced by `N`.
+/// (RESP2) replaced by `N` — or, as `redis-cli --raw` prints HELLO, the number in `id N`
+/// (RESP3) or on the line after `id` (RESP2).
 fn mask_id(b: &[u8]) -> Vec<Vec<u8>> {
     let lines: Vec<&[u8]> = split_lines(b).collect();
     let mut out = Vec::new();
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit());
     for (i, line) in lines.iter().enumerate() {
         let text = String::from_utf8_lossy(line);
-        let after_id_key = i > 0 && String::from_utf8_lossy(lines[i - 1]).ends_with("\"id\"");
+        let previous = if i > 0 { String::from_utf8_lossy(lines[i - 1]).into_owned() } else { String::new() };
+        let after_id_key = previous.ends_with("\"id\"");
         if let Some(p) = text.find("\"id\" => (integer) ") {
             out.push(format!("{}\"id\" => (integer) N", &text[..p]).into_bytes());
         } else if after_id_key && text.contains("(integer) ") {
             out.push(b"(integer) N".to_vec());
+        } else if text.strip_prefix("id ").is_some_and(digits) {
+            out.push(b"id N".to_vec());
+        } else if previous == "id" && digits(&text) {
+            out.push(b"N".to_vec());
         } else {
             out.push(line.to_vec());
         }

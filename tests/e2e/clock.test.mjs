@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { useBrowser, newPage, openPlayground, runLine, lastEntry, clockMs, cronTicks, pause, frames } from "./harness.mjs";
+import { useBrowser, newPage, openPlayground, runLine, lastEntry, clockMs, cronTicks, pause, frames, settled, clickReset } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=11&t=${START}`;
@@ -24,6 +24,7 @@ test("the clock runs at 1× by default, and pause stops it and the redrawing", a
     await page.waitForFunction((t0) => Number(document.querySelector("#clock-time").dataset.ms) > t0, t0);
 
     await pause(page);
+    await settled(page);
     const paused = await clockMs(page);
     // Nothing in the clock bar may change while paused: count DOM mutations over some frames.
     await page.evaluate(() => {
@@ -90,6 +91,7 @@ test("step pauses a running clock first", async () => {
     await openPlayground(page, env.server.url, QUERY);
     await page.click("#clock-step");
     await page.waitForFunction(() => document.querySelector("#clock-play").textContent.includes("Play"));
+    await settled(page); // the step ran
     const t = await clockMs(page);
     await frames(page, 10);
     assert.equal(await clockMs(page), t);
@@ -210,7 +212,7 @@ test("a hidden tab stops the clock; it resumes when visible again", async () => 
         document.dispatchEvent(new Event("visibilitychange"));
       }, hidden);
     await setHidden(true);
-    await frames(page, 2); // the frame already scheduled runs, sees the tab hidden, stops
+    await settled(page); // the frame already scheduled runs, sees the tab hidden, stops
     const t = await clockMs(page);
     await frames(page, 15);
     assert.equal(await clockMs(page), t);
@@ -250,7 +252,7 @@ test("reset gives a fresh engine: no keys, clock back at the start, db 0", async
     await runLine(page, "SET x 1");
     await page.click("#clock-jump");
     await page.waitForFunction((t) => Number(document.querySelector("#clock-time").dataset.ms) >= t, START + 30_000);
-    await page.click("#clock-reset");
+    await clickReset(page);
     await page.waitForFunction((t) => document.querySelector("#clock-time").dataset.ms === String(t), START);
     assert.match((await lastEntry(page)).notes.join(" "), /reset: a fresh engine with seed 11/);
     assert.equal(await page.textContent(".input-line .prompt"), "127.0.0.1:6379> ");

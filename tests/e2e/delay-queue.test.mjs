@@ -12,7 +12,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { useBrowser, REPO_ROOT, newPage, openPlayground, pause, frames } from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage, openPlayground, pause } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z, the console engine's clock (not the lab's)
 const QUERY = `?seed=7&t=${START}#delay-queue`;
@@ -55,7 +55,8 @@ async function openLab({ viewport = { width: 1440, height: 1000 }, reducedMotion
     window.dq = { generation: -1, runs: [], dropped: [] };
     pageParts.delayQueue.onDrain((i, events, dropped, generation) => {
       if (generation !== window.dq.generation) window.dq = { generation, runs: [], dropped: [] };
-      (window.dq.runs[i] ??= []).push(...events);
+      window.dq.runs[i] ??= [];
+      window.dq.runs[i].push(...events);
       window.dq.dropped[i] = (window.dq.dropped[i] ?? 0) + dropped;
     });
   });
@@ -84,7 +85,6 @@ async function settle(page, timeout = 30_000) {
     null,
     { timeout, polling: 50 },
   );
-  await frames(page, 2);
 }
 
 /** What the recorded events say, per run: tasks, fates, and each lane's counts. */
@@ -312,7 +312,7 @@ test("strategy 2 with two consumers shows duplicates; strategy 4 with a crash sh
     assert.ok(shade.r > shade.g + 10 && shade.r > shade.b + 10, `crash shading: ${JSON.stringify(shade)}`);
     // Tall enough to show both timelines, their metrics, the code and the events.
     await page.setViewportSize({ width: 1440, height: 1900 });
-    await frames(page, 3);
+    await page.waitForFunction(() => window.innerHeight === 1900);
     await screenshot(page, "delay-queue.png");
     assert.deepEqual(errors, []);
   } finally {
@@ -446,7 +446,8 @@ test("the axis zooms and pans from the keyboard and the buttons, follows now whi
     // The tab is one of the panel's tabs, reached by the arrow keys like the others.
     await page.focus("#tab-delay-queue");
     await page.keyboard.press("Home");
-    assert.equal(await page.getAttribute("#tab-zset", "aria-selected"), "true");
+    // (The first tab is the keyspace list's.)
+    assert.equal(await page.getAttribute("#tab-keyspace", "aria-selected"), "true");
     assert.ok(await page.isHidden("#delay-queue"));
     await page.keyboard.press("End");
     assert.equal(await page.getAttribute("#tab-delay-queue", "aria-selected"), "true");
@@ -504,7 +505,11 @@ test("the timeline drawn while playing (lanes through the cached layer) equals a
     await runForm(page, { strategy: 2, speed: "600", durationMs: "30m", consumers: "3", pollMs: "300ms" });
     await page.waitForFunction(() => window.dqParts.delayQueue.state().now > 600_000, null, { timeout: 20_000 });
     await page.click("#dq-play"); // pause mid-run
-    await frames(page, 3);
+    await page.waitForFunction(() => {
+      const s = window.dqParts.delayQueue.state();
+      const root = document.getElementById("delay-queue");
+      return !s.playing && root.dataset.playing === "false" && root.dataset.drawnNow === String(s.now);
+    });
     const same = await page.evaluate(async () => {
       const view = window.dqParts.views.delayQueue;
       const [timeline] = view.timelines();

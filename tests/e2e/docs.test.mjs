@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { useBrowser, REPO_ROOT, newPage } from "./harness.mjs";
 
 const env = useBrowser();
@@ -50,6 +51,40 @@ test("the docs page boots every widget and shows the HTML of each as written", a
     assert.equal(await page.evaluate(() => document.querySelector("#ex-read-only redis-playground").shadowRoot.querySelectorAll(".scrollback .typed").length), 6);
     assert.ok(await page.evaluate(() => document.querySelector("#ex-zset redis-playground").shadowRoot.querySelectorAll(".lp-entry").length) === 4);
     assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the docs page opened as a file says why the widgets cannot start and how to see them", async () => {
+  const { page, context } = await newPage(env.browser, { viewport: { width: 1200, height: 900 } });
+  try {
+    await page.goto(pathToFileURL(path.join(REPO_ROOT, "docs/index.html")).href);
+    await page.waitForSelector("#file-notice", { state: "visible" });
+    const notice = await page.textContent("#file-notice");
+    assert.match(notice, /file:\/\//);
+    assert.match(notice, /scripts\/serve\.sh/);
+    assert.match(notice, /redisplay-single\.html/);
+    // The samples beside the widgets still show their HTML, and each widget still takes room
+    // and says what it is.
+    const snippets = await page.$$eval(".example .snippet code", (l) => l.map((c) => c.textContent));
+    assert.ok(snippets.length >= 5 && snippets.every((s) => s.startsWith("<redis-playground")), snippets.join("\n"));
+    const boxes = await page.$$eval(".example redis-playground", (l) => l.map((w) => Math.round(w.getBoundingClientRect().height)));
+    assert.ok(boxes.every((h) => h >= 40), `widget boxes ${boxes.join(", ")} px`);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the page itself opened as a file says why it cannot start and how to open it", async () => {
+  const { page, context } = await newPage(env.browser);
+  try {
+    await page.goto(pathToFileURL(path.join(REPO_ROOT, "index.html")).href);
+    await page.waitForSelector("html[data-boot=failed]", { state: "attached" });
+    const text = await page.textContent("#boot-status");
+    assert.match(text, /file:\/\//);
+    assert.match(text, /scripts\/serve\.sh/);
+    assert.match(text, /redisplay-single\.html/);
   } finally {
     await context.close();
   }

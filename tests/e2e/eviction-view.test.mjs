@@ -11,7 +11,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, frames, clockMs } from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, frames, settled, drained, clockMs, clickReset } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=7&t=${START}#eviction`;
@@ -114,7 +114,7 @@ async function engineInfo(page, section) {
 
 /** Waits until the view has seen every eviction the page drained and nothing more comes. */
 async function settle(page) {
-  await frames(page, 3);
+  await drained(page);
   await page.waitForFunction(() => {
     const v = document.getElementById("eviction");
     return Number(v.dataset.evictions ?? 0) === window.recorded.evictions.length;
@@ -208,7 +208,7 @@ function assertShows(shown, e, policy) {
   assert.equal(shown.sortedBefore, "true");
   assert.equal(shown.sortedAfter, "true");
   // The victim's slot is the first empty one after; the ghosts skipped are the next ones.
-  const firstEmpty = r.pool_after.findIndex((s) => s === null);
+  const firstEmpty = r.pool_after.indexOf(null);
   assert.equal(shown.after[firstEmpty].mark, "victim");
   assert.equal(shown.after.filter((s) => s.mark === "ghost").length, r.ghosts);
   assert.equal(shown.after.filter((s) => s.mark === "victim").length, 1);
@@ -257,7 +257,12 @@ async function crowd(page, { ttlKeys = true } = {}) {
   await page.evaluate(async () => {
     const { pageParts } = await import("/www/main.js");
     const e = pageParts.engine;
-    for (let round = 0; round < 6; round += 1) for (let i = 0; i < 40; i += 3) e.command(["GET", `a:${i}`]), e.command(["GET", `t:${i}`]);
+    for (let round = 0; round < 6; round += 1) {
+      for (let i = 0; i < 40; i += 3) {
+        e.command(["GET", `a:${i}`]);
+        e.command(["GET", `t:${i}`]);
+      }
+    }
     e.advanceTo(e.now() + 2000);
   });
   const used = Number((await engineInfo(page, "memory")).used_memory);
@@ -344,7 +349,7 @@ test("volatile-ttl with keys that have a TTL: evictions happen (soonest expiry f
   try {
     await setPolicy(page, "volatile-ttl");
     await crowd(page);
-    await frames(page, 3);
+    await drained(page);
     const info = await engineInfo(page, "stats");
     const evicted = Number(info.evicted_keys);
     assert.ok(evicted >= 5, `${evicted} evicted`);
@@ -377,7 +382,7 @@ test("event drains the engine could not hand over: the view says evictions happe
     });
     await setPolicy(page, "allkeys-lru");
     await crowd(page);
-    await frames(page, 3);
+    await drained(page);
     assert.ok(Number((await engineInfo(page, "stats")).evicted_keys) > 0);
     await page.waitForFunction(() => document.getElementById("eviction").dataset.lost !== "0");
     assert.match(await page.textContent("#eviction-lost"), /The engine's events could not be read \d+× .*Evictions did happen \(evicted_keys \d+/);
@@ -478,7 +483,7 @@ test("controls: bad input is explained, changes go through CONFIG SET and are ec
     await page.click("#eviction-wl-compare");
     assert.match(await page.textContent("#eviction-workload-message"), /^Requests per second \(virtual time\): a whole number from 1 to 100,000/);
     // Paused and nothing happening: the view neither redraws nor reads INFO.
-    await frames(page, 5);
+    await settled(page);
     const idle = () => page.evaluate(() => ({ ...document.getElementById("eviction").dataset }));
     const before = await idle();
     await frames(page, 30);
@@ -506,7 +511,7 @@ async function configureWorkload(page, { distribution = "zipf", keys = 5000, rat
 
 /** Reset, configure, run the workload to its end at 10×; returns what the view and INFO say. */
 async function resetAndRun(page, spec) {
-  await page.click("#clock-reset");
+  await clickReset(page);
   await pause(page);
   // The fresh engine's config shows in the controls.
   await page.waitForFunction(() => document.getElementById("eviction-policy").value === "noeviction" && document.getElementById("eviction-maxmemory").value === "0");
@@ -519,7 +524,7 @@ async function resetAndRun(page, spec) {
   await page.click("#clock-play");
   await page.waitForFunction(() => document.getElementById("eviction").dataset.runDone === "true", null, { timeout: 60_000 });
   await pause(page);
-  await frames(page, 3);
+  await drained(page);
   const view = await page.evaluate(() => {
     const d = document.getElementById("eviction").dataset;
     return { ratio: Number(d.runRatio), hits: Number(d.runHits), misses: Number(d.runMisses), requests: Number(d.runRequests) };
@@ -587,11 +592,14 @@ test("workload: the hit-ratio chart updates while a run plays, bounded per frame
     const t0 = await clockMs(page);
     const playedFrom = Date.now();
     await page.click("#clock-play");
-    const samples = [];
+    // Played for three seconds of real time (what the budgets are measured over); meanwhile
+    // each reading waits for the run to have moved on from the last one.
+    const runRequests = () => page.evaluate(() => Number(document.getElementById("eviction").dataset.runRequests || 0));
+    const samples = [await runRequests()];
     const started = Date.now();
     while (Date.now() - started < 3000) {
-      await page.waitForTimeout(500);
-      samples.push(await page.evaluate(() => Number(document.getElementById("eviction").dataset.runRequests || 0)));
+      await page.waitForFunction((n) => Number(document.getElementById("eviction").dataset.runRequests || 0) > n, samples.at(-1));
+      samples.push(await runRequests());
     }
     const frameTimes = await page.evaluate(
       () =>
@@ -800,6 +808,24 @@ test("screenshot: one eviction under allkeys-lru with a workload's keys (test-re
     await page.locator("#eviction").evaluate((el) => (el.scrollTop = 0));
     await screenshot(page, "eviction-page.png");
     await screenshot(page.locator("#eviction-why"), "eviction-victim.png");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("compare policies at 2 MB: when the cache never fills, the view says so instead of eight equal bars", async () => {
+  const { page, context, errors } = await openEviction();
+  try {
+    await setMaxmemory(page, "2mb");
+    await page.click("#eviction-wl-compare");
+    await page.waitForFunction(() => document.getElementById("eviction-compare-section").dataset.done === "true", null, { timeout: 120_000 });
+    const evicted = await page.$$eval("#eviction-compare .ev-cmp-row", (l) => l.map((x) => Number(x.dataset.evicted) + Number(x.dataset.oom)));
+    assert.equal(evicted.length, 8);
+    assert.ok(evicted.every((n) => n === 0), "nothing evicted or refused under any policy");
+    const caption = await page.textContent("#eviction-compare-caption");
+    assert.match(caption, /never filled/);
+    assert.match(caption, /maxmemory/);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

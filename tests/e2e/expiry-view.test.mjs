@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, frames, clockMs } from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, frames, settled, clockMs } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=7&t=${START}#expiry`;
@@ -67,7 +67,7 @@ async function step(page) {
   const before = await page.evaluate(() => ({ n: window.recorded.cycles.length, at: document.getElementById("expiry").dataset.tickAt ?? "" }));
   await page.click("#clock-step");
   await page.waitForFunction((at) => (document.getElementById("expiry").dataset.tickAt ?? "") !== at, before.at);
-  await frames(page, 2);
+  await settled(page);
   return page.evaluate((n) => window.recorded.cycles.slice(n), before.n);
 }
 
@@ -181,7 +181,7 @@ test("one stepped tick: the view lists exactly the rounds and keys of the engine
     // The charts and the summary follow.
     assert.match(await page.textContent("#expiry-summary"), /^db 0 · \d+ keys with a TTL · \d+ stale/);
     assert.notEqual(await page.textContent("#expiry-chart-volatile"), "–");
-    await frames(page, 5);
+    await settled(page);
     await screenshot(page, "expiry-step.png");
 
     // Paused and nothing happening: nothing is redrawn.
@@ -218,7 +218,7 @@ test("classic picks 20 keys and repeats on more than 5; effort 10 takes 65 keys 
     assert.match(shown.rounds[0].reason, /^\d+ of 20 expired: (more|not more) than 5 \(25%\)$/);
     assert.equal(shown.rounds[0].repeat, r0.expired > 5);
     assert.match(await page.textContent("#expiry-field-caption"), /classic picks keys at random: no cursor/);
-    await frames(page, 5);
+    await settled(page);
     await screenshot(page, "expiry-classic.png");
 
     // Back to 7.0 at effort 10: 65 keys per loop, acceptable stale 1%, budget 43% of the tick.
@@ -316,7 +316,7 @@ test("a cycle over its time budget: the bar says so, and the fast cycle that fol
       `FAST · ${fast.rounds.length} round${fast.rounds.length === 1 ? "" : "s"} · ${fast.expired} deleted${fast.cap_reached ? " · over budget" : ""}`,
     ]);
     await page.click("#expiry-tick .tk-jump.is-fast");
-    await frames(page, 40);
+    await settled(page);
     assert.ok(await cards.nth(1).isVisible());
     await screenshot(page, "expiry-fast.png");
     assert.deepEqual(errors, []);
@@ -467,7 +467,7 @@ async function benchmark(page, { min, max, label }) {
   );
   // Paused again: nothing redraws.
   await page.waitForFunction(() => document.querySelector("#clock-play").textContent.includes("Play"));
-  await frames(page, 10);
+  await settled(page);
   const draws = await page.getAttribute("#expiry", "data-draws");
   await frames(page, 30);
   assert.equal(await page.getAttribute("#expiry", "data-draws"), draws, "no redraw while idle");

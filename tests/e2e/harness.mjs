@@ -174,7 +174,57 @@ export async function pause(page) {
   await page.waitForFunction(() => document.querySelector("#clock-play").textContent.includes("Play"));
 }
 
-/** Resolves after `n` animation frames in the page. */
+/**
+ * Waits until the playground's loop has gone to sleep (loop.js `sleeping()`): nothing pending,
+ * not playing, no view in a transition — so the clock stands still and every view has drawn
+ * what the engine did. `selector` names a <redis-playground>; without it, the page's own.
+ */
+export async function settled(page, selector = null, { timeout = 30_000 } = {}) {
+  await fetchParts(page, selector);
+  await page.waitForFunction(
+    (sel) => {
+      const parts = sel ? document.querySelector(sel)?.playground : window.__pageParts;
+      return parts?.loop?.sleeping() === true;
+    },
+    selector,
+    { timeout },
+  );
+}
+
+/**
+ * Waits until everything the engine did so far has been drained and handed to the views: the
+ * loop is asleep (nothing was pending) or has run a frame since. Unlike `settled`, it also
+ * returns while something keeps the loop awake (a workload run in progress, a transition).
+ */
+export async function drained(page, selector = null, { timeout = 30_000 } = {}) {
+  await fetchParts(page, selector);
+  const seen = await page.evaluate((sel) => (sel ? document.querySelector(sel).playground : window.__pageParts).loop.frameCount(), selector);
+  await page.waitForFunction(
+    ([sel, n]) => {
+      const loop = (sel ? document.querySelector(sel)?.playground : window.__pageParts)?.loop;
+      return loop !== undefined && (loop.sleeping() || loop.frameCount() > n);
+    },
+    [selector, seen],
+    { timeout },
+  );
+}
+
+/**
+ * page.waitForFunction does not await a promise (an async predicate would pass at once), so the
+ * page's parts are fetched into `window.__pageParts` first and the predicates stay synchronous.
+ */
+async function fetchParts(page, selector) {
+  if (selector !== null) return;
+  await page.evaluate(async () => {
+    window.__pageParts ??= (await import("/www/main.js")).pageParts;
+  });
+}
+
+/**
+ * Resolves after `n` animation frames in the page. Not a way to wait for something (use
+ * `settled` or `page.waitForFunction`): it is the window over which a test checks that nothing
+ * moves — a loop that would advance or redraw does so on every frame.
+ */
 export async function frames(page, n) {
   await page.evaluate(
     (n) =>
@@ -189,5 +239,16 @@ export async function frames(page, n) {
 
 /** What redis-cli's output looks like once its terminal controls are applied. */
 export function terminalText(text) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: SGR codes are what it removes
   return text.replace(/\x1b\[[0-9;]*m/g, "").replace(/\r\n/g, "\n");
+}
+
+/**
+ * Clicks the clock bar's Reset and, when the page asks first (there was work in the session),
+ * confirms it.
+ */
+export async function clickReset(page) {
+  await page.click("#clock-reset");
+  const dialog = page.locator("dialog.confirm-dialog[open]");
+  if ((await dialog.count()) > 0) await dialog.locator("button[value=confirm]").click();
 }

@@ -46,6 +46,8 @@ test("the single-file build works from file:// with nothing but the file, and pl
     if (!/^(file|blob|data):/.test(r.url())) outside.push(r.url());
   });
   try {
+    // (The dark theme, so the inline styles' background can be checked by its colour.)
+    await page.emulateMedia({ colorScheme: "dark" });
     await page.goto(`${pathToFileURL(SINGLE).href}?seed=11&t=1735689600000`);
     await page.waitForSelector("html[data-boot]", { state: "attached", timeout: 30_000 });
     assert.equal(await page.getAttribute("html", "data-boot"), "ready");

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { useBrowser, REPO_ROOT, newPage, terminalText } from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage, terminalText, frames, settled } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 
@@ -119,7 +119,20 @@ GET seen</pre></redis-playground>
     if (r.url().endsWith(".wasm")) wasm.push(r.url());
   });
   try {
-    await page.waitForTimeout(600);
+    // The widget's IntersectionObserver (made when it showed its placeholder) has reported
+    // "out of view" once one made after it has: observers are notified in the order made.
+    await page.waitForFunction(() => document.querySelector("#late")?.dataset.state !== undefined);
+    const inView = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const io = new IntersectionObserver((entries) => {
+            io.disconnect();
+            resolve(entries[0].isIntersecting);
+          });
+          io.observe(document.querySelector("#late"));
+        }),
+    );
+    assert.equal(inView, false);
     assert.equal(await page.getAttribute("#late", "data-state"), "waiting");
     assert.deepEqual(wasm, [], "the engine is not downloaded before the widget is in view");
     const placeholder = await page.evaluate(() => {
@@ -141,9 +154,22 @@ GET seen</pre></redis-playground>
     // Scrolled away, its clock stops; back in view, it runs again.
     const clock = () => page.evaluate(() => document.querySelector("#late").playground.engine.now());
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(300);
+    // Out of view (the widget's own observer was made before this one, so it knew first), its
+    // loop goes to sleep; then the clock must not move over the frames that follow.
+    const stillInView = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const io = new IntersectionObserver((entries) => {
+            io.disconnect();
+            resolve(entries[0].isIntersecting);
+          });
+          io.observe(document.querySelector("#late"));
+        }),
+    );
+    assert.equal(stillInView, false);
+    await settled(page, "#late");
     const away = await clock();
-    await page.waitForTimeout(400);
+    await frames(page, 20);
     assert.equal(await clock(), away, "the clock stands still while the widget is off screen");
     await page.locator("#late").scrollIntoViewIfNeeded();
     await page.waitForFunction((t) => document.querySelector("#late").playground.engine.now() > t + 100, away);
@@ -405,7 +431,7 @@ test("keyboard and labels: Tab reaches the buttons and the input, Enter runs, ar
         tabs: [...root.querySelectorAll("[role=tab]")].map((t) => t.textContent),
       };
     });
-    assert.deepEqual(labels, { label: "127.0.0.1:6379> ", aria: "Command", console: "redis-cli console", tabs: ["Sorted set", "Expiry"] });
+    assert.deepEqual(labels, { label: "127.0.0.1:6379> ", aria: "redis-cli command", console: "redis-cli console", tabs: ["Sorted set", "Expiry"] });
     // View tabs follow the WAI-ARIA pattern, inside the shadow root.
     await page.locator("#k #tab-zset").focus();
     await page.keyboard.press("ArrowRight");
@@ -526,18 +552,22 @@ test("taken off the page, a widget frees its engine; put back, it starts again; 
   const { page, context, errors } = await widgetPage(`<div id="holder"><redis-playground id="w" seed="5" commands="PING"></redis-playground></div>`);
   try {
     assert.equal(await started(page, "#w"), "ready");
-    const freed = await page.evaluate(async () => {
+    const kept = await page.evaluate(async () => {
       const w = document.querySelector("#w");
-      const engine = w.playground.engine;
-      // Moving it (disconnect + connect in one task) keeps it running.
+      window.moved = { w, engine: w.playground.engine };
+      // Moving it (disconnect + connect in one task) keeps it running. disconnectedCallback
+      // looks again in a zero-delay timer: one set after it runs after it.
       document.body.append(w);
-      await new Promise((r) => setTimeout(r, 50));
-      const kept = w.playground !== null && !engine.isRecovering();
-      w.remove();
-      await new Promise((r) => setTimeout(r, 50));
-      return { kept, freed: engine.isRecovering(), playground: w.playground, state: w.dataset.state };
+      await new Promise((r) => setTimeout(r, 0));
+      return w.playground !== null && !window.moved.engine.isRecovering();
     });
-    assert.deepEqual(freed, { kept: true, freed: true, playground: null, state: "idle" });
+    await page.evaluate(() => window.moved.w.remove());
+    await page.waitForFunction(() => window.moved.w.dataset.state === "idle");
+    const freed = await page.evaluate(() => {
+      const { w, engine } = window.moved;
+      return { freed: engine.isRecovering(), playground: w.playground, state: w.dataset.state };
+    });
+    assert.deepEqual({ kept, ...freed }, { kept: true, freed: true, playground: null, state: "idle" });
     await page.evaluate(() => document.querySelector("#holder").append(document.createElement("redis-playground")));
     await page.evaluate(() => document.querySelector("#holder redis-playground").setAttribute("id", "again"));
     assert.equal(await started(page, "#again"), "ready");

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, frames } from "./harness.mjs";
+import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, frames, settled } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=5&t=${START}`;
@@ -104,10 +104,10 @@ test("empty state, then a small set drawn as a listpack in order; a typed ZADD l
     await runLine(page, `ZREM leaderboard "<img src=x onerror=alert(1)>"`);
     await page.waitForFunction(() => /removed 1 member/.test(document.getElementById("zset-status").textContent));
 
-    await frames(page, 100); // let the landing transition finish before the picture
+    await settled(page); // the landing transition is over
     await runLine(page, "ZADD leaderboard 12 grace");
     await waitZset(page, "landedMember", "grace");
-    await frames(page, 90);
+    await settled(page); // and this one too, before the picture
     await screenshot(page, "zset-listpack.png");
     assert.deepEqual(errors, []);
   } finally {
@@ -162,7 +162,8 @@ test("the 129th member converts it to a skiplist: banner, lanes, links, a landed
     assert.equal(lanesListed[0], `L${state.maxLevel}`, "the walk starts on the top level");
     assert.deepEqual([...lanesListed].sort().reverse(), lanesListed, "and only goes down");
     assert.ok(await page.locator("#zset-path .path-step.is-advanced .path-member", { hasText: "newbie" }).count() >= 1);
-    await frames(page, 100); // the path is revealed step by step
+    // The path is revealed step by step.
+    await page.waitForFunction(() => Number(document.getElementById("zset-canvas").dataset.pathShown) >= 1);
     assert.ok(Number(await page.getAttribute("#zset-canvas", "data-path-shown")) >= 1);
 
     // ZRANGEBYSCORE: a range lookup ends on the first member in range.
@@ -193,7 +194,7 @@ test("the 129th member converts it to a skiplist: banner, lanes, links, a landed
     await page.click("#zset-zoom-out");
     await runLine(page, "ZRANK leaderboard player:70"); // 70 players below it, 2 removed, and newbie
     await waitZset(page, "searchResultRank", "69");
-    await frames(page, 100);
+    await settled(page);
     await screenshot(page, "zset-skiplist.png");
     assert.deepEqual(errors, []);
   } finally {
@@ -219,8 +220,8 @@ test("the keyspace list: types, lengths, TTLs and an expired badge, a glob filte
       rs.map((r) => [...r.children].map((c) => c.textContent)),
     );
     const byKey = Object.fromEntries(rows.map((r) => [r[0], r.slice(1)]));
-    assert.deepEqual(byKey["counter"].slice(0, 3), ["string", "int", "5 bytes"]);
-    assert.deepEqual(byKey["board"].slice(0, 3), ["zset", "listpack", "2 members"]);
+    assert.deepEqual(byKey.counter.slice(0, 3), ["string", "int", "5 bytes"]);
+    assert.deepEqual(byKey.board.slice(0, 3), ["zset", "listpack", "2 members"]);
     assert.deepEqual(byKey["user:1"].slice(0, 4), ["string", "embstr", "5 bytes", ""]);
     assert.equal(byKey["user:2"][3], "1.5s");
     assert.ok("<b>bold</b>" in byKey, "a key that looks like markup is listed as text");
@@ -282,7 +283,7 @@ test("a million members: panning and zooming stay at frame rate, and nothing red
     assert.ok(levels >= 8, `levels ${levels}`);
 
     // Idle: paused, nothing happening (the last member's highlight has faded) → no redraws.
-    await frames(page, 120);
+    await settled(page);
     const drawsBefore = Number((await zsetState(page)).draws);
     await frames(page, 30);
     assert.equal(Number((await zsetState(page)).draws), drawsBefore, "no redraw while idle");
@@ -354,7 +355,7 @@ test("a million members: panning and zooming stay at frame rate, and nothing red
     await runLine(page, "ZRANK million player:500020");
     await waitZset(page, "searchResultRank", "500020");
     assert.ok(Number((await zsetState(page)).searchSteps) < 200, "a search touches a few dozen nodes, not a million");
-    await frames(page, 100);
+    await settled(page);
     await screenshot(page, "zset-million.png");
     assert.deepEqual(errors, []);
   } finally {

@@ -1,5 +1,5 @@
-//! A real redis-server 7.0 on a free loopback port, for the live tests (tests/differential.rs,
-//! tests/expire_live.rs): started fresh, killed and cleaned up on drop.
+//! A real redis-server 7.0 on a free loopback port, for the live tests (the differential, the
+//! `*_live.rs` files, the `server_*.rs` ones): started fresh, killed and cleaned up on drop.
 #![allow(dead_code)]
 
 use std::io::{Read, Write};

@@ -59,7 +59,7 @@ const startServer = () =>
   startStaticServer({ headers: { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } });
 
 /** A fresh context and page; problems (console errors, exceptions, failed requests) collected. */
-async function openPage(browser, url, errors) {
+async function openPage(browser, _url, errors) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   page.on("console", (m) => m.type() === "error" && errors.push(`console.error: ${m.text()}`));
@@ -192,7 +192,7 @@ async function measureFrames({ warmMs, seconds }) {
       stamps.push(t);
       if (t - t0 < seconds * 1000) return void b.raw(tick);
       b.on = false;
-      observer?.takeRecords().forEach((e) => loafs.push(e.duration));
+      for (const e of observer?.takeRecords() ?? []) loafs.push(e.duration);
       observer?.disconnect();
       const parts1 = expiryTimings();
       const intervals = stamps.slice(1).map((s, i) => s - stamps[i]);
@@ -311,5 +311,5 @@ try {
 }
 for (const e of out.errors) log(`[bench] chromium: ${e}`);
 const json = JSON.stringify(out, null, 1);
-if (opts.out) await writeFile(opts.out, json + "\n");
+if (opts.out) await writeFile(opts.out, `${json}\n`);
 else console.log(json);

@@ -186,7 +186,7 @@ for (const n of sizes) {
 }
 
 const result = { machine, native, node, chromium: chrome, redis, serve, memory, size, rows };
-await writeFile(join(dir, "bench.json"), JSON.stringify(result, null, 1) + "\n");
+await writeFile(join(dir, "bench.json"), `${JSON.stringify(result, null, 1)}\n`);
 
 const fmt = (x) => (x == null ? "—" : x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : x >= 1e3 ? `${(x / 1e3).toFixed(0)} k` : `${Math.round(x)}`);
 const ratio = (x) => (x == null ? "—" : `${x}×`);
@@ -213,7 +213,10 @@ else {
   md.push("");
   const calls = [`native ${native?.ops_per_cell ?? "?"}`, `wasm Node ${node?.ops_per_cell ?? "?"}`, `wasm Chromium ${chrome?.ops_per_cell ?? "?"}`];
   if (node?.ioredis_mock?.error) md.push(`Calls a cell: ${calls.join(", ")}. ioredis-mock: ${node.ioredis_mock.error}`);
-  else if (node?.ioredis_mock) calls.push(`ioredis-mock ${node.ioredis_mock.version} ${node.ioredis_mock.ops_per_cell} (10³ keys only)`), md.push(`Calls a cell: ${calls.join(", ")}.`);
+  else if (node?.ioredis_mock) {
+    calls.push(`ioredis-mock ${node.ioredis_mock.version} ${node.ioredis_mock.ops_per_cell} (10³ keys only)`);
+    md.push(`Calls a cell: ${calls.join(", ")}.`);
+  }
   if (chrome?.wasm && !chrome.wasm.cross_origin_isolated) md.push("(Chromium: the page was not cross-origin isolated, so performance.now() had 100 µs resolution.)");
   md.push("");
   if (redis.rps) {
@@ -295,4 +298,4 @@ if (w || rm) {
   if (rm) md.push(`| ${machine.redis ?? "redis-server"}: INFO used_memory (jemalloc) | ${mb(rm.used_memory_after - rm.used_memory_before)} | ${rm.used_memory_bytes_per_key} |`);
   else md.push("| redis-server | — | — |");
 }
-await writeFile(join(dir, "bench.md"), md.join("\n") + "\n");
+await writeFile(join(dir, "bench.md"), `${md.join("\n")}\n`);

@@ -76,5 +76,5 @@ if (mock.error) {
   }
 }
 const json = JSON.stringify(out, null, 1);
-if (opts.out) await writeFile(opts.out, json + "\n");
+if (opts.out) await writeFile(opts.out, `${json}\n`);
 else console.log(json);

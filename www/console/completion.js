@@ -1,3 +1,4 @@
+// @ts-check
 // Tab completion from the engine's command table, modelled on redis-cli.c
 // `completionCallback()`: the whole line typed so far is matched, case-insensitively, against
 // the start of every command's full name ("GET", "CONFIG GET"); after "help " command groups
@@ -5,11 +6,23 @@
 // Pure — no DOM.
 
 /**
- * `[{name, summary, group}]` from engine.commands() → sorted completion entries
- * `{full, match, summary, kind}` (`match` is `full` in upper case, for case-blind matching).
+ * One thing Tab can complete to: a command's full name, or (after "help ") a group.
+ * @typedef {object} CompletionEntry
+ * @property {string} full     as shown: "CONFIG GET", "@string"
+ * @property {string} match    `full` in upper case, for case-blind matching
+ * @property {string} summary
+ * @property {"command" | "group"} kind
+ */
+
+/**
+ * `[{name, summary, group}]` from engine.commands() → sorted completion entries.
+ * @param {ReadonlyArray<{name: string, summary: string, group?: string}>} commands
+ * @returns {CompletionEntry[]}
  */
 export function buildCompletionEntries(commands) {
+  /** @type {CompletionEntry[]} */
   const entries = [];
+  /** @type {Set<string>} */
   const groups = new Set();
   for (const c of commands) {
     const full = c.name.split("|").join(" ").toUpperCase();
@@ -26,10 +39,14 @@ export function buildCompletionEntries(commands) {
 /**
  * Completions for `line`: `[{line, full, summary}]` where `line` is the whole new input.
  * Leading spaces are ignored as redis-cli's tokenizer would.
+ * @param {ReadonlyArray<CompletionEntry>} entries
+ * @param {string} line
+ * @returns {Array<{line: string, full: string, summary: string}>}
  */
 export function complete(entries, line) {
   let head = "";
   let typed = line.replace(/^\s+/, "");
+  /** @type {Array<CompletionEntry["kind"]>} */
   let kinds = ["command"];
   const help = /^help\s+/i.exec(typed);
   if (help) {

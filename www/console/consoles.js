@@ -1,33 +1,40 @@
+// @ts-check
 // The console area: one redis-cli console, and on demand a second one beside it — another
 // client of the same engine — so a learner can race two clients by hand (WATCH, BLPOP against
 // RPUSH, SUBSCRIBE against PUBLISH, a key's `expired` event arriving when it is reclaimed).
 //
 // Each console is a console-view.js; this module owns the engine calls for them: running a
-// line on console n, and polling every console for what arrives without input (messages, a
-// blocked command's late reply) after any line and on every frame.
+// line on console n, redis-cli's hint for what is typed there, the `--raw` switch of each, and
+// polling every console for what arrives without input (messages, a blocked command's late
+// reply) after any line and on every frame. One job runner (jobs.js) is shared by the consoles:
+// pastes, a link's commands and a session's replay run through it in slices, one after another,
+// each showing its progress in the console it types into.
 
+import { el } from "../dom.js";
 import { createConsole } from "./console-view.js";
+import { createJobRunner } from "./jobs.js";
+
+/** @typedef {ReturnType<typeof createConsole>} ConsoleView */
 
 /** Consoles shown at most: three clients race by hand side by side (a lock's owner, a second
  * client and a third that takes the lock the first deleted by mistake). */
 export const MAX_CONSOLES = 3;
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+/**
+ * Where each console's `--raw` choice is remembered (the page: localStorage), or null.
+ * @typedef {{get(key: string): string | null, set(key: string, value: string): void}} PrefsStorage
+ */
 
 /**
  * @param {HTMLElement} root  the console area (emptied)
  * @param {object} options
- * @param {object} options.engine        the engine API (engine.js)
- * @param {Array} options.completions    from buildCompletionEntries
+ * @param {Pick<import("../engine").Engine, "consoleClient" | "poll" | "executeOn" | "promptOf" | "interrupt" | "openConsole" | "closeConsole"> & Partial<Pick<import("../engine").Engine, "hintOf" | "setRaw">>} options.engine  the engine API (engine.js)
+ * @param {import("./completion").CompletionEntry[]} options.completions    from buildCompletionEntries
  * @param {string[]} options.welcome     lines the first console prints first
- * @param {(result: object, line: string, n: number) => void} options.onRun  after each line
+ * @param {(result: import("../engine/plain").LineResult, line: string, n: number) => void} [options.onRun]  after each line
+ * @param {PrefsStorage | null} [options.storage]  remembers each console's raw switch
  */
-export function createConsoles(root, { engine, completions, welcome, onRun = () => {} }) {
+export function createConsoles(root, { engine, completions, welcome, onRun = () => {}, storage = null }) {
   root.replaceChildren();
   root.classList.add("consoles");
   const bar = el("div", "console-bar");
@@ -41,14 +48,50 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
   const panes = el("div", "console-panes");
   root.append(bar, panes);
 
-  /** @type {Array<{view: object, pane: HTMLElement, label: HTMLElement}>} */
+  /** @type {Array<{view: ConsoleView, pane: HTMLElement, label: HTMLElement, rawSwitch: HTMLButtonElement}>} */
   const consoles = [];
 
+  // Many lines in slices, one job after another; each shows its progress in its own console
+  // (a job for every console — a replay — in the first).
+  const jobs = createJobRunner({
+    onProgress(p) {
+      consoles.forEach((c, n) => {
+        c.view.showProgress(p !== null && (p.console ?? 0) === n ? p : null);
+      });
+    },
+  });
+
+  /** Each console's `--raw` switch: remembered per console number. */
+  const rawKey = (/** @type {number} */ n) => `redisplay.console.${n + 1}.raw`;
+  /** @param {number} n */
+  function rememberedRaw(n) {
+    try {
+      return storage?.get(rawKey(n)) === "1";
+    } catch {
+      return false;
+    }
+  }
+  /**
+   * @param {number} n
+   * @param {boolean} raw
+   */
+  function setRaw(n, raw) {
+    const c = consoles[n];
+    engine.setRaw?.(n, raw);
+    if (c) c.rawSwitch.setAttribute("aria-pressed", String(raw));
+    try {
+      storage?.set(rawKey(n), raw ? "1" : "0");
+    } catch {
+      // Storage refused (a private window): the choice lasts for this page.
+    }
+  }
+
+  /** @param {number} n */
   function labelText(n) {
     return `client ${engine.consoleClient(n)}`;
   }
 
-  /** Who wants to know what a console printed without input (the lab player). */
+  /** @type {Set<(n: number, text: string) => void>} who wants to know what a console printed without input (the lab player) */
   const receiveListeners = new Set();
 
   function pollAll() {
@@ -64,12 +107,24 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
     });
   }
 
+  /**
+   * @param {number} n
+   * @param {string[]} lines  printed first
+   */
   function mount(n, lines) {
     const pane = el("div", "console-pane");
     pane.dataset.console = String(n);
-    const label = el("div", "console-pane-label", labelText(n));
+    const head = el("div", "console-pane-label");
+    const label = el("span", "console-pane-client", labelText(n));
+    // `redis-cli --raw`: replies printed as they are (北京, not "\xe5\x8c\x97…").
+    const rawSwitch = el("button", "console-raw", "--raw");
+    rawSwitch.type = "button";
+    rawSwitch.title = "Print replies as redis-cli --raw does: strings as they are (北京, not \"\\xe5\\x8c\\x97…\"), one element per line, no (integer) or (nil)";
+    rawSwitch.setAttribute("aria-label", `Raw output (redis-cli --raw)${n > 0 ? `, console ${n + 1}` : ""}`);
+    rawSwitch.setAttribute("aria-pressed", "false");
+    head.append(label, rawSwitch);
     const body = el("div", "console-pane-body");
-    pane.append(label, body);
+    pane.append(head, body);
     panes.append(pane);
     const view = createConsole(body, {
       run(line) {
@@ -83,6 +138,10 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
       prompt: engine.promptOf(n),
       welcome: lines,
       inputId: n === 0 ? "console-input" : `console-input-${n + 1}`,
+      inputLabel: n === 0 ? "redis-cli command" : `redis-cli command, console ${n + 1}`,
+      hint: (line) => engine.hintOf?.(n, line) ?? null,
+      jobs,
+      index: n,
       interrupt() {
         const prompt = engine.interrupt(n);
         label.textContent = labelText(n);
@@ -92,7 +151,12 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
         };
       },
     });
-    consoles[n] = { view, pane, label };
+    consoles[n] = { view, pane, label, rawSwitch };
+    rawSwitch.addEventListener("click", () => {
+      setRaw(n, rawSwitch.getAttribute("aria-pressed") !== "true");
+      view.focus();
+    });
+    if (rememberedRaw(n)) setRaw(n, true);
     return view;
   }
 
@@ -114,9 +178,10 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
 
   function close() {
     if (consoles.length < 2) return;
+    // Its pasted lines go with it.
+    jobs.cancel(consoles.length - 1);
     engine.closeConsole();
-    const last = consoles.pop();
-    last.pane.remove();
+    consoles.pop()?.pane.remove();
     syncButtons();
     consoles[0].view.focus();
   }
@@ -133,35 +198,82 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
     close,
     pollAll,
     count: () => consoles.length,
-    /** Opens consoles until console `n` exists (a lab step on the second client); false if it can't. */
+    /**
+     * Opens consoles until console `n` exists (a lab step on the second client); false if it can't.
+     * @param {number} n
+     */
     ensure(n) {
       while (consoles.length <= n) {
         if (open() === null) return false;
       }
       return true;
     },
-    /** Runs a line on console `n` as if typed there; its result (`{text, …}`), or null. */
+    /**
+     * Runs a line on console `n` as if typed there; its result (`{text, …}`), or null.
+     * @param {number} n
+     * @param {string} line
+     */
     submitOn(n, line) {
       return consoles[n]?.view.submit(line) ?? null;
     },
-    /** Calls `fn(n, text)` whenever console `n` prints something that arrived without input. */
+    /**
+     * Calls `fn(n, text)` whenever console `n` prints something that arrived without input.
+     * @param {(n: number, text: string) => void} fn
+     */
     onReceive(fn) {
       receiveListeners.add(fn);
       return () => receiveListeners.delete(fn);
     },
-    /** Types a line into console `n`'s input for the learner to send. */
+    /**
+     * Types a line into console `n`'s input for the learner to send.
+     * @param {number} n
+     * @param {string} line
+     */
     typeOn(n, line) {
       consoles[n]?.view.type(line);
     },
-    /** The console view of console `n`. */
+    /**
+     * The console view of console `n`.
+     * @param {number} n
+     */
     viewOf: (n) => consoles[n]?.view ?? null,
     /** A recreated engine has only its first client: drop the other panes. */
     engineRecreated() {
-      while (consoles.length > 1) consoles.pop().pane.remove();
+      while (consoles.length > 1) {
+        jobs.cancel(consoles.length - 1);
+        consoles.pop()?.pane.remove();
+      }
       syncButtons();
       consoles[0].label.textContent = labelText(0);
       consoles[0].view.setState({ prompt: engine.promptOf(0), blocked: false, subscribed: false });
+      // The new engine's consoles print as the switch says.
+      engine.setRaw?.(0, consoles[0].rawSwitch.getAttribute("aria-pressed") === "true");
     },
+    /**
+     * Runs lines on console `n` one after another in slices, with progress (a link's
+     * commands); resolves "done" or "cancelled".
+     * @param {number} n
+     * @param {string[]} lines
+     * @param {string} label  what they are ("lines from the link")
+     */
+    runLines(n, lines, label) {
+      const view = consoles[n]?.view;
+      return view ? view.runLines(lines, label) : Promise.resolve("cancelled");
+    },
+    /**
+     * Runs a job for every console (a session's replay) in slices, after what is queued; its
+     * progress shows in the first console, and lines typed meanwhile wait for it.
+     * @param {Omit<import("./jobs").Job, "console">} job
+     */
+    runJob: (job) => jobs.add({ ...job, console: undefined }),
+    /** Lines or a replay are running (or queued). */
+    busy: () => jobs.busy(),
+    /**
+     * Whether console `n` prints as `redis-cli --raw`; `setRaw(n, on)` switches it.
+     * @param {number} n
+     */
+    rawOf: (n) => consoles[n]?.rawSwitch.getAttribute("aria-pressed") === "true",
+    setRaw,
     /** The loop's view interface: poll once per frame (time may have released or delivered). */
     update() {
       pollAll();

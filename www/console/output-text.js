@@ -1,3 +1,4 @@
+// @ts-check
 // From the text redis-cli prints to what the console shows — pure functions, no DOM.
 //
 // The engine's `text` is byte-for-byte redis-cli's output, written for a terminal: `\r\n` line
@@ -17,24 +18,36 @@ export const MAX_RENDERED_LINES = 1000;
 export const MAX_RENDERED_CHARS = 200_000;
 
 // ESC [ params final-byte (CSI), or ESC followed by one character.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal controls are what this module parses
 const ESCAPE_SEQUENCE = /\x1b(?:\[([0-9;?]*)([@-~])|[@-_]?)/g;
 // C0 controls except \t and \n (ESC is handled above).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal controls are what this module parses
 const OTHER_CONTROLS = /[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]/g;
 
-/** Line ends and stray carriage returns as a terminal would show them. */
+/**
+ * Line ends and stray carriage returns as a terminal would show them.
+ * @param {string} text
+ */
 export function normalizeNewlines(text) {
   return text.replace(/\r\n/g, "\n").replace(/\r/g, "");
 }
 
+/** @typedef {{text: string, bold: boolean, color: "yellow" | "grey" | null}} Segment */
+
 /**
  * Splits terminal text into styled segments: `[{text, bold, color}]` where color is null,
  * "yellow" (33) or "grey" (90). Unknown escape sequences are removed.
+ * @param {string} text
+ * @returns {Segment[]}
  */
 export function parseSgr(text) {
+  /** @type {Segment[]} */
   const segments = [];
   let bold = false;
+  /** @type {Segment["color"]} */
   let color = null;
   let last = 0;
+  /** @param {string} chunk */
   const push = (chunk) => {
     const clean = chunk.replace(OTHER_CONTROLS, "");
     if (clean === "") return;
@@ -62,7 +75,10 @@ export function parseSgr(text) {
   return segments;
 }
 
-/** The visible text of terminal output: what `parseSgr` segments add up to. */
+/**
+ * The visible text of terminal output: what `parseSgr` segments add up to.
+ * @param {string} text
+ */
 export function visibleText(text) {
   return parseSgr(normalizeNewlines(text))
     .map((s) => s.text)
@@ -72,6 +88,10 @@ export function visibleText(text) {
 /**
  * Cuts long output for rendering: `{text, hiddenLines, hiddenChars}`. `text` keeps whole lines
  * (at most MAX_RENDERED_LINES of them) and at most MAX_RENDERED_CHARS characters.
+ * @param {string} text
+ * @param {number} [maxLines]
+ * @param {number} [maxChars]
+ * @returns {{text: string, hiddenLines: number, hiddenChars: number}}
  */
 export function capOutput(text, maxLines = MAX_RENDERED_LINES, maxChars = MAX_RENDERED_CHARS) {
   let end = -1;
@@ -100,10 +120,37 @@ export function capOutput(text, maxLines = MAX_RENDERED_LINES, maxChars = MAX_RE
   return { text: kept, hiddenLines, hiddenChars };
 }
 
+/** @param {string} text */
 function countLines(text) {
   if (text === "") return 0;
   let n = 0;
-  let i = -1;
-  while ((i = text.indexOf("\n", i + 1)) !== -1) n += 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n += 1;
   return text.endsWith("\n") ? n : n + 1;
+}
+
+/** Lines of a reply a screen reader is given at once; the rest is counted. */
+export const ANNOUNCED_LINES = 3;
+
+/** Characters of a reply a screen reader is given at once. */
+export const ANNOUNCED_CHARS = 160;
+
+/**
+ * What the console's live region says for a reply: its visible text, the first few lines of it,
+ * and how many more there are ("… 14 more lines"). Empty for an empty reply.
+ * @param {string} text  redis-cli's output (terminal controls and all)
+ * @returns {string}
+ */
+export function announcement(text) {
+  const visible = visibleText(text).replace(/\n+$/, "");
+  if (visible.trim() === "") return "";
+  const lines = visible.split("\n");
+  let said = lines.slice(0, ANNOUNCED_LINES).join("\n");
+  let cut = said.length < visible.length;
+  if (said.length > ANNOUNCED_CHARS) {
+    said = `${said.slice(0, ANNOUNCED_CHARS)}…`;
+    cut = true;
+  }
+  const more = lines.length - ANNOUNCED_LINES;
+  if (more > 0) return `${said}\n… ${more} more ${more === 1 ? "line" : "lines"}`;
+  return cut && !said.endsWith("…") ? `${said}…` : said;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The delay-queue lab's controller: it owns the DelayQueueLab instances (one, or two to compare
 // strategies on the same seed) and plays them in virtual time. Views never call the engine:
 // they get each frame's drained events and the metrics through `onFrame`, and call the
@@ -14,8 +15,30 @@
 //
 // Both labs of a comparison are always advanced to the same virtual time.
 
-/** The speeds offered: virtual ms per real ms, or "max" (as fast as the frame budget allows). */
+/** @typedef {number | "max"} DqSpeed */
+/** @typedef {import("../engine/lab-adapters").DelayQueueLab} DelayQueueLab */
+/** @typedef {import("../types/events").DelayQueueEvent} DelayQueueEvent */
+/** @typedef {import("../types/snapshots").DelayQueueMetrics} DelayQueueMetrics */
+
+/**
+ * One lab of the run (B compares another strategy on the same seed).
+ * @typedef {object} LabRun
+ * @property {string} label  "A" or "B"
+ * @property {number} strategy
+ * @property {string} name
+ * @property {string} code
+ * @property {Record<string, any>} config
+ * @property {DelayQueueLab | null} lab  null once freed
+ * @property {DelayQueueMetrics | null} metrics
+ * @property {number} now
+ * @property {boolean} done
+ */
+
+/** @typedef {{config: Record<string, any>, compareStrategy?: number | null}} RunRequest */
+
+/** @type {readonly DqSpeed[]} the speeds offered: virtual ms per real ms, or "max" (as fast as the frame budget allows) */
 export const DQ_SPEEDS = Object.freeze([1, 10, 60, 600, "max"]);
+/** @type {DqSpeed} */
 export const DEFAULT_SPEED = 60;
 
 /** Real ms a frame may spend in the simulation (a slice is never split, so one may run over). */
@@ -31,6 +54,7 @@ export const MAX_STEPS_PER_CALL = 5000;
 /** The API's default t = 0 (Unix ms), when a config does not say. */
 export const DEFAULT_START_MS = 1735689600000;
 
+/** @param {unknown} err */
 function messageOf(err) {
   const text = err instanceof Error ? err.message : String(err);
   return text.replace(/^delay-queue:\s*/, "");
@@ -38,11 +62,11 @@ function messageOf(err) {
 
 /**
  * @param {object} deps
- * @param {{create(config: object): object, strategyName(n: number): string, strategyCode(n: number): string}} deps.labs
+ * @param {{create(config: object): DelayQueueLab, strategyName(n: number): string, strategyCode(n: number): string}} deps.labs
  *        the lab factory (engine.js): create() → {runUntil, drain, metrics, nextEventMs, now, free}
  * @param {(cb: FrameRequestCallback) => number} [deps.requestFrame]
  * @param {() => number} [deps.realNow]
- * @param {Document} [deps.doc]
+ * @param {import("../loop").Visibility} [deps.doc]
  */
 export function createDelayQueueRunner({
   labs,
@@ -50,25 +74,41 @@ export function createDelayQueueRunner({
   realNow = () => performance.now(),
   doc = document,
 }) {
-  /** @type {Array<{label: string, strategy: number, name: string, code: string, config: object, lab: object|null, metrics: object|null, now: number, done: boolean}>} */
+  /** @type {LabRun[]} */
   let runs = [];
-  let request = null; // {config, compareStrategy}
+  /** @type {RunRequest | null} */
+  let request = null;
   let generation = 0;
   let now = 0;
   let playing = false;
   let speed = DEFAULT_SPEED;
   let lagMs = 0;
+  /** @type {number | null} */
   let seekTarget = null;
+  /** @type {string | null} */
   let error = null;
   let scheduled = false;
+  /** @type {number | null} */
   let lastFrameTime = null;
   let fractionMs = 0;
   let lastMetricsAt = -Infinity;
   let virtualPerRealMs = 200; // the cost estimate that sizes the first slice of a frame
+  /** @type {Set<(frame: ReturnType<typeof state> & {events: DelayQueueEvent[][], dropped: number[]}) => void>} */
   const frameListeners = new Set();
+  /** @type {Set<(runIndex: number, events: DelayQueueEvent[], dropped: number, generation: number) => void>} */
   const drainTaps = new Set();
 
+  /** @param {Record<string, any> | undefined} config */
   const durationOf = (config) => Number(config?.durationMs ?? 3_600_000);
+
+  /**
+   * A run's lab (an Error once it was freed: the frame that asks stops the lab with it).
+   * @param {LabRun} r
+   */
+  function labOf(r) {
+    if (r.lab === null) throw new Error("the lab is gone");
+    return r.lab;
+  }
   const allDone = () => runs.length > 0 && runs.every((r) => r.done);
 
   function freeRuns() {
@@ -82,6 +122,7 @@ export function createDelayQueueRunner({
     }
   }
 
+  /** @param {unknown} err */
   function fail(err) {
     error = `The lab stopped: ${messageOf(err)}`;
     playing = false;
@@ -89,6 +130,7 @@ export function createDelayQueueRunner({
     freeRuns();
   }
 
+  /** @param {Record<string, unknown>} [extra] */
   function state(extra = {}) {
     const first = runs[0]?.config ?? request?.config ?? {};
     return {
@@ -109,6 +151,11 @@ export function createDelayQueueRunner({
     };
   }
 
+  /**
+   * @param {DelayQueueEvent[][]} events
+   * @param {number[]} dropped
+   * @param {Record<string, unknown>} [extra]
+   */
   function notify(events, dropped, extra = {}) {
     const s = state(extra);
     for (const fn of frameListeners) fn({ ...s, events, dropped });
@@ -120,10 +167,15 @@ export function createDelayQueueRunner({
     requestFrame(frame);
   }
 
-  /** Drains one run's lab into `events[i]`, telling the taps. */
+  /**
+   * Drains one run's lab into `events[i]`, telling the taps.
+   * @param {number} i
+   * @param {DelayQueueEvent[][]} events
+   * @param {number[]} dropped
+   */
   function drainRun(i, events, dropped) {
     const r = runs[i];
-    const d = r.lab.drain();
+    const d = labOf(r).drain();
     const list = Array.isArray(d?.events) ? d.events : [];
     const lost = Number(d?.dropped ?? 0) || 0;
     if (list.length > 0) events[i] = events[i].length === 0 ? list : events[i].concat(list);
@@ -139,8 +191,11 @@ export function createDelayQueueRunner({
   /**
    * Runs every lab towards `target` in slices until it is reached (or every run ended) or
    * `budgetMs` of real time went by. Returns {events, dropped} per run.
+   * @param {number} target
+   * @param {number} budgetMs
    */
   function advance(target, budgetMs) {
+    /** @type {DelayQueueEvent[][]} */
     const events = runs.map(() => []);
     const dropped = runs.map(() => 0);
     const t0 = realNow();
@@ -151,8 +206,9 @@ export function createDelayQueueRunner({
       for (let i = 0; i < runs.length; i += 1) {
         const r = runs[i];
         if (r.done) continue;
-        const res = r.lab.runUntil(next, MAX_STEPS_PER_CALL);
-        r.now = Number(res?.now ?? r.lab.now());
+        const lab = labOf(r);
+        const res = lab.runUntil(next, MAX_STEPS_PER_CALL);
+        r.now = Number(res?.now ?? lab.now());
         r.done = Boolean(res?.done);
         drainRun(i, events, dropped);
       }
@@ -167,6 +223,7 @@ export function createDelayQueueRunner({
     return { events, dropped };
   }
 
+  /** @param {number} time */
   function frame(time) {
     scheduled = false;
     if (runs.length === 0 || error) return;
@@ -174,6 +231,7 @@ export function createDelayQueueRunner({
       lastFrameTime = null;
       return;
     }
+    /** @type {number | null} */
     let target = null;
     let playWhole = 0;
     if (seekTarget !== null) {
@@ -190,6 +248,7 @@ export function createDelayQueueRunner({
         target = now + playWhole;
       }
     }
+    /** @type {{events: DelayQueueEvent[][], dropped: number[]}} */
     let result = { events: runs.map(() => []), dropped: runs.map(() => 0) };
     try {
       if (target !== null && target > now && !allDone()) result = advance(target, FRAME_BUDGET_MS);
@@ -212,12 +271,18 @@ export function createDelayQueueRunner({
   }
   doc.addEventListener("visibilitychange", onVisibility);
 
-  /** Creates the labs of `req`; on a refused config nothing changes and the message is returned. */
+  /**
+   * Creates the labs of `req`; on a refused config nothing changes and the message is returned.
+   * @param {RunRequest} req
+   * @returns {{ok: true} | {ok: false, error: string}}
+   */
   function create(req) {
+    /** @type {Array<{label: string, config: Record<string, any>}>} */
     const configs = [{ label: "A", config: { ...req.config } }];
     if (req.compareStrategy !== null && req.compareStrategy !== undefined) {
       configs.push({ label: "B", config: { ...req.config, strategy: req.compareStrategy } });
     }
+    /** @type {LabRun[]} */
     const made = [];
     try {
       for (const c of configs) {
@@ -251,6 +316,7 @@ export function createDelayQueueRunner({
     try {
       // Whatever happens at t = 0 (the producer's first order, the consumers' first polls) is
       // part of the run from the start.
+      /** @type {DelayQueueEvent[][]} */
       const events = runs.map(() => []);
       const dropped = runs.map(() => 0);
       for (let i = 0; i < runs.length; i += 1) drainRun(i, events, dropped);
@@ -264,7 +330,11 @@ export function createDelayQueueRunner({
   }
 
   return {
-    /** Fresh labs for `{config, compareStrategy}`; plays them unless `play` is false. */
+    /**
+     * Fresh labs for `{config, compareStrategy}`; plays them unless `play` is false.
+     * @param {RunRequest} req
+     * @param {{play?: boolean}} [options]
+     */
     run(req, { play = true } = {}) {
       playing = false;
       const r = create(req);
@@ -304,10 +374,12 @@ export function createDelayQueueRunner({
       playing = false;
       seekTarget = null;
       lagMs = 0;
+      /** @type {{events: DelayQueueEvent[][], dropped: number[]}} */
       let result = { events: runs.map(() => []), dropped: runs.map(() => 0) };
+      /** @type {number | null} */
       let target = null;
       try {
-        const nexts = runs.filter((r) => !r.done).map((r) => Number(r.lab.nextEventMs())).filter((t) => t >= 0);
+        const nexts = runs.filter((r) => !r.done).map((r) => Number(labOf(r).nextEventMs())).filter((t) => t >= 0);
         if (nexts.length === 0) {
           // Nothing left to happen before the end: run to the end so the fates come in.
           target = Math.max(...runs.map((r) => durationOf(r.config)));
@@ -319,7 +391,7 @@ export function createDelayQueueRunner({
           for (let i = 0; i < runs.length; i += 1) {
             const r = runs[i];
             if (r.done) continue;
-            const res = r.lab.runUntil(now);
+            const res = labOf(r).runUntil(now);
             r.now = Number(res?.now ?? now);
             r.done = Boolean(res?.done);
             drainRun(i, result.events, result.dropped);
@@ -335,7 +407,10 @@ export function createDelayQueueRunner({
       return target;
     },
 
-    /** Runs (over as many frames as it takes) to virtual ms `t` since the start, then pauses. */
+    /**
+     * Runs (over as many frames as it takes) to virtual ms `t` since the start, then pauses.
+     * @param {number} t
+     */
     seek(t) {
       if (error || runs.length === 0 || !(t > now)) return;
       playing = false;
@@ -351,9 +426,11 @@ export function createDelayQueueRunner({
       return create(request);
     },
 
+    /** @param {unknown} s  one of DQ_SPEEDS (anything else is ignored) */
     setSpeed(s) {
-      if (!DQ_SPEEDS.includes(s)) return;
-      speed = s;
+      const known = DQ_SPEEDS.find((v) => v === s);
+      if (known === undefined) return;
+      speed = known;
       lastFrameTime = null;
       fractionMs = 0;
       notify(runs.map(() => []), runs.map(() => 0));
@@ -369,13 +446,17 @@ export function createDelayQueueRunner({
 
     /** When the next thing happens in any lab (sim ms), or -1 once every run ended. */
     nextEventMs() {
-      const nexts = runs.filter((r) => r.lab && !r.done).map((r) => Number(r.lab.nextEventMs())).filter((t) => t >= 0);
+      const nexts = runs.filter((r) => r.lab && !r.done).map((r) => Number(labOf(r).nextEventMs())).filter((t) => t >= 0);
       return nexts.length === 0 ? -1 : Math.min(...nexts);
     },
 
+    /** @param {number} n */
     strategyName: (n) => labs.strategyName(n),
 
-    /** fn(frame) after every frame that ran and after every action. Returns an unsubscribe. */
+    /**
+     * fn(frame) after every frame that ran and after every action. Returns an unsubscribe.
+     * @param {Parameters<typeof frameListeners.add>[0]} fn
+     */
     onFrame(fn) {
       frameListeners.add(fn);
       return () => frameListeners.delete(fn);
@@ -384,6 +465,7 @@ export function createDelayQueueRunner({
     /**
      * fn(runIndex, events, dropped, generation) for every drain, before the views see it (the
      * tests record with it); `generation` changes with every new set of labs (run, reset).
+     * @param {Parameters<typeof drainTaps.add>[0]} fn
      */
     onDrain(fn) {
       drainTaps.add(fn);

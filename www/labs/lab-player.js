@@ -1,3 +1,4 @@
+// @ts-check
 // The lab player: a guided scenario (www/labs/data/<id>.json, format in www/labs/README.md)
 // beside the console — the steps, each step's text, the lines it runs (or types for the learner
 // to send), the view to look at and what to notice. tests/labs.rs holds every `expect` to the
@@ -22,22 +23,60 @@
 // text says happens is what happens. Text from the lab file reaches the DOM as textContent.
 
 import { INLINE_ASSETS } from "../assets.js";
+import { el } from "../dom.js";
+import { number } from "../format.js";
+
+/**
+ * One item of a step's `lines`: a console line, a `receive` (print what arrived), or a sim.
+ * @typedef {object} LabItem
+ * @property {string} [line]
+ * @property {number} [console]  0-based (client 1 is console 0)
+ * @property {boolean} [receive]
+ * @property {string} [sim]      "delay-queue", "pipeline" or "cache-aside"
+ * @property {Record<string, unknown>} [config]
+ * @property {unknown} [expect]
+ */
+
+/**
+ * @typedef {object} LabStep
+ * @property {string} title
+ * @property {string} text
+ * @property {LabItem[]} [lines]
+ * @property {boolean} [type]    type the lines for the learner instead of running them
+ * @property {string} [view]     the view to bring forward
+ * @property {string} [focus]    the key to open in it
+ * @property {string} [notice]   what to notice, once run
+ */
+
+/**
+ * A lab file (www/labs/README.md), as labProblem checks it.
+ * @typedef {object} Lab
+ * @property {string} title
+ * @property {string} [summary]
+ * @property {number} seed
+ * @property {number} startMs
+ * @property {string[]} [views]
+ * @property {LabStep[]} steps
+ */
+
+/** @typedef {{ok: true, lab: Lab} | {ok: false, error: string}} LabLoad */
 
 const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-/** Is this a lab id we would fetch (a file name, nothing else)? */
+/**
+ * Is this a lab id we would fetch (a file name, nothing else)?
+ * @param {unknown} id
+ * @returns {id is string}
+ */
 export function isLabId(id) {
   return typeof id === "string" && ID_PATTERN.test(id);
 }
 
-/** Checks the shape the player relies on; returns a sentence, or null when it is fine. */
+/**
+ * Checks the shape the player relies on; returns a sentence, or null when it is fine.
+ * @param {any} lab  parsed JSON
+ * @returns {string | null}
+ */
 export function labProblem(lab) {
   if (!lab || typeof lab !== "object") return "the lab file is not a JSON object";
   if (typeof lab.title !== "string" || lab.title === "") return "the lab has no title";
@@ -51,7 +90,12 @@ export function labProblem(lab) {
   return null;
 }
 
-/** Fetches a lab by id (`baseUrl`: the folder holding data/). */
+/**
+ * Fetches a lab by id (`baseUrl`: the folder holding data/).
+ * @param {unknown} id
+ * @param {{baseUrl?: URL | null}} [options]
+ * @returns {Promise<LabLoad>}
+ */
 export async function loadLab(id, { baseUrl = null } = {}) {
   if (!isLabId(id)) return { ok: false, error: `"${String(id).slice(0, 80)}" is not a lab name (letters, digits and dashes).` };
   if (INLINE_ASSETS) {
@@ -59,7 +103,7 @@ export async function loadLab(id, { baseUrl = null } = {}) {
     const lab = INLINE_ASSETS.labs?.[id];
     if (!lab) return { ok: false, error: `There is no lab called "${id}" in this file.` };
     const problem = labProblem(lab);
-    return problem ? { ok: false, error: `The lab "${id}" cannot be played: ${problem}.` } : { ok: true, lab };
+    return problem ? { ok: false, error: `The lab "${id}" cannot be played: ${problem}.` } : { ok: true, lab: /** @type {Lab} */ (lab) };
   }
   let response;
   try {
@@ -78,7 +122,11 @@ export async function loadLab(id, { baseUrl = null } = {}) {
   return problem ? { ok: false, error: `The lab "${id}" cannot be played: ${problem}.` } : { ok: true, lab };
 }
 
-/** The lab list (data/index.json) with each lab's title and summary, for a picker. */
+/**
+ * The lab list (data/index.json) with each lab's title and summary, for a picker.
+ * @param {{baseUrl?: URL | null}} [options]
+ * @returns {Promise<Array<{id: string, title: string, summary: string}>>}
+ */
 export async function loadLabIndex({ baseUrl = null } = {}) {
   try {
     const index = INLINE_ASSETS
@@ -92,34 +140,76 @@ export async function loadLabIndex({ baseUrl = null } = {}) {
   }
 }
 
-/** A line item as the panel shows it: `console 2> LINE`, `(console 2 receives)`, `simulation …`. */
+/**
+ * The console an item runs on (0 unless it names another).
+ * @param {LabItem} item
+ */
+function consoleOf(item) {
+  return typeof item.console === "number" && Number.isInteger(item.console) && item.console >= 0 ? item.console : 0;
+}
+
+/**
+ * A line item as the panel shows it: `console 2> LINE`, `(console 2 receives)`, `simulation …`.
+ * @param {LabItem} item
+ */
 function describeItem(item) {
-  const who = Number.isInteger(item.console) && item.console > 0 ? `client ${item.console + 1}` : "";
+  const n = consoleOf(item);
+  const who = n > 0 ? `client ${n + 1}` : "";
   if (typeof item.line === "string") return `${who ? `${who}> ` : "> "}${item.line}`;
   if (item.receive) return `(${who || "client 1"} receives what arrived)`;
   if (typeof item.sim === "string") return `simulation: ${item.sim} ${JSON.stringify(item.config ?? {})}`;
   return "?";
 }
 
+/**
+ * A simulation's result value as the table shows it.
+ * @param {unknown} v
+ * @returns {string}
+ */
 function formatValue(v) {
-  if (typeof v === "number") return Number.isInteger(v) ? v.toLocaleString("en-US") : v.toLocaleString("en-US", { maximumFractionDigits: 3 });
+  if (typeof v === "number") return number(v);
   if (v === null || v === undefined) return "—";
   if (Array.isArray(v)) return v.map(formatValue).join(", ");
   if (typeof v === "object") return JSON.stringify(v);
   return String(v);
 }
 
-/** Flattens `{a: {b: 1}}` to `[["a.b", 1]]` (the sims' nested results). */
+/**
+ * Flattens `{a: {b: 1}}` to `[["a.b", 1]]` (the sims' nested results).
+ * @param {any} obj
+ * @param {string} [prefix]
+ * @returns {Array<[string, unknown]>}
+ */
 function flatten(obj, prefix = "") {
   return Object.entries(obj ?? {}).flatMap(([k, v]) =>
     v && typeof v === "object" && !Array.isArray(v) ? flatten(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]],
   );
 }
 
+/**
+ * @param {any} obj
+ * @param {string} path  "a.b"
+ * @returns {unknown}
+ */
 function lookup(obj, path) {
   return path.split(".").reduce((o, k) => (o && typeof o === "object" ? o[k] : undefined), obj);
 }
 
+/**
+ * The consoles the player runs lines on (console/consoles.js).
+ * @typedef {Pick<ReturnType<typeof import("../console/consoles").createConsoles>, "ensure" | "submitOn" | "typeOn" | "pollAll"> & {onReceive?: ReturnType<typeof import("../console/consoles").createConsoles>["onReceive"]}} LabConsoles
+ */
+
+/**
+ * @param {HTMLElement} root  the lab's section (emptied)
+ * @param {object} options
+ * @param {Lab} options.lab
+ * @param {LabConsoles} options.consoles
+ * @param {(view: string, focusKey: string | null) => void} [options.showView]  bring a view forward (and open a key in it)
+ * @param {(kind: string, config: Record<string, unknown>) => import("../engine/lab-adapters").SimOutcome} options.runSim
+ * @param {((config: Record<string, unknown>) => void) | null} [options.showDelayQueue]  load a delay-queue sim into its view
+ * @param {(state: {step: number, ran: boolean}) => void} [options.onChange]
+ */
 export function createLabPlayer(root, { lab, consoles, showView = () => {}, runSim, showDelayQueue = null, onChange = () => {} }) {
   root.replaceChildren();
   root.classList.add("lab-player");
@@ -134,7 +224,12 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
   nav.setAttribute("aria-label", "Steps");
   const stepButtons = lab.steps.map((step, i) => {
     const li = el("li");
-    const b = el("button", "lab-step-link", step.title);
+    // The number is drawn by the button itself, beside its first line (a list marker sits by
+    // the last line of a wrapped inline button); the <ol> still tells screen readers the order.
+    const b = el("button", "lab-step-link");
+    const n = el("span", "lab-step-n", `${i + 1}.`);
+    n.setAttribute("aria-hidden", "true");
+    b.append(n, el("span", "lab-step-title-text", step.title));
     b.type = "button";
     b.addEventListener("click", () => go(i));
     li.append(b);
@@ -164,11 +259,13 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
   root.append(header, nav, body);
 
   // What each console printed without input and no `receive` item has read yet.
+  /** @type {string[]} */
   const unread = [];
   const stopListening = consoles.onReceive?.((n, text) => {
     unread[n] = (unread[n] ?? "") + text;
   });
   /** What each item printed, in the order run: `{step, item, text}` (for tests and tools). */
+  /** @type {Array<{step: number, item: number, text?: string | null, result?: unknown, error?: string | null}>} */
   const outputs = [];
 
   let current = 0;
@@ -205,6 +302,7 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
     if (!ran.has(current)) results.replaceChildren();
   }
 
+  /** @param {number} n */
   function go(n) {
     if (!Number.isInteger(n) || n < 0 || n >= lab.steps.length) return;
     current = n;
@@ -215,6 +313,10 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
     onChange(state());
   }
 
+  /**
+   * @param {LabItem} item
+   * @param {import("../engine/lab-adapters").SimOutcome} outcome
+   */
   function simTable(item, outcome) {
     const table = el("table", "lab-sim");
     const caption = el("caption", null, `${item.sim} simulation`);
@@ -226,6 +328,7 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
       body.append(tr);
     } else {
       const quoted = item.expect && typeof item.expect === "object" ? Object.keys(item.expect) : null;
+      /** @type {Array<[string, unknown]>} */
       const rows = quoted ? quoted.map((k) => [k, lookup(outcome.result, k)]) : flatten(outcome.result);
       for (const [k, v] of rows) {
         const tr = el("tr");
@@ -250,9 +353,9 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
       while (typed < items.length && typeof items[typed].line !== "string") runItem(items[typed++]);
       if (typed < items.length) {
         const item = items[typed++];
-        const n = Number.isInteger(item.console) ? item.console : 0;
+        const n = consoleOf(item);
         consoles.ensure(n);
-        consoles.typeOn(n, item.line);
+        consoles.typeOn(n, String(item.line));
       }
       if (typed >= items.length) ran.add(current);
       render();
@@ -265,8 +368,9 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
     onChange(state());
   }
 
+  /** @param {LabItem} item */
   function runItem(item) {
-    const n = Number.isInteger(item.console) && item.console >= 0 ? item.console : 0;
+    const n = consoleOf(item);
     const index = (lab.steps[current].lines ?? []).indexOf(item);
     if (typeof item.line === "string") {
       if (!consoles.ensure(n)) return;
@@ -311,20 +415,24 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
  * A lab player wired to a mounted playground's parts (playground.js): its consoles, its store
  * (the view a step names comes forward, the key it names opens), its engine's simulations, its
  * delay-queue view. The page's lab mode and the widget's `lab` attribute both use this.
+ * @param {HTMLElement} labEl
+ * @param {Lab} lab
+ * @param {import("../playground").PlaygroundParts} parts
  */
 export function attachLab(labEl, lab, parts) {
   return createLabPlayer(labEl, {
     lab,
     consoles: parts.consoles,
     showView(view, focusKey) {
-      const hasView = parts.views[view === "delay-queue" ? "delayQueue" : view];
+      const views = /** @type {Record<string, unknown>} */ (parts.views);
+      const hasView = views[view === "delay-queue" ? "delayQueue" : view];
       if (hasView) parts.store.set({ panelView: view });
       if (focusKey) parts.store.set({ selectedDb: 0, selectedKey: focusKey });
     },
     runSim: (kind, simConfig) => parts.engine.runLabSim(kind, simConfig),
     showDelayQueue: parts.delayQueue
       ? (simConfig) => {
-          parts.delayQueue.run({ config: simConfig, compareStrategy: null }, { play: false });
+          parts.delayQueue?.run({ config: simConfig, compareStrategy: null }, { play: false });
         }
       : null,
   });

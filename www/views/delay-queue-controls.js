@@ -1,282 +1,41 @@
+// @ts-check
 // The delay-queue lab's form: strategy (and a second one to compare), consumers, poll interval,
 // LIMIT, work time, RTT, the order producer (rate, delay, payments), duration, the crash
 // schedule, seed, hz and extra volatile keys — plus presets, among them the seeds' walkthrough.
 //
-// Parsing is pure and exported (the tests call it too). Bad input never throws: the field is
-// marked (aria-invalid) and a sentence appears right under it (aria-describedby), and the lab
-// is not touched. The form never calls the engine; it hands a config to `onRun`.
+// DOM only: the fields, their parsers and the presets are in delay-queue-forms.js. Bad input
+// never throws: the field is marked (aria-invalid) and a sentence appears right under it
+// (aria-describedby), and the lab is not touched. The form never calls the engine; it hands a
+// config to `onRun`.
 
-/** Unix ms of 2025-01-01 00:00:00 UTC: the lab's default t = 0 (the API's default startMs). */
-export const DEFAULT_START_MS = 1735689600000;
-/** 12:00 UTC the same day: where the walkthrough's clock starts. */
-export const WALKTHROUGH_START_MS = Date.UTC(2025, 0, 1, 12, 0, 0);
+import { el } from "../dom.js";
+import { DEFAULT_FORM, FIELDS, PRESETS, STRATEGY_NUMBERS, notRunMessage, ordersNote, parseForm } from "./delay-queue-forms.js";
 
-export const MAX_CONSUMERS = 16;
-/** Orders one run may create (the lab's MAX_ORDERS). */
-export const MAX_ORDERS = 200_000;
+export {
+  DEFAULT_FORM,
+  DEFAULT_START_MS,
+  FIELDS,
+  MAX_CONSUMERS,
+  MAX_ORDERS,
+  PRESETS,
+  STRATEGY_NUMBERS,
+  WALKTHROUGH_START_MS,
+  formatCrashes,
+  formatDuration,
+  parseCrashes,
+  parseDuration,
+  parseForm,
+  parsePayProb,
+  parseRate,
+} from "./delay-queue-forms.js";
 
-const UNITS = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+/** @typedef {import("./delay-queue-forms.js").FormValues} FormValues */
+/** @typedef {ReturnType<typeof parseForm>} ParsedForm */
 
-/**
- * A duration as typed → ms, or null. `500`, `500ms`, `1.5s`, `30m`, `1h30m`; a bare number is
- * in `defaultUnit`.
- */
-export function parseDuration(text, defaultUnit = "ms") {
-  const t = String(text).trim().toLowerCase().replace(/\s+/g, "");
-  if (t === "") return null;
-  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * UNITS[defaultUnit]);
-  if (!/^(\d+(\.\d+)?(ms|s|min|m|h))+$/.test(t)) return null;
-  let ms = 0;
-  for (const [, n, , unit] of t.matchAll(/(\d+(\.\d+)?)(ms|s|min|m|h)/g)) ms += Number(n) * UNITS[unit];
-  return Math.round(ms);
-}
+/** Each field is checked this long after typing pauses (ms). */
+const CHECK_AFTER_MS = 400;
 
-/** ms → the shortest readable duration the parser reads back: 1800000 → "30m", 1500 → "1.5s". */
-export function formatDuration(ms) {
-  const n = Number(ms);
-  if (!Number.isFinite(n)) return "";
-  if (n !== 0 && n % 3_600_000 === 0) return `${n / 3_600_000}h`;
-  if (n !== 0 && n % 60_000 === 0) return `${n / 60_000}m`;
-  if (n >= 1000 && n % 100 === 0) return `${n / 1000}s`;
-  return `${n}ms`;
-}
-
-function wholeNumber(text) {
-  const t = String(text).trim().replace(/[_,]/g, "");
-  return /^\d{1,16}$/.test(t) ? Number(t) : NaN;
-}
-
-function decimal(text) {
-  const t = String(text).trim();
-  return /^(\d+(\.\d*)?|\.\d+)$/.test(t) ? Number(t) : NaN;
-}
-
-// -------------------------------------------------------------------------------------------
-// One parser per field: text → {ok, value} or {ok: false, message}
-// -------------------------------------------------------------------------------------------
-
-function intField(label, min, max, hint = "") {
-  return (text) => {
-    const n = wholeNumber(text);
-    if (!(n >= min && n <= max)) {
-      return { ok: false, message: `${label}: a whole number from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}${hint}.` };
-    }
-    return { ok: true, value: n };
-  };
-}
-
-function durationField(label, min, max, defaultUnit, example) {
-  return (text) => {
-    const ms = parseDuration(text, defaultUnit);
-    if (ms === null) {
-      return { ok: false, message: `${label}: a duration like ${example} (units ms, s, m, h; a bare number is ${defaultUnit === "ms" ? "milliseconds" : defaultUnit === "s" ? "seconds" : "minutes"}).` };
-    }
-    if (!(ms >= min && ms <= max)) {
-      return { ok: false, message: `${label}: from ${formatDuration(min)} to ${formatDuration(max)}.` };
-    }
-    return { ok: true, value: ms };
-  };
-}
-
-/** `crash consumer 2 at 10m for 5m; consumer 1 at 40m for 30s` → [{consumer (0-based), atMs, forMs}]. */
-export function parseCrashes(text, { consumers = MAX_CONSUMERS, durationMs = Infinity } = {}) {
-  const t = String(text).trim();
-  if (t === "") return { ok: true, value: [] };
-  const parts = t.split(/[;\n]+/).map((p) => p.trim()).filter(Boolean);
-  const out = [];
-  for (const part of parts) {
-    const m = /^(?:crash\s+)?(?:consumer\s*|c)(\d{1,3})\s+at\s+(\S+)\s+for\s+(\S+)$/i.exec(part);
-    if (!m) {
-      return {
-        ok: false,
-        message: `crashes: "${part.slice(0, 40)}" is not "consumer N at T for D" (e.g. consumer 1 at 10m for 5m; several separated by ";").`,
-      };
-    }
-    const n = Number(m[1]);
-    const atMs = parseDuration(m[2], "s");
-    const forMs = parseDuration(m[3], "s");
-    if (!(n >= 1 && n <= consumers)) {
-      return { ok: false, message: `crashes: consumer ${n} does not exist — consumers are numbered 1 to ${consumers}.` };
-    }
-    if (atMs === null || forMs === null) {
-      return { ok: false, message: `crashes: in "${part.slice(0, 40)}", T and D are durations like 90s, 10m or 1h.` };
-    }
-    if (forMs < 1) return { ok: false, message: `crashes: consumer ${n} must stay down at least 1 ms.` };
-    if (atMs > durationMs) {
-      return { ok: false, message: `crashes: consumer ${n} at ${formatDuration(atMs)} is after the end of the run (${formatDuration(durationMs)}).` };
-    }
-    out.push({ consumer: n - 1, atMs, forMs });
-  }
-  return { ok: true, value: out };
-}
-
-/** Text of a crash schedule (0-based consumers in, 1-based out). */
-export function formatCrashes(crashes) {
-  return (crashes ?? []).map((c) => `consumer ${c.consumer + 1} at ${formatDuration(c.atMs)} for ${formatDuration(c.forMs)}`).join("; ");
-}
-
-export function parsePayProb(text) {
-  const t = String(text).trim();
-  const pct = /%$/.test(t);
-  const n = decimal(pct ? t.slice(0, -1).trim() : t);
-  const p = pct ? n / 100 : n;
-  if (!(p >= 0 && p <= 1)) {
-    return { ok: false, message: "paid: a probability from 0 to 1 (or a percentage like 50%)." };
-  }
-  return { ok: true, value: p };
-}
-
-export function parseRate(text) {
-  const n = decimal(text);
-  if (!(n > 0 && n <= 100)) {
-    return { ok: false, message: "orders/s: a rate above 0 and at most 100 orders per virtual second (e.g. 1 or 0.2)." };
-  }
-  return { ok: true, value: n };
-}
-
-/**
- * The form's fields: id suffix, label, the config key, parser, title. Order = the form's order.
- * `dependsOn` lets a field be checked against another (crashes against consumers and duration).
- */
-export const FIELDS = Object.freeze([
-  { key: "consumers", label: "consumers", size: 3, parse: intField("consumers", 1, MAX_CONSUMERS), title: "How many consumer processes run the strategy's loop, each its own client" },
-  { key: "pollMs", label: "poll every", size: 6, parse: durationField("poll every", 1, 600_000, "ms", "1000, 200ms or 1s"), title: "How long a consumer sleeps after an empty poll (strategies 1–3; 5 sleeps until the earliest due task)" },
-  { key: "limit", label: "LIMIT", size: 4, parse: intField("LIMIT", 1, 1000), title: "The batch size: ZRANGEBYSCORE … LIMIT 0 n (and the Lua pop's)" },
-  { key: "workMs", label: "work", size: 6, parse: durationField("work", 0, 600_000, "ms", "20 or 20ms"), title: "How long processing one task takes (closing the order)" },
-  { key: "rttMs", label: "RTT", size: 5, parse: durationField("RTT", 0, 10_000, "ms", "2 or 2ms"), title: "Network round trip per command: half to reach Redis, half for the reply" },
-  { key: "ratePerS", label: "orders/s", size: 5, parse: parseRate, title: "New orders per virtual second (a Poisson process)", producer: true },
-  { key: "delayMs", label: "delay", size: 6, parse: durationField("delay", 0, 7 * 86_400_000, "m", "30m"), title: "An order is due this long after it is created (close it if unpaid)", producer: true },
-  { key: "payProb", label: "paid", size: 5, parse: parsePayProb, title: "Probability that an order is paid (the payment removes its task)", producer: true },
-  { key: "payMeanMs", label: "pays after ~", size: 6, parse: durationField("pays after", 1, 7 * 86_400_000, "m", "10m"), title: "Mean time from order to payment, for the orders that are paid", producer: true },
-  { key: "durationMs", label: "duration", size: 6, parse: durationField("duration", 1000, 24 * 3_600_000, "m", "1h or 90m"), title: "Virtual time the run lasts" },
-  { key: "seed", label: "seed", size: 8, parse: intField("seed", 0, 4_294_967_295), title: "Same seed and settings → the same run" },
-  { key: "hz", label: "hz", size: 3, parse: intField("hz", 1, 500), title: "The lab engine's server hz: how often its cron runs the active expire cycle (strategy 4's lateness)" },
-  { key: "volatileKeys", label: "extra TTL keys", size: 7, parse: intField("extra TTL keys", 0, 200_000), title: "Other keys with long TTLs in the lab's engine: the expire cycle samples them too (strategy 4)" },
-]);
-
-export const STRATEGY_NUMBERS = Object.freeze([1, 2, 3, 4, 5]);
-
-/** The defaults of the API contract, as the form shows them. */
-export const DEFAULT_FORM = Object.freeze({
-  strategy: 1,
-  compare: false,
-  compareStrategy: 2,
-  consumers: "2",
-  pollMs: "1000ms",
-  limit: "10",
-  workMs: "20ms",
-  rttMs: "2ms",
-  ratePerS: "1",
-  delayMs: "30m",
-  payProb: "0.5",
-  payMeanMs: "10m",
-  durationMs: "1h",
-  crashes: "",
-  seed: "1",
-  hz: "10",
-  volatileKeys: "0",
-});
-
-/**
- * Presets: form values plus what only a preset can set (explicit orders, the start time).
- * The walkthrough is the seeds' own example: one order at 12:00, due 12:30, polled every second.
- */
-export const PRESETS = Object.freeze([
-  {
-    id: "walkthrough",
-    label: "Walkthrough: one order at 12:00, due 12:30, polled every second",
-    form: { strategy: 1, compare: false, consumers: "1", pollMs: "1000ms", limit: "10", workMs: "20ms", rttMs: "2ms", durationMs: "31m", seed: "1", hz: "10", volatileKeys: "0", crashes: "" },
-    extra: { orders: [{ atMs: 0, delayMs: 1_800_000 }], startMs: WALKTHROUGH_START_MS },
-    note: "One order, created at 12:00:00 and due at 12:30:00; one consumer polls every second. Step through it, or skip to just before 12:30 and step from there.",
-  },
-  {
-    id: "race",
-    label: "Race: two consumers, naive polling (duplicates) vs ZREM check",
-    form: { strategy: 2, compare: true, compareStrategy: 1, consumers: "2", pollMs: "1000ms", limit: "10", workMs: "50ms", rttMs: "5ms", ratePerS: "2", delayMs: "1m", payProb: "0.3", payMeanMs: "30s", durationMs: "10m", seed: "7", hz: "10", volatileKeys: "0", crashes: "" },
-    note: "Both consumers see the same due tasks; the naive one processes before it removes.",
-  },
-  {
-    id: "crash",
-    label: "Crash: keyspace notifications lose what expires while the consumer is down",
-    form: { strategy: 4, compare: true, compareStrategy: 3, consumers: "1", pollMs: "1000ms", limit: "10", workMs: "20ms", rttMs: "2ms", ratePerS: "1", delayMs: "2m", payProb: "0.3", payMeanMs: "1m", durationMs: "15m", seed: "3", hz: "10", volatileKeys: "0", crashes: "consumer 1 at 5m for 3m" },
-    note: "Pub/sub is fire-and-forget: an expired event published while the consumer is down is gone.",
-  },
-  {
-    id: "wakeup",
-    label: "Cost: pub/sub wake-up vs polling every 200 ms",
-    form: { strategy: 5, compare: true, compareStrategy: 1, consumers: "2", pollMs: "200ms", limit: "10", workMs: "20ms", rttMs: "2ms", ratePerS: "0.5", delayMs: "5m", payProb: "0.5", payMeanMs: "2m", durationMs: "30m", seed: "11", hz: "10", volatileKeys: "0", crashes: "" },
-    note: "Compare the commands per second and the empty polls.",
-  },
-]);
-
-/**
- * Form values (strings, as typed) → `{ok, config, compareStrategy|null, errors: {key: message}}`.
- * `extra` (orders, startMs) comes from a preset and is merged in unchanged.
- */
-export function parseForm(values, extra = {}) {
-  const errors = {};
-  const config = {};
-  const strategy = Number(values.strategy);
-  if (!STRATEGY_NUMBERS.includes(strategy)) errors.strategy = "strategy: pick one of 1 to 5.";
-  else config.strategy = strategy;
-  for (const f of FIELDS) {
-    if (f.producer && extra.orders) continue;
-    const r = f.parse(values[f.key] ?? "");
-    if (r.ok) config[f.key] = r.value;
-    else errors[f.key] = r.message;
-  }
-  const crashes = parseCrashes(values.crashes ?? "", {
-    consumers: config.consumers ?? MAX_CONSUMERS,
-    durationMs: config.durationMs ?? Infinity,
-  });
-  if (crashes.ok) config.crashes = crashes.value;
-  else errors.crashes = crashes.message;
-  if (!extra.orders && config.ratePerS !== undefined && config.durationMs !== undefined) {
-    const orders = (config.ratePerS * config.durationMs) / 1000;
-    if (orders > MAX_ORDERS) {
-      errors.ratePerS = `orders/s: ${config.ratePerS} a second for ${formatDuration(config.durationMs)} is about ${Math.round(orders).toLocaleString("en-US")} orders; the lab takes at most ${MAX_ORDERS.toLocaleString("en-US")} a run.`;
-    }
-  }
-  let compareStrategy = null;
-  if (values.compare) {
-    compareStrategy = Number(values.compareStrategy);
-    if (!STRATEGY_NUMBERS.includes(compareStrategy)) {
-      errors.compareStrategy = "compare with: pick one of 1 to 5.";
-      compareStrategy = null;
-    }
-  }
-  if (extra.orders) config.orders = extra.orders.map((o) => ({ ...o }));
-  if (extra.startMs !== undefined) config.startMs = extra.startMs;
-  return { ok: Object.keys(errors).length === 0, config, compareStrategy, errors };
-}
-
-// -------------------------------------------------------------------------------------------
-// The form
-// -------------------------------------------------------------------------------------------
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-/**
- * @param {HTMLElement} root
- * @param {object} opts
- * @param {(n: number) => string} opts.strategyName
- * @param {(request: {config: object, compareStrategy: number|null, preset: string}) => void} opts.onRun
- * @returns {{values(): object, setValues(v: object): void, showErrors(errors: object): void,
- *            message(text: string, kind?: string): void, preset(): object|null, applyPreset(id: string): void}}
- */
-export function createDelayQueueControls(root, { strategyName, onRun }) {
-  root.replaceChildren();
-  const form = el("form", "dq-form");
-  form.id = "dq-form";
-  form.noValidate = true;
-  form.setAttribute("aria-label", "Delay-queue lab settings");
-
-  // Preset row.
+function createPresetRow() {
   const presetRow = el("div", "xc-row dq-preset-row");
   const presetLabel = el("label", "xc-label", "preset ");
   const presetSelect = el("select", "xc-select");
@@ -294,8 +53,11 @@ export function createDelayQueueControls(root, { strategyName, onRun }) {
   const presetNote = el("p", "dq-preset-note");
   presetNote.id = "dq-preset-note";
   presetNote.hidden = true;
+  return { presetRow, presetSelect, presetNote };
+}
 
-  // Strategy row.
+/** @param {(n: number) => string} strategyName */
+function createStrategyRow(strategyName) {
   const strategyRow = el("div", "xc-row dq-strategy-row");
   const strategyLabel = el("label", "xc-label", "strategy ");
   const strategy = el("select", "xc-select");
@@ -318,11 +80,26 @@ export function createDelayQueueControls(root, { strategyName, onRun }) {
   strategyLabel.append(strategy);
   compareLabel.append(compareStrategy);
   strategyRow.append(strategyLabel, compareLabel);
+  return { strategyRow, strategy, compare, compareStrategy };
+}
 
-  // The fields, each with its message under it.
+/**
+ * The fields, each with its message under it; the two selects get messages too.
+ * @param {HTMLElement} strategyRow
+ */
+function createFieldGrid(strategyRow) {
   const grid = el("div", "dq-fields");
+  /** @type {Record<string, HTMLInputElement>} */
   const inputs = {};
+  /** @type {Record<string, HTMLElement>} */
   const messages = {};
+  /**
+   * @param {string} key
+   * @param {string} label
+   * @param {number} size
+   * @param {string} title
+   * @param {boolean} [wide]
+   */
   function field(key, label, size, title, wide = false) {
     const box = el("div", wide ? "dq-field dq-field-wide" : "dq-field");
     box.dataset.field = key;
@@ -339,17 +116,10 @@ export function createDelayQueueControls(root, { strategyName, onRun }) {
     msg.id = `dq-${key}-msg`;
     msg.hidden = true;
     input.setAttribute("aria-describedby", msg.id);
-    input.addEventListener("input", () => {
-      input.removeAttribute("aria-invalid");
-      msg.hidden = true;
-      msg.textContent = "";
-      leavePreset();
-    });
     box.append(lab, input, msg);
     grid.append(box);
     inputs[key] = input;
     messages[key] = msg;
-    return box;
   }
   for (const f of FIELDS) field(f.key, f.label, f.size, f.title);
   field("crashes", "crashes", 30, 'e.g. "consumer 1 at 10m for 5m; consumer 2 at 40m for 30s" (times since the start)', true);
@@ -361,13 +131,10 @@ export function createDelayQueueControls(root, { strategyName, onRun }) {
     messages[key] = msg;
   }
   strategyRow.append(messages.strategy, messages.compareStrategy);
-  strategy.setAttribute("aria-describedby", messages.strategy.id);
-  compareStrategy.setAttribute("aria-describedby", messages.compareStrategy.id);
+  return { grid, inputs, messages };
+}
 
-  const ordersNote = el("p", "dq-orders-note");
-  ordersNote.id = "dq-orders-note";
-  ordersNote.hidden = true;
-
+function createActions() {
   const actions = el("div", "xc-row dq-form-actions");
   const run = el("button", "btn btn-small btn-play", "Run");
   run.type = "submit";
@@ -377,9 +144,34 @@ export function createDelayQueueControls(root, { strategyName, onRun }) {
   formMsg.id = "dq-form-msg";
   formMsg.setAttribute("role", "status");
   actions.append(run, formMsg);
+  const ordersNoteEl = el("p", "dq-orders-note");
+  ordersNoteEl.id = "dq-orders-note";
+  ordersNoteEl.hidden = true;
+  return { actions, formMsg, ordersNoteEl };
+}
 
-  form.append(presetRow, presetNote, strategyRow, grid, ordersNote, actions);
+/**
+ * @param {HTMLElement} root
+ * @param {object} opts
+ * @param {(n: number) => string} opts.strategyName
+ * @param {(request: {config: Record<string, any>, compareStrategy: number | null, preset: string}) => void} opts.onRun
+ */
+export function createDelayQueueControls(root, { strategyName, onRun }) {
+  root.replaceChildren();
+  const form = el("form", "dq-form");
+  form.id = "dq-form";
+  form.noValidate = true;
+  form.setAttribute("aria-label", "Delay-queue lab settings");
+  const { presetRow, presetSelect, presetNote } = createPresetRow();
+  const { strategyRow, strategy, compare, compareStrategy } = createStrategyRow(strategyName);
+  const { grid, inputs, messages } = createFieldGrid(strategyRow);
+  strategy.setAttribute("aria-describedby", messages.strategy.id);
+  compareStrategy.setAttribute("aria-describedby", messages.compareStrategy.id);
+  const { actions, formMsg, ordersNoteEl } = createActions();
+  form.append(presetRow, presetNote, strategyRow, grid, ordersNoteEl, actions);
   root.append(form);
+
+  const currentPreset = () => PRESETS.find((p) => p.id === presetSelect.value) ?? null;
 
   // Editing a preset's values makes it a custom run, except the walkthrough: its one explicit
   // order stays whatever strategy, consumers or poll interval it is run with.
@@ -388,35 +180,30 @@ export function createDelayQueueControls(root, { strategyName, onRun }) {
     syncPreset();
   }
 
-  function currentPreset() {
-    return PRESETS.find((p) => p.id === presetSelect.value) ?? null;
-  }
-
   function syncPreset() {
     const p = currentPreset();
     presetNote.hidden = !p;
     presetNote.textContent = p?.note ?? "";
-    const explicit = Boolean(p?.extra?.orders);
+    const orders = p?.extra?.orders ?? null;
     for (const f of FIELDS) {
       if (!f.producer) continue;
-      inputs[f.key].disabled = explicit;
-      inputs[f.key].closest(".dq-field").classList.toggle("is-disabled", explicit);
+      inputs[f.key].disabled = orders !== null;
+      inputs[f.key].closest(".dq-field")?.classList.toggle("is-disabled", orders !== null);
     }
-    ordersNote.hidden = !explicit;
-    ordersNote.textContent = explicit
-      ? `Explicit orders instead of the random producer: ${p.extra.orders
-          .map((o) => `one at +${formatDuration(o.atMs)}, due ${formatDuration(o.delayMs)} later`)
-          .join("; ")}.`
-      : "";
+    ordersNoteEl.hidden = orders === null;
+    ordersNoteEl.textContent = orders === null ? "" : ordersNote(orders);
     compareStrategy.disabled = !compare.checked;
   }
 
+  /** @returns {FormValues} */
   function values() {
+    /** @type {FormValues} */
     const v = { strategy: strategy.value, compare: compare.checked, compareStrategy: compareStrategy.value };
     for (const [key, input] of Object.entries(inputs)) v[key] = input.value;
     return v;
   }
 
+  /** @param {FormValues} v */
   function setValues(v) {
     if (v.strategy !== undefined) strategy.value = String(v.strategy);
     if (v.compare !== undefined) compare.checked = Boolean(v.compare);
@@ -431,6 +218,10 @@ export function createDelayQueueControls(root, { strategyName, onRun }) {
     syncPreset();
   }
 
+  /**
+   * @param {string} key
+   * @param {string | undefined} text
+   */
   function showError(key, text) {
     const msg = messages[key];
     msg.hidden = !text;
@@ -442,16 +233,22 @@ export function createDelayQueueControls(root, { strategyName, onRun }) {
     else input.removeAttribute("aria-invalid");
   }
 
+  /** @param {Record<string, string>} errors */
   function showErrors(errors) {
     for (const key of Object.keys(messages)) showError(key, errors[key]);
   }
 
+  /**
+   * @param {string} text
+   * @param {string} [kind]  info, ok or error
+   */
   function message(text, kind = "info") {
     formMsg.textContent = text;
     formMsg.className = `xc-message dq-form-msg is-${kind}`;
     formMsg.setAttribute("role", kind === "error" ? "alert" : "status");
   }
 
+  /** @param {string} id */
   function applyPreset(id) {
     presetSelect.value = id;
     const p = currentPreset();
@@ -459,16 +256,14 @@ export function createDelayQueueControls(root, { strategyName, onRun }) {
     syncPreset();
   }
 
-  function parse() {
-    const p = currentPreset();
-    return parseForm(values(), p?.extra ?? {});
-  }
+  const parse = () => parseForm(values(), currentPreset()?.extra ?? {});
 
   // Each field is checked shortly after typing pauses, so the sentence appears right where the
   // mistake is — while typing, not when the field is left: a message appearing on blur would
   // move the buttons below it under the pointer that is clicking them.
-  const CHECK_AFTER_MS = 400;
-  let checkTimer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let checkTimer;
+  /** @param {string} key */
   const checkSoon = (key) => {
     clearTimeout(checkTimer);
     checkTimer = setTimeout(() => {
@@ -478,7 +273,15 @@ export function createDelayQueueControls(root, { strategyName, onRun }) {
       if ((key === "consumers" || key === "durationMs") && inputs.crashes.value.trim() !== "") showError("crashes", r.errors.crashes);
     }, CHECK_AFTER_MS);
   };
-  for (const [key, input] of Object.entries(inputs)) input.addEventListener("input", () => checkSoon(key));
+  for (const [key, input] of Object.entries(inputs)) {
+    input.addEventListener("input", () => {
+      input.removeAttribute("aria-invalid");
+      messages[key].hidden = true;
+      messages[key].textContent = "";
+      leavePreset();
+    });
+    input.addEventListener("input", () => checkSoon(key));
+  }
   compare.addEventListener("change", syncPreset);
   presetSelect.addEventListener("change", () => {
     if (presetSelect.value !== "custom") applyPreset(presetSelect.value);
@@ -492,9 +295,9 @@ export function createDelayQueueControls(root, { strategyName, onRun }) {
     const r = parse();
     showErrors(r.errors);
     if (!r.ok) {
-      const first = Object.keys(r.errors)[0];
-      message(`Not run: ${Object.keys(r.errors).length === 1 ? "one field needs" : `${Object.keys(r.errors).length} fields need`} fixing (marked above).`, "error");
-      (inputs[first] ?? strategy).focus();
+      const keys = Object.keys(r.errors);
+      message(notRunMessage(keys.length), "error");
+      (inputs[keys[0]] ?? strategy).focus();
       return;
     }
     onRun({ config: r.config, compareStrategy: r.compareStrategy, preset: presetSelect.value });
@@ -502,13 +305,5 @@ export function createDelayQueueControls(root, { strategyName, onRun }) {
 
   setValues(DEFAULT_FORM);
 
-  return {
-    values,
-    setValues,
-    showErrors,
-    message,
-    applyPreset,
-    parse,
-    preset: currentPreset,
-  };
+  return { values, setValues, showErrors, message, applyPreset, parse, preset: currentPreset };
 }

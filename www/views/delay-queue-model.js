@@ -1,3 +1,4 @@
+// @ts-check
 // What one delay-queue run did, as the timeline draws it — built only from the events the lab
 // emitted (src/sim/delay_queue*.rs via the runner), never by re-running a strategy here.
 //
@@ -11,19 +12,63 @@
 //
 // Every list is kept sorted by start time, with the longest span seen, so the view can ask for
 // just the visible window (binary search) however long the run.
+//
+// Pure (no DOM, no engine) but accumulating: a run has up to hundreds of thousands of commands,
+// so a drain's events are added to the run's lists in place (`update`) instead of copying them
+// into a new state each frame. Each event kind has its handler below.
+
+/** @typedef {import("./engine-types.js").SimEvent} SimEvent */
+/** @typedef {import("./engine-types.js").SimCommand} SimCommand */
+/** @typedef {"on_time" | "late" | "duplicate" | "lost" | "paid" | "pending"} FateId */
+/** @typedef {"empty" | "poll" | "claim" | "missed" | "subscribe" | "other"} CommandKind */
+
+/**
+ * A task's mark on the timeline: from its due time to its first completion (or the lateness
+ * the engine reported).
+ * @typedef {{t0: number, t1: number, task: Task}} TaskMark
+ */
+/**
+ * @typedef {{t0: number, t1: number, completed: boolean, task: string, consumer: number, again: boolean}} Processing
+ * @typedef {{t0: number, t1: number, executed: number, cmd: string, reply: string, empty: boolean, kind: CommandKind,
+ *            consumer: number}} CommandItem
+ * @typedef {{t0: number, t1: number, task: string | null, consumer: number}} MessageItem
+ * @typedef {{t0: number, t1: number}} SleepItem
+ * @typedef {{t0: number, t1: number, kind: "order" | "paid" | "paid-late", task: string}} ProducerMark
+ * @typedef {{at: number, until: number | null}} Crash
+ */
+/**
+ * @typedef {object} Task
+ * @property {string} id
+ * @property {number} at       created (NaN until its order event)
+ * @property {number} due
+ * @property {number | null} paidAt
+ * @property {boolean} removedByPayment
+ * @property {Processing[]} processings
+ * @property {number} completed  processings that completed
+ * @property {number | null} firstDone  start of the first completed processing
+ * @property {FateId} fate
+ * @property {number | null} lateness  the engine's, once final
+ * @property {boolean} final     the engine's `fate` event came
+ * @property {TaskMark | null} mark
+ */
+/** @typedef {{serial: number, at: number, text: string, kind: string}} LogLine */
+/** @typedef {ReturnType<typeof newLane>} Lane */
+/** @typedef {ReturnType<typeof createRunModel>} RunModel */
 
 /** "late" = first completion more than this after due (the API's definition). */
 export const LATE_AFTER_MS = 1000;
 
 /** The fates, in the order the timeline stacks their rows. */
-export const FATES = Object.freeze([
-  { id: "on_time", label: "on time", color: "#7ec699" },
-  { id: "late", label: "late", color: "#e5c07b" },
-  { id: "duplicate", label: "processed twice", color: "#f778ba" },
-  { id: "lost", label: "never (lost)", color: "#ff5f56" },
-  { id: "paid", label: "paid", color: "#7fb4ff" },
-  { id: "pending", label: "pending", color: "#7d838c" },
-]);
+export const FATES = /** @type {ReadonlyArray<{id: FateId, label: string, color: string}>} */ (
+  Object.freeze([
+    { id: "on_time", label: "on time", color: "#7ec699" },
+    { id: "late", label: "late", color: "#e5c07b" },
+    { id: "duplicate", label: "processed twice", color: "#f778ba" },
+    { id: "lost", label: "never (lost)", color: "#ff5f56" },
+    { id: "paid", label: "paid", color: "#7fb4ff" },
+    { id: "pending", label: "pending", color: "#7d838c" },
+  ])
+);
 
 export const FATE_IDS = Object.freeze(FATES.map((f) => f.id));
 
@@ -34,15 +79,33 @@ export const LOG_KEPT = 400;
 // Sorted span lists
 // -------------------------------------------------------------------------------------------
 
-/** A list of items `{t0, t1, …}` sorted by t0, remembering the longest t1 - t0. */
+/**
+ * A list of items `{t0, t1, …}` sorted by t0, remembering the longest t1 - t0.
+ * @template {{t0: number, t1: number}} T
+ */
 export function createSpanList() {
+  /** @type {T[]} */
   const items = [];
   let maxSpan = 0;
+  /** @param {number} t  index of the first item starting at or after `t` */
+  const indexFrom = (t) => {
+    let lo = 0;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (items[mid].t0 < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  /** @param {number} fromMs  index of the first item that may reach `fromMs` */
+  const firstVisible = (fromMs) => indexFrom(fromMs - maxSpan);
   return {
     items,
     get maxSpan() {
       return maxSpan;
     },
+    /** @param {T} item */
     add(item) {
       maxSpan = Math.max(maxSpan, item.t1 - item.t0);
       if (items.length === 0 || items[items.length - 1].t0 <= item.t0) {
@@ -58,37 +121,21 @@ export function createSpanList() {
       }
       items.splice(lo, 0, item);
     },
-    /** Index of the first item that may reach `fromMs`. */
-    firstVisible(fromMs) {
-      const key = fromMs - maxSpan;
-      let lo = 0;
-      let hi = items.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (items[mid].t0 < key) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    },
-    /** Index of the first item starting at or after `t`. */
-    indexFrom(t) {
-      let lo = 0;
-      let hi = items.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (items[mid].t0 < t) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    },
+    firstVisible,
+    indexFrom,
     /**
      * As forEachIn, for drawing `msPerPx` ms to a pixel (pixels counted from `originMs`): after
      * an item narrower than a pixel, the rest of its pixel is skipped (binary search), so a
      * zoomed-out lane costs about one visit per pixel however many items it holds. Which items
      * stand for a pixel depends only on the pixel, not on where the walk started.
+     * @param {number} fromMs
+     * @param {number} toMs
+     * @param {number} msPerPx
+     * @param {(item: T) => void} fn
+     * @param {number} [originMs]
      */
     forEachThinned(fromMs, toMs, msPerPx, fn, originMs = fromMs) {
-      let i = this.firstVisible(fromMs);
+      let i = firstVisible(fromMs);
       while (i < items.length) {
         const it = items[i];
         if (it.t0 > toMs) break;
@@ -99,16 +146,21 @@ export function createSpanList() {
         fn(it);
         if (it.t1 - it.t0 < msPerPx) {
           const pixelEnd = originMs + (Math.floor((it.t0 - originMs) / msPerPx) + 1) * msPerPx;
-          const j = this.indexFrom(pixelEnd);
+          const j = indexFrom(pixelEnd);
           i = j > i ? j : i + 1;
         } else {
           i += 1;
         }
       }
     },
-    /** Calls fn(item) for the items overlapping [fromMs, toMs], in t0 order. */
+    /**
+     * Calls fn(item) for the items overlapping [fromMs, toMs], in t0 order.
+     * @param {number} fromMs
+     * @param {number} toMs
+     * @param {(item: T) => void} fn
+     */
     forEachIn(fromMs, toMs, fn) {
-      for (let i = this.firstVisible(fromMs); i < items.length; i += 1) {
+      for (let i = firstVisible(fromMs); i < items.length; i += 1) {
         const it = items[i];
         if (it.t0 > toMs) break;
         if (it.t1 < fromMs) continue;
@@ -118,12 +170,17 @@ export function createSpanList() {
   };
 }
 
+/**
+ * @template {{t0: number, t1: number}} T
+ * @typedef {ReturnType<typeof createSpanList<T>>} SpanList
+ */
+
 // -------------------------------------------------------------------------------------------
 // Classifying what a consumer's command was, for its mark (from the engine's own text)
 // -------------------------------------------------------------------------------------------
 
 /** What commandKind() answers. */
-export const COMMAND_KINDS = Object.freeze(["empty", "poll", "claim", "missed", "subscribe", "other"]);
+export const COMMAND_KINDS = /** @type {readonly CommandKind[]} */ (Object.freeze(["empty", "poll", "claim", "missed", "subscribe", "other"]));
 
 const POLLS = new Set(["ZRANGEBYSCORE", "ZRANGE", "EVAL", "EVALSHA", "FCALL", "ZPOPMIN", "BZPOPMIN"]);
 const CLAIMS = new Set(["ZREM", "DEL", "UNLINK", "GETDEL"]);
@@ -132,6 +189,8 @@ const CLAIMS = new Set(["ZREM", "DEL", "UNLINK", "GETDEL"]);
  * `empty` (a poll that found nothing — the engine says so), `poll` (a poll that returned due
  * tasks), `claim` (ZREM/DEL that removed something: this consumer owns the task), `missed`
  * (ZREM/DEL that removed nothing: someone else had it), `subscribe`, or `other`.
+ * @param {{empty?: boolean, cmd?: unknown, reply?: unknown}} e
+ * @returns {CommandKind}
  */
 export function commandKind(e) {
   if (e.empty) return "empty";
@@ -144,24 +203,304 @@ export function commandKind(e) {
 }
 
 function newLane() {
+  /** @type {Record<CommandKind, SpanList<CommandItem>>} */
+  const byKind = /** @type {any} */ (Object.fromEntries(COMMAND_KINDS.map((k) => [k, createSpanList()])));
   return {
+    /** @type {SpanList<CommandItem>} */
     commands: createSpanList(),
     // The same commands by kind (commandKind), so each kind's marks can be thinned per pixel.
-    byKind: Object.fromEntries(COMMAND_KINDS.map((k) => [k, createSpanList()])),
+    byKind,
+    /** @type {SpanList<MessageItem>} */
     messages: createSpanList(),
+    /** @type {SpanList<Processing>} */
     processes: createSpanList(),
     // The same processings by how they ended: "done", "again" (a task already processed), "cut".
+    /** @type {{done: SpanList<Processing>, again: SpanList<Processing>, cut: SpanList<Processing>}} */
     procByKind: { done: createSpanList(), again: createSpanList(), cut: createSpanList() },
+    /** @type {SpanList<SleepItem>} */
     sleeps: createSpanList(),
-    crashes: [], // {at, until|null}
+    /** @type {Crash[]} */
+    crashes: [],
     // The producer's lane: its orders and payments (`order` and `paid` events), by kind.
+    /** @type {{order: SpanList<ProducerMark>, paid: SpanList<ProducerMark>, "paid-late": SpanList<ProducerMark>}} */
     marks: { order: createSpanList(), paid: createSpanList(), "paid-late": createSpanList() },
     counts: { commands: 0, empty: 0, claims: 0, missed: 0, messages: 0, processes: 0, cut: 0, sleeps: 0, crashes: 0, orders: 0, payments: 0 },
     down: false,
   };
 }
 
-const num = (v) => (v === null || v === undefined ? NaN : Number(v));
+/** @param {unknown} v */
+const num = (v) => (v === null || v === undefined ? Number.NaN : Number(v));
+
+// -------------------------------------------------------------------------------------------
+// A run's record and what each event does to it
+// -------------------------------------------------------------------------------------------
+
+/**
+ * Everything a run holds; `createRunModel` hands out a read-only face of it.
+ * @typedef {object} Run
+ * @property {Map<string, Task>} tasks
+ * @property {SpanList<TaskMark>} byDue   items: {t0: due, t1: due or first completion, task}
+ * @property {Lane[]} lanes
+ * @property {Lane} producer
+ * @property {Record<FateId, number>} counts
+ * @property {LogLine[]} log
+ * @property {number} logSerial
+ * @property {number} finalFates
+ * @property {number} events
+ * @property {number} lastAt
+ * @property {number} startMs
+ * @property {(ms: number) => string} timeText
+ */
+
+/**
+ * A lane for `consumer` (growing the list), or the producer's for a negative or odd number.
+ * @param {Run} run
+ * @param {unknown} consumer
+ */
+function laneOf(run, consumer) {
+  const c = Number(consumer);
+  if (c < 0 || !Number.isInteger(c)) return run.producer;
+  while (run.lanes.length <= c) run.lanes.push(newLane());
+  return run.lanes[c];
+}
+
+/** @param {unknown} consumer */
+const who = (consumer) => (Number(consumer) < 0 ? "producer" : `consumer ${Number(consumer) + 1}`);
+
+/**
+ * A line of "what happened" (the list keeps the last LOG_KEPT, trimmed in batches).
+ * @param {Run} run
+ * @param {number} at
+ * @param {string} text
+ * @param {string} kind
+ */
+function say(run, at, text, kind) {
+  run.logSerial += 1;
+  run.log.push({ serial: run.logSerial, at, text, kind });
+  if (run.log.length > LOG_KEPT * 1.25) run.log.splice(0, run.log.length - LOG_KEPT);
+}
+
+/**
+ * @param {Run} run
+ * @param {string} id
+ */
+function taskOf(run, id) {
+  let t = run.tasks.get(id);
+  if (!t) {
+    t = {
+      id,
+      at: Number.NaN,
+      due: Number.NaN,
+      paidAt: null,
+      removedByPayment: false,
+      processings: [],
+      completed: 0,
+      firstDone: null,
+      fate: "pending",
+      lateness: null,
+      final: false,
+      mark: null,
+    };
+    run.tasks.set(id, t);
+    run.counts.pending += 1;
+  }
+  return t;
+}
+
+/**
+ * @param {Run} run
+ * @param {Task} t
+ * @param {FateId} fate
+ */
+function setFate(run, t, fate) {
+  if (t.fate === fate) return;
+  run.counts[t.fate] -= 1;
+  t.fate = fate;
+  run.counts[fate] = (run.counts[fate] ?? 0) + 1;
+}
+
+/**
+ * What the events so far say of a task whose `fate` event has not come yet.
+ * @param {Task} t
+ * @returns {FateId}
+ */
+export function provisionalFate(t) {
+  if (t.completed >= 2) return "duplicate";
+  if (t.completed === 1) return /** @type {number} */ (t.firstDone) - t.due > LATE_AFTER_MS ? "late" : "on_time";
+  if (t.removedByPayment) return "paid";
+  return "pending";
+}
+
+/**
+ * @param {Run} run
+ * @param {Task} t
+ */
+function refresh(run, t) {
+  if (!t.final) setFate(run, t, provisionalFate(t));
+  if (t.mark) t.mark.t1 = Math.max(t.due, t.firstDone ?? t.due);
+}
+
+/** @type {{[K in SimEvent["kind"]]: (run: Run, e: Extract<SimEvent, {kind: K}>) => void}} */
+const HANDLERS = {
+  order(run, e) {
+    const t = taskOf(run, String(e.task));
+    t.at = num(e.at);
+    t.due = num(e.due);
+    if (!t.mark && Number.isFinite(t.due)) {
+      t.mark = { t0: t.due, t1: t.due, task: t };
+      run.byDue.add(t.mark);
+    }
+    refresh(run, t);
+    run.producer.marks.order.add({ t0: t.at, t1: t.at, kind: "order", task: t.id });
+    run.producer.counts.orders += 1;
+    run.lastAt = Math.max(run.lastAt, t.at);
+    say(run, t.at, `producer: ${t.id} created, due ${run.timeText(t.due)}`, "order");
+  },
+
+  paid(run, e) {
+    const t = taskOf(run, String(e.task));
+    const at = num(e.at);
+    t.paidAt = at;
+    t.removedByPayment = Boolean(e.removed);
+    refresh(run, t);
+    const kind = e.removed ? "paid" : "paid-late";
+    run.producer.marks[kind].add({ t0: at, t1: at, kind, task: t.id });
+    run.producer.counts.payments += 1;
+    run.lastAt = Math.max(run.lastAt, at);
+    say(run, at, `producer: ${t.id} paid — ${e.removed ? "its task removed" : "too late, the task was already taken"}`, "paid");
+  },
+
+  command(run, e) {
+    /** @type {CommandItem} */
+    const item = {
+      t0: num(e.sent),
+      t1: Math.max(num(e.replied), num(e.sent)),
+      executed: num(e.executed),
+      cmd: String(e.cmd ?? ""),
+      reply: String(e.reply ?? ""),
+      empty: Boolean(e.empty),
+      kind: commandKind(e),
+      consumer: Number(e.consumer),
+    };
+    if (!Number.isFinite(item.t1)) item.t1 = item.t0;
+    if (item.consumer < 0) {
+      // The producer's ZADD/SET/PUBLISH and its payments: in the log; its lane shows the
+      // orders and payments themselves.
+      run.producer.counts.commands = (run.producer.counts.commands ?? 0) + 1;
+      say(run, item.executed, `producer: ${item.cmd} → ${item.reply}`, "producer");
+      return;
+    }
+    const lane = laneOf(run, e.consumer);
+    lane.commands.add(item);
+    lane.byKind[item.kind].add(item);
+    lane.counts.commands += 1;
+    if (item.empty) lane.counts.empty += 1;
+    if (item.kind === "claim") lane.counts.claims += 1;
+    if (item.kind === "missed") lane.counts.missed += 1;
+    run.lastAt = Math.max(run.lastAt, item.t1);
+    say(run, item.executed, `${who(e.consumer)}: ${item.cmd} → ${item.reply}${item.empty ? " (empty poll)" : ""}`, item.kind);
+  },
+
+  message(run, e) {
+    /** @type {MessageItem} */
+    const item = { t0: num(e.published), t1: num(e.delivered), task: e.task == null ? null : String(e.task), consumer: Number(e.consumer) };
+    if (!Number.isFinite(item.t0)) item.t0 = item.t1;
+    const lane = laneOf(run, e.consumer);
+    lane.messages.add(item);
+    lane.counts.messages += 1;
+    run.lastAt = Math.max(run.lastAt, item.t1);
+    // Strategy 5's wake-ups carry the announced due time (Unix ms), strategy 4's the key.
+    const about =
+      item.task === null ? "" : /^\d{12,}$/.test(item.task) ? ` — wake up, a task is due at ${run.timeText(Number(item.task) - run.startMs)}` : ` for ${item.task}`;
+    say(run, item.t1, `${who(e.consumer)}: pub/sub message${about} (published ${run.timeText(item.t0)})`, "message");
+  },
+
+  process(run, e) {
+    const t = taskOf(run, String(e.task));
+    /** @type {Processing} */
+    const item = {
+      t0: num(e.start),
+      t1: num(e.end),
+      completed: Boolean(e.completed),
+      task: t.id,
+      consumer: Number(e.consumer),
+      again: t.completed > 0 || t.processings.length > 0,
+    };
+    t.processings.push(item);
+    if (item.completed) {
+      // Lateness runs from due to the start of the first processing that completed (the
+      // engine's definition; process events arrive in the order they complete).
+      t.completed += 1;
+      if (t.firstDone === null) t.firstDone = item.t0;
+    }
+    const lane = laneOf(run, e.consumer);
+    lane.processes.add(item);
+    lane.procByKind[!item.completed ? "cut" : item.again ? "again" : "done"].add(item);
+    lane.counts.processes += 1;
+    if (!item.completed) lane.counts.cut += 1;
+    refresh(run, t);
+    run.lastAt = Math.max(run.lastAt, item.t1);
+    say(
+      run,
+      item.t1,
+      `${who(e.consumer)}: processed ${t.id} (${item.t1 - item.t0} ms)${item.completed ? "" : " — cut short by a crash"}${item.again ? " — again!" : ""}`,
+      item.completed ? (item.again ? "duplicate" : "process") : "cut",
+    );
+  },
+
+  sleep(run, e) {
+    const item = { t0: num(e.from), t1: num(e.until) };
+    if (!Number.isFinite(item.t1)) item.t1 = item.t0;
+    const lane = laneOf(run, e.consumer);
+    lane.sleeps.add(item);
+    lane.counts.sleeps += 1;
+  },
+
+  crash(run, e) {
+    const lane = laneOf(run, e.consumer);
+    lane.crashes.push({ at: num(e.at), until: null });
+    lane.counts.crashes += 1;
+    lane.down = true;
+    run.lastAt = Math.max(run.lastAt, num(e.at));
+    say(run, num(e.at), `${who(e.consumer)} crashed`, "crash");
+  },
+
+  restart(run, e) {
+    const lane = laneOf(run, e.consumer);
+    // The last crash still open (Array.prototype.findLast is ES2023).
+    for (let i = lane.crashes.length - 1; i >= 0; i -= 1) {
+      if (lane.crashes[i].until === null) {
+        lane.crashes[i].until = num(e.at);
+        break;
+      }
+    }
+    lane.down = false;
+    run.lastAt = Math.max(run.lastAt, num(e.at));
+    say(run, num(e.at), `${who(e.consumer)} restarted`, "restart");
+  },
+
+  fate(run, e) {
+    const t = taskOf(run, String(e.task));
+    if (!t.final) run.finalFates += 1;
+    t.final = true;
+    t.lateness = e.lateness === null || e.lateness === undefined ? null : Number(e.lateness);
+    setFate(run, t, FATE_IDS.includes(e.fate) ? e.fate : "pending");
+    if (t.mark && t.lateness !== null && t.firstDone === null) t.mark.t1 = t.due + t.lateness;
+  },
+};
+
+/**
+ * One event into the run; events of other kinds are not counted.
+ * @param {Run} run
+ * @param {{kind?: unknown}} e
+ */
+function addEvent(run, e) {
+  const handler = Object.hasOwn(HANDLERS, String(e.kind)) ? HANDLERS[/** @type {SimEvent["kind"]} */ (e.kind)] : undefined;
+  if (handler === undefined) return;
+  run.events += 1;
+  /** @type {(run: Run, e: SimEvent) => void} */ (handler)(run, /** @type {SimEvent} */ (e));
+}
 
 /**
  * @param {object} opts
@@ -170,230 +509,41 @@ const num = (v) => (v === null || v === undefined ? NaN : Number(v));
  * @param {(ms: number) => string} [opts.timeText]  sim ms → the clock text for log lines
  */
 export function createRunModel({ consumers, startMs = 0, timeText = (ms) => `${ms} ms` }) {
-  const tasks = new Map();
-  const byDue = createSpanList(); // items: {t0: due, t1: due or first completion, task}
-  const lanes = Array.from({ length: Math.max(1, consumers) }, newLane);
-  const producer = newLane();
-  const counts = Object.fromEntries(FATE_IDS.map((f) => [f, 0]));
-  const log = [];
-  let logSerial = 0;
-  let finalFates = 0;
+  /** @type {Run} */
+  const run = {
+    tasks: new Map(),
+    byDue: createSpanList(),
+    lanes: Array.from({ length: Math.max(1, consumers) }, newLane),
+    producer: newLane(),
+    counts: /** @type {Record<FateId, number>} */ (Object.fromEntries(FATE_IDS.map((f) => [f, 0]))),
+    log: [],
+    logSerial: 0,
+    finalFates: 0,
+    events: 0,
+    lastAt: 0,
+    startMs,
+    timeText,
+  };
   let dropped = 0;
-  let events = 0;
-  let lastAt = 0;
   let version = 0;
 
-  function laneOf(consumer) {
-    const c = Number(consumer);
-    if (c < 0 || !Number.isInteger(c)) return producer;
-    while (lanes.length <= c) lanes.push(newLane());
-    return lanes[c];
-  }
-
-  function who(consumer) {
-    return Number(consumer) < 0 ? "producer" : `consumer ${Number(consumer) + 1}`;
-  }
-
-  function say(at, text, kind) {
-    logSerial += 1;
-    log.push({ serial: logSerial, at, text, kind });
-    if (log.length > LOG_KEPT * 1.25) log.splice(0, log.length - LOG_KEPT);
-  }
-
-  function taskOf(id) {
-    let t = tasks.get(id);
-    if (!t) {
-      t = {
-        id,
-        at: NaN,
-        due: NaN,
-        paidAt: null,
-        removedByPayment: false,
-        processings: [],
-        completed: 0,
-        firstDone: null, // start of the first completed processing
-        fate: "pending",
-        lateness: null,
-        final: false,
-        mark: null,
-      };
-      tasks.set(id, t);
-      counts.pending += 1;
-    }
-    return t;
-  }
-
-  function setFate(t, fate) {
-    if (t.fate === fate) return;
-    counts[t.fate] -= 1;
-    t.fate = fate;
-    counts[fate] = (counts[fate] ?? 0) + 1;
-  }
-
-  /** What the events so far say of a task whose `fate` event has not come yet. */
-  function provisionalFate(t) {
-    if (t.completed >= 2) return "duplicate";
-    if (t.completed === 1) return t.firstDone - t.due > LATE_AFTER_MS ? "late" : "on_time";
-    if (t.removedByPayment) return "paid";
-    return "pending";
-  }
-
-  function refresh(t) {
-    if (!t.final) setFate(t, provisionalFate(t));
-    if (t.mark) t.mark.t1 = Math.max(t.due, t.firstDone ?? t.due);
-  }
-
-  function addEvent(e) {
-    events += 1;
-    const lane = "consumer" in e ? laneOf(e.consumer) : null;
-    switch (e.kind) {
-      case "order": {
-        const t = taskOf(String(e.task));
-        t.at = num(e.at);
-        t.due = num(e.due);
-        if (!t.mark && Number.isFinite(t.due)) {
-          t.mark = { t0: t.due, t1: t.due, task: t };
-          byDue.add(t.mark);
-        }
-        refresh(t);
-        producer.marks.order.add({ t0: t.at, t1: t.at, kind: "order", task: t.id });
-        producer.counts.orders += 1;
-        lastAt = Math.max(lastAt, t.at);
-        say(t.at, `producer: ${t.id} created, due ${timeText(t.due)}`, "order");
-        break;
-      }
-      case "paid": {
-        const t = taskOf(String(e.task));
-        t.paidAt = num(e.at);
-        t.removedByPayment = Boolean(e.removed);
-        refresh(t);
-        const kind = e.removed ? "paid" : "paid-late";
-        producer.marks[kind].add({ t0: t.paidAt, t1: t.paidAt, kind, task: t.id });
-        producer.counts.payments += 1;
-        lastAt = Math.max(lastAt, t.paidAt);
-        say(t.paidAt, `producer: ${t.id} paid — ${e.removed ? "its task removed" : "too late, the task was already taken"}`, "paid");
-        break;
-      }
-      case "command": {
-        const item = {
-          t0: num(e.sent),
-          t1: Math.max(num(e.replied), num(e.sent)),
-          executed: num(e.executed),
-          cmd: String(e.cmd ?? ""),
-          reply: String(e.reply ?? ""),
-          empty: Boolean(e.empty),
-          kind: commandKind(e),
-          consumer: Number(e.consumer),
-        };
-        if (!Number.isFinite(item.t1)) item.t1 = item.t0;
-        if (item.consumer < 0) {
-          // The producer's ZADD/SET/PUBLISH and its payments: in the log; its lane shows the
-          // orders and payments themselves.
-          producer.counts.commands = (producer.counts.commands ?? 0) + 1;
-          say(item.executed, `producer: ${item.cmd} → ${item.reply}`, "producer");
-          break;
-        }
-        lane.commands.add(item);
-        lane.byKind[item.kind].add(item);
-        lane.counts.commands += 1;
-        if (item.empty) lane.counts.empty += 1;
-        if (item.kind === "claim") lane.counts.claims += 1;
-        if (item.kind === "missed") lane.counts.missed += 1;
-        lastAt = Math.max(lastAt, item.t1);
-        say(item.executed, `${who(e.consumer)}: ${item.cmd} → ${item.reply}${item.empty ? " (empty poll)" : ""}`, item.kind);
-        break;
-      }
-      case "message": {
-        const item = { t0: num(e.published), t1: num(e.delivered), task: e.task == null ? null : String(e.task), consumer: Number(e.consumer) };
-        if (!Number.isFinite(item.t0)) item.t0 = item.t1;
-        lane.messages.add(item);
-        lane.counts.messages += 1;
-        lastAt = Math.max(lastAt, item.t1);
-        // Strategy 5's wake-ups carry the announced due time (Unix ms), strategy 4's the key.
-        const about = item.task === null ? "" : /^\d{12,}$/.test(item.task) ? ` — wake up, a task is due at ${timeText(Number(item.task) - startMs)}` : ` for ${item.task}`;
-        say(item.t1, `${who(e.consumer)}: pub/sub message${about} (published ${timeText(item.t0)})`, "message");
-        break;
-      }
-      case "process": {
-        const t = taskOf(String(e.task));
-        const item = {
-          t0: num(e.start),
-          t1: num(e.end),
-          completed: Boolean(e.completed),
-          task: t.id,
-          consumer: Number(e.consumer),
-          again: t.completed > 0 || t.processings.length > 0,
-        };
-        t.processings.push(item);
-        if (item.completed) {
-          // Lateness runs from due to the start of the first processing that completed (the
-          // engine's definition; process events arrive in the order they complete).
-          t.completed += 1;
-          if (t.firstDone === null) t.firstDone = item.t0;
-        }
-        lane.processes.add(item);
-        lane.procByKind[!item.completed ? "cut" : item.again ? "again" : "done"].add(item);
-        lane.counts.processes += 1;
-        if (!item.completed) lane.counts.cut += 1;
-        refresh(t);
-        lastAt = Math.max(lastAt, item.t1);
-        say(
-          item.t1,
-          `${who(e.consumer)}: processed ${t.id} (${item.t1 - item.t0} ms)${item.completed ? "" : " — cut short by a crash"}${item.again ? " — again!" : ""}`,
-          item.completed ? (item.again ? "duplicate" : "process") : "cut",
-        );
-        break;
-      }
-      case "sleep": {
-        const item = { t0: num(e.from), t1: num(e.until) };
-        if (!Number.isFinite(item.t1)) item.t1 = item.t0;
-        lane.sleeps.add(item);
-        lane.counts.sleeps += 1;
-        break;
-      }
-      case "crash": {
-        lane.crashes.push({ at: num(e.at), until: null });
-        lane.counts.crashes += 1;
-        lane.down = true;
-        lastAt = Math.max(lastAt, num(e.at));
-        say(num(e.at), `${who(e.consumer)} crashed`, "crash");
-        break;
-      }
-      case "restart": {
-        const open = lane.crashes.findLast((c) => c.until === null);
-        if (open) open.until = num(e.at);
-        lane.down = false;
-        lastAt = Math.max(lastAt, num(e.at));
-        say(num(e.at), `${who(e.consumer)} restarted`, "restart");
-        break;
-      }
-      case "fate": {
-        const t = taskOf(String(e.task));
-        if (!t.final) finalFates += 1;
-        t.final = true;
-        t.lateness = e.lateness === null || e.lateness === undefined ? null : Number(e.lateness);
-        setFate(t, FATE_IDS.includes(e.fate) ? e.fate : "pending");
-        if (t.mark && t.lateness !== null && t.firstDone === null) t.mark.t1 = t.due + t.lateness;
-        break;
-      }
-      default:
-        events -= 1; // not a delay-queue event: not counted
-    }
-  }
-
   return {
-    tasks,
-    byDue,
-    lanes,
-    producer,
-    counts,
-    log,
+    tasks: run.tasks,
+    byDue: run.byDue,
+    lanes: run.lanes,
+    producer: run.producer,
+    counts: run.counts,
+    log: run.log,
 
-    /** Adds a drain's events; returns true if anything changed. */
+    /**
+     * Adds a drain's events; returns true if anything changed.
+     * @param {ReadonlyArray<{kind?: unknown}> | null | undefined} list
+     * @param {number} [droppedNow]  events the lab's log dropped since the last drain
+     */
     update(list, droppedNow = 0) {
       dropped += Number(droppedNow) || 0;
       if ((!list || list.length === 0) && !droppedNow) return false;
-      for (const e of list ?? []) addEvent(e);
+      for (const e of list ?? []) addEvent(run, e);
       version += 1;
       return true;
     },
@@ -405,20 +555,20 @@ export function createRunModel({ consumers, startMs = 0, timeText = (ms) => `${m
       return dropped;
     },
     get events() {
-      return events;
+      return run.events;
     },
     get lastAt() {
-      return lastAt;
+      return run.lastAt;
     },
     /** True once every task has the engine's verdict (the run ended). */
     get settled() {
-      return tasks.size > 0 && finalFates === tasks.size;
+      return run.tasks.size > 0 && run.finalFates === run.tasks.size;
     },
     get finalFates() {
-      return finalFates;
+      return run.finalFates;
     },
     logSerial() {
-      return logSerial;
+      return run.logSerial;
     },
   };
 }

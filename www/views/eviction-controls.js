@@ -1,60 +1,24 @@
+// @ts-check
 // The eviction view's forms: the memory settings (maxmemory, maxmemory-policy,
 // maxmemory-samples) and the workload generator (access pattern, skew, keys, rate, requests,
-// value size, TTL, seed). Parsing is pure and exported; bad input gets a sentence next to the
-// form and the field is marked, never a thrown error. The forms never call the engine: they
-// call the handlers the view gives them.
+// value size, TTL, seed). DOM only: the parsing is in eviction-forms.js and www/workload.js; bad
+// input gets a sentence next to the form and the field is marked, never a thrown error. The
+// forms never call the engine: they call the handlers the view gives them.
 
+/** @typedef {import("../workload").WorkloadSpec} WorkloadSpec */
+import { el } from "../dom.js";
 import { DISTRIBUTIONS, TTL_CHOICES, DEFAULT_SPEC, parseWorkloadSpec } from "../workload.js";
+import { POLICY_HELP, parseMaxmemory, parseSamples, policyHelp } from "./eviction-forms.js";
 
-/** The eight policies with what each one evicts. */
-export const POLICY_HELP = Object.freeze({
-  noeviction: "evict nothing: commands that may grow memory get an OOM error",
-  "allkeys-lru": "any key, least recently used first (sampled)",
-  "allkeys-lfu": "any key, least frequently used first (sampled)",
-  "allkeys-random": "any key, at random",
-  "volatile-lru": "only keys with a TTL, least recently used first (sampled)",
-  "volatile-lfu": "only keys with a TTL, least frequently used first (sampled)",
-  "volatile-random": "only keys with a TTL, at random",
-  "volatile-ttl": "only keys with a TTL, the soonest to expire first (sampled)",
-});
-
-export const MAX_SAMPLES_CONTROL = 10_000;
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+export { MAX_SAMPLES_CONTROL, POLICY_HELP, parseMaxmemory, parseSamples } from "./eviction-forms.js";
 
 /**
- * maxmemory as typed → `{ok, value}` (the text to send, normalized to lower case) or a
- * message. Redis's units: b, k = 1000, kb = 1024, m, mb, g, gb; 0 means no limit.
+ * @param {string} id
+ * @param {string} value
+ * @param {number} size
+ * @param {string} label
+ * @param {string} [title]
  */
-export function parseMaxmemory(text) {
-  const t = String(text).trim().toLowerCase().replace(/\s+/g, "");
-  if (!/^\d{1,15}(b|k|kb|m|mb|g|gb)?$/.test(t)) {
-    return {
-      ok: false,
-      message: "maxmemory: bytes, or a number with a unit as redis.conf writes it — 1600kb, 2mb, 1gb (k = 1000, kb = 1024); 0 means no limit.",
-    };
-  }
-  return { ok: true, value: t };
-}
-
-/** maxmemory-samples as typed → `{ok, value}` or a message. */
-export function parseSamples(text) {
-  const t = String(text).trim();
-  const n = /^\d{1,6}$/.test(t) ? Number(t) : NaN;
-  if (!(n >= 1 && n <= MAX_SAMPLES_CONTROL)) {
-    return {
-      ok: false,
-      message: `maxmemory-samples: a whole number from 1 to ${MAX_SAMPLES_CONTROL.toLocaleString("en-US")} here (5 is the default; 10 comes close to true LRU and costs more CPU per eviction).`,
-    };
-  }
-  return { ok: true, value: n };
-}
-
 function input(id, value, size, label, title) {
   const node = el("input", "xc-input");
   node.id = id;
@@ -69,6 +33,12 @@ function input(id, value, size, label, title) {
   return node;
 }
 
+/**
+ * @param {string} id
+ * @param {ReadonlyArray<readonly [string, string, string?]>} options  [value, text, title]
+ * @param {string} label
+ * @param {string} [title]
+ */
 function select(id, options, label, title) {
   const node = el("select", "xc-select");
   node.id = id;
@@ -84,12 +54,25 @@ function select(id, options, label, title) {
 }
 
 /**
- * The memory settings.
- * @param {HTMLElement} root
- * @param {{config(name: string, value: string): void, suggest(): string|null}} handlers
+ * A form's message line: `say(text, kind)`.
+ * @param {string} id
  */
-export function createMemoryControls(root, handlers) {
-  root.replaceChildren();
+function messageLine(id) {
+  const message = el("p", "xc-message");
+  message.id = id;
+  message.setAttribute("role", "status");
+  /**
+   * @param {string} text
+   * @param {string} [kind]  info, ok or error
+   */
+  const say = (text, kind = "info") => {
+    message.textContent = text;
+    message.className = `xc-message is-${kind}`;
+  };
+  return { message, say };
+}
+
+function createMemoryForm() {
   const form = el("form", "xc-row ev-memory-form");
   form.noValidate = true;
   const mmLabel = el("label", "xc-label", "maxmemory ");
@@ -102,36 +85,41 @@ export function createMemoryControls(root, handlers) {
   suggest.type = "button";
   suggest.id = "eviction-maxmemory-suggest";
   suggest.hidden = true;
-
   const policyLabel = el("label", "xc-label", "policy ");
   const policy = select(
     "eviction-policy",
-    Object.entries(POLICY_HELP).map(([p, help]) => [p, p, help]),
+    Object.entries(POLICY_HELP).map(([p, help]) => /** @type {const} */ ([p, p, help])),
     "maxmemory-policy",
     "maxmemory-policy: which keys may be evicted, and in which order",
   );
   policyLabel.append(policy);
-
   const samplesLabel = el("label", "xc-label", "samples ");
   const samples = input("eviction-samples", "5", 3, "maxmemory-samples", "maxmemory-samples: keys sampled per db for each eviction (LRU, LFU, volatile-ttl)");
   samplesLabel.append(samples);
   const samplesSet = el("button", "btn btn-small", "Set");
   samplesSet.type = "button";
   samplesSet.id = "eviction-samples-set";
-
   form.append(mmLabel, mmSet, suggest, policyLabel, samplesLabel, samplesSet);
+  return { form, mm, suggest, policy, samples, samplesSet };
+}
+
+/**
+ * The memory settings.
+ * @param {HTMLElement} root
+ * @param {{config(name: string, value: string): void, suggest(): string|null}} handlers
+ */
+export function createMemoryControls(root, handlers) {
+  root.replaceChildren();
+  const { form, mm, suggest, policy, samples, samplesSet } = createMemoryForm();
   const help = el("p", "ev-policy-help");
   help.id = "eviction-policy-help";
-  const message = el("p", "xc-message");
-  message.id = "eviction-controls-message";
-  message.setAttribute("role", "status");
+  const { message, say } = messageLine("eviction-controls-message");
   root.append(form, help, message);
 
-  function say(text, kind = "info") {
-    message.textContent = text;
-    message.className = `xc-message is-${kind}`;
-  }
-
+  /**
+   * @param {HTMLInputElement} node
+   * @param {string} text
+   */
   function invalid(node, text) {
     node.setAttribute("aria-invalid", "true");
     say(text, "error");
@@ -166,9 +154,13 @@ export function createMemoryControls(root, handlers) {
     }
   });
 
+  /** @type {{maxmemory?: string, policy?: string, samples?: string, suggestion?: string}} */
   let shown = {};
   return {
-    /** Shows the engine's values; an input being edited is left alone. */
+    /**
+     * Shows the engine's values; an input being edited is left alone.
+     * @param {{maxmemory?: string, policy?: string, samples?: string, suggestion?: string}} values
+     */
     setValues({ maxmemory, policy: p, samples: s, suggestion }) {
       if (maxmemory !== undefined && shown.maxmemory !== maxmemory && document.activeElement !== mm) {
         shown.maxmemory = maxmemory;
@@ -178,7 +170,7 @@ export function createMemoryControls(root, handlers) {
       if (p !== undefined && shown.policy !== p) {
         shown.policy = p;
         policy.value = p;
-        help.textContent = `${p}: ${POLICY_HELP[p] ?? ""}.`;
+        help.textContent = policyHelp(p);
       }
       if (s !== undefined && shown.samples !== s && document.activeElement !== samples) {
         shown.samples = s;
@@ -199,19 +191,18 @@ export function createMemoryControls(root, handlers) {
   };
 }
 
-/**
- * The workload form.
- * @param {HTMLElement} root
- * @param {{start(spec: object): void, stop(): void, compare(spec: object): void, cancelCompare(): void}} handlers
- */
-export function createWorkloadControls(root, handlers) {
-  root.replaceChildren();
+/** The workload form's fields, in three rows. */
+function createWorkloadForm() {
   const form = el("form", "ev-workload-form");
   form.noValidate = true;
   form.id = "eviction-workload";
 
   const row1 = el("div", "xc-row");
-  const dist = select("eviction-wl-dist", DISTRIBUTIONS.map((d) => [d.id, d.label]), "Access pattern");
+  const dist = select(
+    "eviction-wl-dist",
+    DISTRIBUTIONS.map((d) => /** @type {const} */ ([d.id, d.label])),
+    "Access pattern",
+  );
   dist.title = "Which keys the client asks for";
   const skewLabel = el("label", "xc-label", "skew ");
   const skew = input("eviction-wl-skew", String(DEFAULT_SPEC.skew.toFixed(1)), 3, "Zipf skew", "Zipf exponent s: key k is asked for with probability ∝ 1/k^s");
@@ -232,7 +223,11 @@ export function createWorkloadControls(root, handlers) {
   const value = input("eviction-wl-value", String(DEFAULT_SPEC.valueBytes), 5, "Value size in bytes");
   valueLabel.append(value, document.createTextNode(" B"));
   const ttlLabel = el("label", "xc-label", "TTL ");
-  const ttl = select("eviction-wl-ttl", TTL_CHOICES.map((c) => [c.id, c.label, c.title]), "TTL of the keys it sets");
+  const ttl = select(
+    "eviction-wl-ttl",
+    TTL_CHOICES.map((c) => /** @type {const} */ ([c.id, c.label, c.title])),
+    "TTL of the keys it sets",
+  );
   ttl.title = "volatile-* policies evict only keys with a TTL";
   ttlLabel.append(ttl);
   const seedLabel = el("label", "xc-label", "seed ");
@@ -242,7 +237,8 @@ export function createWorkloadControls(root, handlers) {
   const flush = el("input");
   flush.type = "checkbox";
   flush.id = "eviction-wl-flush";
-  flush.checked = DEFAULT_SPEC.flush;
+  // Unticked: a run never wipes keys made in the console unless asked to.
+  flush.checked = false;
   flushLabel.title = "Start from an empty server (FLUSHALL), so runs under different policies start alike";
   flushLabel.append(flush, document.createTextNode(" FLUSHALL first"));
   row2.append(valueLabel, ttlLabel, seedLabel, flushLabel);
@@ -266,32 +262,37 @@ export function createWorkloadControls(root, handlers) {
   row3.append(start, stop, compare, cancel);
 
   form.append(row1, row2, row3);
-  const message = el("p", "xc-message");
-  message.id = "eviction-workload-message";
-  message.setAttribute("role", "status");
-  root.append(form, message);
-
   const fields = { distribution: dist, skew, keys, rate, requests, valueBytes: value, ttl, seed };
+  return { form, fields, skewLabel, keysLabel, flush, start, stop, compare, cancel };
+}
 
-  function say(text, kind = "info") {
-    message.textContent = text;
-    message.className = `xc-message is-${kind}`;
-  }
+/**
+ * The workload form.
+ * @param {HTMLElement} root
+ * @param {{start(spec: WorkloadSpec): void, stop(): void, compare(spec: WorkloadSpec): void, cancelCompare(): void}} handlers
+ */
+export function createWorkloadControls(root, handlers) {
+  root.replaceChildren();
+  const { form, fields, skewLabel, keysLabel, flush, start, stop, compare, cancel } = createWorkloadForm();
+  const { message, say } = messageLine("eviction-workload-message");
+  root.append(form, message);
+  const { distribution: dist, skew, keys } = fields;
 
+  /** @returns {WorkloadSpec | null} the spec, or null (the message says what is wrong) */
   function read() {
     const r = parseWorkloadSpec({
       distribution: dist.value,
       skew: skew.value,
       keys: keys.value,
-      rate: rate.value,
-      requests: requests.value,
-      valueBytes: value.value,
-      ttl: ttl.value,
-      seed: seed.value,
+      rate: fields.rate.value,
+      requests: fields.requests.value,
+      valueBytes: fields.valueBytes.value,
+      ttl: fields.ttl.value,
+      seed: fields.seed.value,
       flush: flush.checked,
     });
     if (!r.ok) {
-      fields[r.field]?.setAttribute("aria-invalid", "true");
+      /** @type {Record<string, HTMLElement | undefined>} */ (fields)[r.field]?.setAttribute("aria-invalid", "true");
       say(r.message, "error");
       return null;
     }
@@ -322,7 +323,10 @@ export function createWorkloadControls(root, handlers) {
 
   return {
     say,
-    /** Buttons follow what runs: a live run, a comparison. */
+    /**
+     * Buttons follow what runs: a live run, a comparison.
+     * @param {{live: boolean, comparing: boolean}} running
+     */
     setRunning({ live, comparing }) {
       stop.disabled = !live;
       start.textContent = live ? "▶ Restart" : "▶ Start";

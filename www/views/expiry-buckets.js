@@ -1,3 +1,4 @@
+// @ts-check
 // The expires table zoomed in: a run of consecutive buckets, each a row with its chain of keys
 // (head first, as dict.c chains them) and their time left. Rows the latest tick's rounds swept
 // are tinted and tagged with the round; keys a round examined are outlined, keys it deleted are
@@ -10,71 +11,75 @@
 //   - "now": the buckets as they are, around the cursor (fast playback: many ticks per frame,
 //     so there is no before-picture); examined survivors are outlined, deleted keys are gone
 //     from the table and only listed in the rounds.
+//
+// DOM only: the rows and the words come from expiry-table-model.js; key names go in as text.
 
-import { number, formatTtl } from "./expiry-cycle.js";
+import { el } from "../dom.js";
+import { number } from "../format.js";
+import { bucketRows, keyChip } from "./expiry-table-model.js";
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-/** Empty buckets in a row of at least this many are folded into one row. */
-export const FOLD_EMPTY = 3;
+/** @typedef {import("./engine-types.js").BucketView} BucketView */
+/** @typedef {import("./expiry-table-model.js").BucketRow} BucketRow */
+/**
+ * What to draw (expiry-table-model.js bucketsPicture).
+ * @typedef {object} BucketsPicture
+ * @property {BucketView[]} buckets
+ * @property {number} fetchedAt      virtual ms the buckets were read at
+ * @property {number} at             virtual ms the TTLs are shown for
+ * @property {Map<number, number>} marks      bucket → round (1-based) that swept it
+ * @property {Map<string, {round: number, deleted: boolean, ttl: number}>} examined  keys the tick examined
+ * @property {number | null} cursorBucket     the cursor now
+ * @property {number | null} startBucket      where the tick's first round began ("before" picture)
+ * @property {boolean} before                 the picture is "as the tick found them"
+ */
 
 /**
- * Rows for a run of buckets: `{kind: "bucket", bucket, keys, round}` or `{kind: "empty", from,
- * to, count, round}`. `marks` maps a bucket to the (1-based) round that swept it; `keep` holds
- * buckets that must stay rows of their own (the cursor).
+ * @param {BucketRow & {kind: "empty"}} row
+ * @param {HTMLElement} li
  */
-export function bucketRows(buckets, marks, keep) {
-  const rows = [];
-  let run = null;
-  const flush = () => {
-    if (run === null) return;
-    if (run.items.length >= FOLD_EMPTY) {
-      rows.push({ kind: "empty", from: run.items[0].bucket, to: run.items[run.items.length - 1].bucket, count: run.items.length, round: run.round });
-    } else {
-      for (const b of run.items) rows.push({ kind: "bucket", bucket: b.bucket, keys: b.keys, round: run.round });
-    }
-    run = null;
-  };
-  for (const b of buckets) {
-    const round = marks.get(b.bucket) ?? 0;
-    if (b.keys.length === 0 && !keep.has(b.bucket)) {
-      if (run !== null && run.round !== round) flush();
-      if (run === null) run = { round, items: [] };
-      run.items.push(b);
-      continue;
-    }
-    flush();
-    rows.push({ kind: "bucket", bucket: b.bucket, keys: b.keys, round });
-  }
-  flush();
-  return rows;
+function emptyRow(row, li) {
+  li.classList.add("bk-empty");
+  li.dataset.from = String(row.from);
+  li.dataset.to = String(row.to);
+  li.append(
+    el("span", "bk-index", `#${number(row.from)}–${number(row.to)}`),
+    el("span", "bk-round", row.round > 0 ? `R${row.round}` : ""),
+    el("span", "bk-none", `${number(row.count)} empty buckets${row.round > 0 ? ", visited" : ""}`),
+  );
+}
+
+/**
+ * @param {BucketRow & {kind: "bucket"}} row
+ * @param {HTMLElement} li
+ * @param {BucketsPicture} m
+ */
+function bucketRow(row, li, m) {
+  li.dataset.bucket = String(row.bucket);
+  const chain = el("span", "bk-chain");
+  if (row.keys.length === 0) chain.append(el("span", "bk-none", row.round > 0 ? "empty, visited" : "empty"));
+  row.keys.forEach((k, i) => {
+    if (i > 0) chain.append(el("span", "bk-link", "→"));
+    const seen = m.examined.get(k.key);
+    const { cls, text } = keyChip(k, seen, m.before, m.at - m.fetchedAt);
+    const chip = el("span", `bk-key ${cls}`);
+    chip.dataset.key = k.key;
+    if (seen) chip.dataset.round = String(seen.round);
+    chip.title = seen ? `${k.key}: examined by round ${seen.round}${seen.deleted ? " and deleted" : ""}` : k.key;
+    chip.append(el("span", "bk-name", k.key), el("span", "bk-ttl", text));
+    chain.append(chip);
+  });
+  li.append(el("span", "bk-index", `#${number(row.bucket)}`), el("span", "bk-round", row.round > 0 ? `R${row.round}` : ""), chain);
 }
 
 /**
  * Renders the rows into `list` (an <ol>).
- *
  * @param {HTMLElement} list
- * @param {object} m
- * @param {Array<{bucket: number, keys: Array<{key: string, ttl_ms: number, expired: boolean}>}>} m.buckets
- * @param {number} m.fetchedAt      virtual ms the buckets were read at
- * @param {number} m.at             virtual ms the TTLs are shown for
- * @param {Map<number, number>} m.marks      bucket → round (1-based) that swept it
- * @param {Map<string, {round: number, deleted: boolean, ttl: number}>} m.examined  keys the tick examined
- * @param {number|null} m.cursorBucket       the cursor now
- * @param {number|null} m.startBucket        where the tick's first round began ("before" picture)
- * @param {boolean} m.before                 the picture is "as the tick found them"
+ * @param {BucketsPicture} m
  */
 export function renderBuckets(list, m) {
-  const keep = new Set([m.cursorBucket, m.startBucket].filter((b) => b !== null && b !== undefined));
-  const rows = bucketRows(m.buckets, m.marks, keep);
-  const age = m.at - m.fetchedAt;
+  const keep = new Set(/** @type {number[]} */ ([m.cursorBucket, m.startBucket].filter((b) => b !== null && b !== undefined)));
   const items = [];
-  for (const row of rows) {
+  for (const row of bucketRows(m.buckets, m.marks, keep)) {
     if (m.before && row.kind === "bucket" && row.bucket === m.startBucket) {
       items.push(el("li", "bk-marker bk-start", "▷ this tick's first round began here"));
     }
@@ -85,41 +90,8 @@ export function renderBuckets(list, m) {
     }
     const li = el("li", `bk-row${row.round > 0 ? ` is-swept round-${((row.round - 1) % 6) + 1}` : ""}`);
     if (row.round > 0) li.dataset.round = String(row.round);
-    if (row.kind === "empty") {
-      li.classList.add("bk-empty");
-      li.dataset.from = String(row.from);
-      li.dataset.to = String(row.to);
-      li.append(
-        el("span", "bk-index", `#${number(row.from)}–${number(row.to)}`),
-        el("span", "bk-round", row.round > 0 ? `R${row.round}` : ""),
-        el("span", "bk-none", `${number(row.count)} empty buckets${row.round > 0 ? ", visited" : ""}`),
-      );
-      items.push(li);
-      continue;
-    }
-    li.dataset.bucket = String(row.bucket);
-    const chain = el("span", "bk-chain");
-    if (row.keys.length === 0) chain.append(el("span", "bk-none", row.round > 0 ? "empty, visited" : "empty"));
-    row.keys.forEach((k, i) => {
-      if (i > 0) chain.append(el("span", "bk-link", "→"));
-      const seen = m.examined.get(k.key);
-      const ttl = seen && m.before ? seen.ttl : k.ttl_ms - age;
-      let cls = ttl < 0 ? "is-stale" : "is-live";
-      let text = ttl < 0 ? `stale ${formatTtl(-ttl)}` : formatTtl(ttl);
-      if (seen && seen.deleted) {
-        cls = "is-deleted";
-        text = `deleted, ${formatTtl(-seen.ttl)} late`;
-      } else if (seen) {
-        cls += " is-examined";
-      }
-      const chip = el("span", `bk-key ${cls}`);
-      chip.dataset.key = k.key;
-      if (seen) chip.dataset.round = String(seen.round);
-      chip.title = seen ? `${k.key}: examined by round ${seen.round}${seen.deleted ? " and deleted" : ""}` : k.key;
-      chip.append(el("span", "bk-name", k.key), el("span", "bk-ttl", text));
-      chain.append(chip);
-    });
-    li.append(el("span", "bk-index", `#${number(row.bucket)}`), el("span", "bk-round", row.round > 0 ? `R${row.round}` : ""), chain);
+    if (row.kind === "empty") emptyRow(row, li);
+    else bucketRow(row, li, m);
     items.push(li);
   }
   list.replaceChildren(...items);

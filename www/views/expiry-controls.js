@@ -1,88 +1,64 @@
+// @ts-check
 // The expiry view's controls: the config parameters that shape the active expire cycle (hz,
 // active-expire-effort, the playground's algorithm switch) and a form that fills the current db
-// with keys whose TTLs are drawn from the engine's seeded RNG. Parsing is pure and exported;
-// bad input gets a sentence next to the form, never a thrown error. The controls never call the
-// engine: they call the handlers the view gives them.
+// with keys whose TTLs are drawn from the engine's seeded RNG. DOM only: the parsing is in
+// expiry-model.js, and bad input gets a sentence next to the form, never a thrown error. The
+// controls never call the engine: they call the handlers the view gives them.
 
-import { number } from "./expiry-cycle.js";
+import { el } from "../dom.js";
+import { number } from "../format.js";
+import { LONG_LIVED, parseHz, parsePopulate, populateFieldOf } from "./expiry-forms.js";
 
-export const MAX_POPULATE = 1_000_000;
-export const MAX_TTL_SECONDS = 365 * 86_400;
-/** How many long-lived keys one press of the button adds, and their TTL range. */
-export const LONG_LIVED = Object.freeze({ count: 10_000, minMs: 3_600_000, maxMs: 7_200_000 });
+/** @typedef {import("./expiry-forms.js").PopulateSpec} PopulateSpec */
+/** @typedef {import("./expiry-model.js").ExpiryConfig} ExpiryConfig */
+/**
+ * @typedef {object} ControlHandlers
+ * @property {(name: string, value: string) => void} config  set one config parameter
+ * @property {(p: PopulateSpec) => void} populate
+ * @property {() => void} longLived
+ */
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-/** `hz` as typed → `{ok, value}` or `{ok: false, message}`. */
-export function parseHz(text) {
-  const t = String(text).trim();
-  const n = /^\d{1,4}$/.test(t) ? Number(t) : NaN;
-  if (!(n >= 1 && n <= 500)) {
-    return { ok: false, message: "hz is a whole number from 1 to 500 (Redis's limits); the default is 10." };
-  }
-  return { ok: true, value: n };
-}
-
-/** A key count: "100000", "100,000", "1e5", "100k", "1M" → `{ok, value}`. */
-export function parseCount(text, max = MAX_POPULATE) {
-  const t = String(text).trim().replace(/[,_ ]/g, "");
-  let n = NaN;
-  const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(t);
-  if (m) n = Number(m[1]) * (m[2] === "" ? 1 : /k/i.test(m[2]) ? 1e3 : 1e6);
-  else if (/^\d+(\.\d+)?e\d+$/i.test(t)) n = Number(t);
-  if (!(Number.isInteger(n) && n >= 1 && n <= max)) {
-    return { ok: false, message: `How many keys: a whole number from 1 to ${number(max)} (100k and 1e5 work too).` };
-  }
-  return { ok: true, value: n };
-}
-
-/** Seconds as typed ("1", "0.5", "60") → `{ok, ms}`. */
-export function parseSeconds(text, what) {
-  const t = String(text).trim();
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(t)) return { ok: false, message: `${what}: a number of seconds, like 1 or 0.5.` };
-  const s = Number(t);
-  const ms = Math.round(s * 1000);
-  if (!(ms >= 1) || s > MAX_TTL_SECONDS) {
-    return { ok: false, message: `${what}: between 0.001 and ${number(MAX_TTL_SECONDS)} seconds (one year).` };
-  }
-  return { ok: true, ms };
-}
-
-/** The whole populate form → `{ok, value: {count, prefix, minMs, maxMs, distribution}}` or a message. */
-export function parsePopulate({ count, prefix, min, max, distribution }) {
-  const c = parseCount(count);
-  if (!c.ok) return c;
-  const p = String(prefix);
-  if (p.length === 0 || p.length > 64) return { ok: false, message: "Key prefix: 1 to 64 characters, like k: or session:." };
-  const lo = parseSeconds(min, "Shortest TTL");
-  if (!lo.ok) return lo;
-  const hi = parseSeconds(max, "Longest TTL");
-  if (!hi.ok) return hi;
-  if (lo.ms > hi.ms) return { ok: false, message: "The shortest TTL is longer than the longest: swap them." };
-  if (distribution !== "uniform" && distribution !== "exponential") {
-    return { ok: false, message: "Distribution: uniform or exponential." };
-  }
-  return { ok: true, value: { count: c.value, prefix: p, minMs: lo.ms, maxMs: hi.ms, distribution } };
+/**
+ * A text input for the populate form.
+ * @param {string} id
+ * @param {string} value
+ * @param {number} size
+ * @param {string} label
+ * @param {string} [title]
+ */
+function textField(id, value, size, label, title) {
+  const input = el("input", "xc-input");
+  input.id = id;
+  input.type = "text";
+  input.value = value;
+  input.size = size;
+  input.autocomplete = "off";
+  input.spellcheck = false;
+  input.setAttribute("aria-label", label);
+  if (title) input.title = title;
+  return input;
 }
 
 /**
- * @param {HTMLElement} root
- * @param {object} handlers
- * @param {(name: string, value: string) => void} handlers.config     set one config parameter
- * @param {(p: {count: number, prefix: string, minMs: number, maxMs: number, distribution: string}) => void} handlers.populate
- * @param {() => void} handlers.longLived
+ * A <select> with `[value, text]` options.
+ * @param {string} id
+ * @param {ReadonlyArray<readonly [string, string]>} options
  */
-export function createExpiryControls(root, handlers) {
-  root.replaceChildren();
+function select(id, options) {
+  const s = el("select", "xc-select");
+  s.id = id;
+  for (const [value, text] of options) {
+    const o = el("option", "", text);
+    o.value = value;
+    s.append(o);
+  }
+  return s;
+}
 
-  // Config: hz, effort, algorithm.
-  const config = el("form", "xc-row xc-config");
-  config.noValidate = true;
+/** The config row: hz, effort, algorithm. */
+function createConfigRow() {
+  const form = el("form", "xc-row xc-config");
+  form.noValidate = true;
   const hzLabel = el("label", "xc-label", "hz ");
   const hzInput = el("input", "xc-input xc-hz");
   hzInput.id = "expiry-hz";
@@ -97,19 +73,17 @@ export function createExpiryControls(root, handlers) {
   hzSet.id = "expiry-hz-set";
 
   const effortLabel = el("label", "xc-label", "effort ");
-  const effort = el("select", "xc-select");
-  effort.id = "expiry-effort";
+  const effort = select(
+    "expiry-effort",
+    Array.from({ length: 10 }, (_, i) => /** @type {const} */ ([String(i + 1), String(i + 1)])),
+  );
   effort.title = "active-expire-effort, 1 (default) … 10: more keys per loop, a lower stale threshold, a bigger CPU budget (7.0 only)";
   effortLabel.title = effort.title;
-  for (let i = 1; i <= 10; i += 1) {
-    const o = el("option", "", String(i));
-    o.value = String(i);
-    effort.append(o);
-  }
   effortLabel.append(effort);
 
   const algo = el("fieldset", "xc-algo");
   algo.append(el("legend", "xc-legend", "algorithm"));
+  /** @type {Record<string, HTMLInputElement>} */
   const radios = {};
   for (const [value, text, title] of [
     ["7.0", "7.0 (cursor)", "Redis 7.0: walks the expires table bucket by bucket from a cursor"],
@@ -126,90 +100,96 @@ export function createExpiryControls(root, handlers) {
     algo.append(label);
     radios[value] = r;
   }
-  config.append(hzLabel, hzSet, effortLabel, algo);
+  form.append(hzLabel, hzSet, effortLabel, algo);
+  return { form, hzInput, effort, effortLabel, radios };
+}
 
-  // Populate.
-  const pop = el("form", "xc-row xc-populate");
-  pop.noValidate = true;
-  pop.id = "expiry-populate";
-  const field = (id, value, size, label, title) => {
-    const input = el("input", "xc-input");
-    input.id = id;
-    input.type = "text";
-    input.value = value;
-    input.size = size;
-    input.autocomplete = "off";
-    input.spellcheck = false;
-    input.setAttribute("aria-label", label);
-    if (title) input.title = title;
-    return input;
+/** The populate row: how many keys, their prefix, the TTL range and distribution. */
+function createPopulateRow() {
+  const form = el("form", "xc-row xc-populate");
+  form.noValidate = true;
+  form.id = "expiry-populate";
+  const inputs = {
+    count: textField("expiry-pop-count", "100000", 7, "How many keys", "up to 1,000,000 per press"),
+    prefix: textField("expiry-pop-prefix", "k:", 4, "Key prefix", "keys are named <prefix>0, <prefix>1, …; existing names are skipped"),
+    min: textField("expiry-pop-min", "1", 3, "Shortest TTL in seconds"),
+    max: textField("expiry-pop-max", "60", 3, "Longest TTL in seconds"),
   };
-  const countInput = field("expiry-pop-count", "100000", 7, "How many keys", "up to 1,000,000 per press");
-  const prefixInput = field("expiry-pop-prefix", "k:", 4, "Key prefix", "keys are named <prefix>0, <prefix>1, …; existing names are skipped");
-  const minInput = field("expiry-pop-min", "1", 3, "Shortest TTL in seconds");
-  const maxInput = field("expiry-pop-max", "60", 3, "Longest TTL in seconds");
-  const dist = el("select", "xc-select");
-  dist.id = "expiry-pop-dist";
-  dist.setAttribute("aria-label", "TTL distribution");
-  dist.title = "uniform: TTLs spread evenly over the range; exponential: most near the shortest, a long tail";
-  for (const [v, t] of [
+  const dist = select("expiry-pop-dist", [
     ["uniform", "uniform"],
     ["exponential", "exponential"],
-  ]) {
-    const o = el("option", "", t);
-    o.value = v;
-    dist.append(o);
-  }
+  ]);
+  dist.setAttribute("aria-label", "TTL distribution");
+  dist.title = "uniform: TTLs spread evenly over the range; exponential: most near the shortest, a long tail";
   const popButton = el("button", "btn btn-small", "Populate");
   popButton.type = "submit";
   popButton.id = "expiry-pop-go";
   const longButton = el("button", "btn btn-small", `+${number(LONG_LIVED.count / 1000)}k long-lived`);
   longButton.type = "button";
   longButton.id = "expiry-pop-long";
-  longButton.title =
-    `${number(LONG_LIVED.count)} keys with a TTL of 1–2 hours: they fill the expires table, so the cycle examines more live keys per stale one it finds`;
-  pop.append(
+  longButton.title = `${number(LONG_LIVED.count)} keys with a TTL of 1–2 hours: they fill the expires table, so the cycle examines more live keys per stale one it finds`;
+  form.append(
     el("span", "xc-label", "add"),
-    countInput,
+    inputs.count,
     el("span", "xc-label", "keys"),
-    prefixInput,
+    inputs.prefix,
     el("span", "xc-label", "TTL"),
-    minInput,
+    inputs.min,
     el("span", "xc-label", "–"),
-    maxInput,
+    inputs.max,
     el("span", "xc-label", "s"),
     dist,
     popButton,
     longButton,
   );
+  return { form, inputs, dist, popButton, longButton };
+}
 
+/**
+ * @param {HTMLElement} root
+ * @param {ControlHandlers} handlers
+ */
+export function createExpiryControls(root, handlers) {
+  root.replaceChildren();
+  const config = createConfigRow();
+  const pop = createPopulateRow();
   const message = el("p", "xc-message");
   message.id = "expiry-controls-message";
   message.setAttribute("role", "status");
-  root.append(config, pop, message);
+  root.append(config.form, pop.form, message);
 
+  /**
+   * @param {string} text
+   * @param {string} [kind]  info, ok or error
+   */
   function say(text, kind = "info") {
     message.textContent = text;
     message.className = `xc-message is-${kind}`;
   }
 
+  /**
+   * @param {HTMLInputElement} input
+   * @param {string} text
+   */
   function invalid(input, text) {
     input.setAttribute("aria-invalid", "true");
     say(text, "error");
   }
 
-  for (const input of [hzInput, countInput, prefixInput, minInput, maxInput]) {
+  const { hzInput, effort, effortLabel, radios } = config;
+  const popInputs = Object.values(pop.inputs);
+  for (const input of [hzInput, ...popInputs]) {
     input.addEventListener("input", () => input.removeAttribute("aria-invalid"));
   }
 
-  config.addEventListener("submit", (event) => {
+  config.form.addEventListener("submit", (event) => {
     event.preventDefault();
     const r = parseHz(hzInput.value);
     if (!r.ok) return invalid(hzInput, r.message);
     hzInput.removeAttribute("aria-invalid");
     handlers.config("hz", String(r.value));
   });
-  hzInput.addEventListener("change", () => config.requestSubmit());
+  hzInput.addEventListener("change", () => config.form.requestSubmit());
   effort.addEventListener("change", () => handlers.config("active-expire-effort", effort.value));
   for (const r of Object.values(radios)) {
     r.addEventListener("change", () => {
@@ -217,27 +197,23 @@ export function createExpiryControls(root, handlers) {
     });
   }
 
-  pop.addEventListener("submit", (event) => {
+  pop.form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const r = parsePopulate({
-      count: countInput.value,
-      prefix: prefixInput.value,
-      min: minInput.value,
-      max: maxInput.value,
-      distribution: dist.value,
-    });
-    if (!r.ok) {
-      const which = /keys:/.test(r.message) ? countInput : /prefix/.test(r.message) ? prefixInput : /Longest/.test(r.message) ? maxInput : minInput;
-      return invalid(which, r.message);
-    }
-    for (const input of [countInput, prefixInput, minInput, maxInput]) input.removeAttribute("aria-invalid");
+    const { count, prefix, min, max } = pop.inputs;
+    const r = parsePopulate({ count: count.value, prefix: prefix.value, min: min.value, max: max.value, distribution: pop.dist.value });
+    if (!r.ok) return invalid(pop.inputs[populateFieldOf(r.message)], r.message);
+    for (const input of popInputs) input.removeAttribute("aria-invalid");
     handlers.populate(r.value);
   });
-  longButton.addEventListener("click", () => handlers.longLived());
+  pop.longButton.addEventListener("click", () => handlers.longLived());
 
+  /** @type {Partial<ExpiryConfig>} what is shown */
   let shown = {};
   return {
-    /** Shows the engine's values (after a CONFIG SET from anywhere, or a reset). */
+    /**
+     * Shows the engine's values (after a CONFIG SET from anywhere, or a reset).
+     * @param {Partial<ExpiryConfig>} values
+     */
     setValues({ hz, effort: e, algorithm }) {
       if (hz !== undefined && shown.hz !== hz && document.activeElement !== hzInput) {
         shown.hz = hz;
@@ -260,9 +236,10 @@ export function createExpiryControls(root, handlers) {
     forget() {
       shown = {};
     },
+    /** @param {boolean} on */
     busy(on) {
-      popButton.disabled = on;
-      longButton.disabled = on;
+      pop.popButton.disabled = on;
+      pop.longButton.disabled = on;
     },
   };
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Words and numbers for one active expire cycle, from the engine's `expire_cycle` event — pure
 // functions, no DOM. The expiry view's tick panel (expiry-tick-panel.js) and bucket list use them.
 //
@@ -7,14 +8,30 @@
 // round (one pass of the do-while over one db) with the keys it examined, whether it went on and
 // why. Nothing here re-decides anything: the decision and its reason are the engine's.
 
-export const number = (n) => Number(n).toLocaleString("en-US");
+import { number } from "../format.js";
 
-/** "3 µs", "24,826 µs". */
+/** @typedef {import("./engine-types.js").ExpireCycleReport} ExpireCycleReport */
+/** @typedef {import("./engine-types.js").ExpireRound} ExpireRound */
+/** @typedef {import("./engine-types.js").ExpireCycleEvent} ExpireCycleEvent */
+/** @typedef {import("./engine-types.js").ExpiredEvent} ExpiredEvent */
+/** @typedef {import("./engine-types.js").StallEvent} StallEvent */
+/**
+ * The buckets a 7.0 round visited (see sweepOf).
+ * @typedef {{size: number, count: number, from: number, to: number, cursorBucket: number, wrapped: boolean, whole: boolean}} BucketSweep
+ */
+
+/**
+ * "3 µs", "24,826 µs".
+ * @param {number} us
+ */
 export function formatUs(us) {
   return `${number(Math.round(us))} µs`;
 }
 
-/** Time left on a key: "340 ms", "1.6 s", "42 s", "12 min", "1.5 h", "3 d"; past: "340 ms ago". */
+/**
+ * Time left on a key: "340 ms", "1.6 s", "42 s", "12 min", "1.5 h", "3 d"; past: "340 ms ago".
+ * @param {number} ms
+ */
 export function formatTtl(ms) {
   const past = ms < 0;
   const a = Math.abs(ms);
@@ -28,25 +45,38 @@ export function formatTtl(ms) {
   return past ? `${text} ago` : text;
 }
 
-/** `active-expire-effort` as the report's per-loop parameters show it (7.0; null for classic). */
+/**
+ * `active-expire-effort` as the report's per-loop parameters show it (7.0; null for classic).
+ * @param {ExpireCycleReport} report
+ */
 export function effortOf(report) {
   if (report.algorithm !== "7.0") return null;
   return Math.round((Number(report.keys_per_loop) - 20) / 5) + 1;
 }
 
-/** The rule that decides whether a db is examined again, in words. */
+/**
+ * The rule that decides whether a db is examined again, in words.
+ * @param {ExpireCycleReport} report
+ */
 export function repeatRule(report) {
   if (report.algorithm === "classic") return "repeat a db while more than 5 of the 20 were expired (> 25%)";
   return `repeat a db while more than ${report.acceptable_stale}% were expired`;
 }
 
-/** What one loop does, in words. */
+/**
+ * What one loop does, in words.
+ * @param {ExpireCycleReport} report
+ */
 export function loopRule(report) {
   if (report.algorithm === "classic") return "each loop: 20 random picks (with replacement)";
   return `each loop: whole buckets from the cursor until ${number(report.keys_per_loop)} keys (at most ${number(report.keys_per_loop * 20)} buckets)`;
 }
 
-/** How the budget is set, in words: "25% of a 100 ms tick" / "fast cycle: 1,000 µs". */
+/**
+ * How the budget is set, in words: "25% of a 100 ms tick" / "a fast cycle's budget".
+ * @param {ExpireCycleReport} report
+ * @param {number} hz
+ */
 export function budgetRule(report, hz) {
   if (report.kind === "fast") return "a fast cycle's budget";
   const periodUs = 1_000_000 / hz;
@@ -54,6 +84,10 @@ export function budgetRule(report, hz) {
   return `${percent}% of a ${number(Math.round(periodUs / 1000))} ms tick`;
 }
 
+/**
+ * @param {number} a
+ * @param {number} n
+ */
 const mod = (a, n) => ((a % n) + n) % n;
 
 /**
@@ -61,6 +95,9 @@ const mod = (a, n) => ((a % n) + n) % n;
  * table of `size`, `from`..`to` possibly wrapping past the end), or null for a classic round.
  * The engine reports the cursor after the round and the number of buckets visited; the cursor
  * walks one bucket at a time.
+ * @param {ExpireRound} round
+ * @param {string} algorithm
+ * @returns {BucketSweep | null}
  */
 export function sweepOf(round, algorithm) {
   if (algorithm === "classic") return null;
@@ -79,7 +116,10 @@ export function sweepOf(round, algorithm) {
   };
 }
 
-/** "#1,543–#1,603", "#1,020–#3 (wrapping)", "#7". */
+/**
+ * "#1,543–#1,603", "#1,020–#3 (wrapping)", "#7".
+ * @param {BucketSweep} sweep
+ */
 export function bucketRange(sweep) {
   if (sweep.count === 0) return "no bucket";
   if (sweep.whole) return `all ${number(sweep.size)} buckets${sweep.count > sweep.size ? " (and round again)" : ""}`;
@@ -91,6 +131,8 @@ export function bucketRange(sweep) {
  * One round in words: `{title, sweep, counts, stale, decision, note}`. `note` explains the
  * cases where the numbers and the decision look at odds: Redis compares whole percents
  * (`expired*100/sampled`, integer division), so 2 of 19 (10.5%) is "not above 10".
+ * @param {ExpireRound} round
+ * @param {ExpireCycleReport} report
  */
 export function describeRound(round, report) {
   const classic = report.algorithm === "classic";
@@ -98,10 +140,12 @@ export function describeRound(round, report) {
   const expired = Number(round.expired);
   const stale = Number(round.stale_percent);
   const sweep = sweepOf(round, report.algorithm);
-  const picks = classic ? `${number(round.buckets)} random pick${round.buckets === 1 ? "" : "s"}` : null;
+  const buckets = `${number(round.buckets)} bucket${round.buckets === 1 ? "" : "s"}`;
   const sweepText = classic
-    ? picks
-    : `${number(round.buckets)} bucket${round.buckets === 1 ? "" : "s"} ${bucketRange(sweep)}`;
+    ? `${number(round.buckets)} random pick${round.buckets === 1 ? "" : "s"}`
+    : sweep === null
+      ? buckets // an empty table (no sweep to place)
+      : `${buckets} ${bucketRange(sweep)}`;
   const counts =
     `${number(sampled)} key${sampled === 1 ? "" : "s"} examined · ` +
     `${number(expired)} expired${expired > 0 ? " → deleted" : ""}`;
@@ -126,14 +170,20 @@ export function describeRound(round, report) {
 
 /**
  * How often each key was picked in a round (classic picks with replacement): Map key → count.
+ * @param {ExpireRound} round
  */
 export function pickCounts(round) {
+  /** @type {Map<string, number>} */
   const counts = new Map();
   for (const k of round.keys) counts.set(k.key, (counts.get(k.key) ?? 0) + 1);
   return counts;
 }
 
-/** The cycle in one line: kind, algorithm and its parameters. */
+/**
+ * The cycle in one line: kind, algorithm and its parameters.
+ * @param {ExpireCycleReport} report
+ * @param {number} hz
+ */
 export function describeCycle(report, hz) {
   const effort = effortOf(report);
   const algorithm = report.algorithm === "classic" ? "classic ≤5.0" : `7.0, effort ${effort}`;
@@ -167,8 +217,12 @@ export function describeCycle(report, hz) {
   };
 }
 
-/** The tick a cycle belongs to: cycles with the same `at_ms` ran in the same serverCron tick. */
+/**
+ * The tick a cycle belongs to: cycles with the same `at_ms` ran in the same serverCron tick.
+ * @param {readonly {at_ms: number, report: ExpireCycleReport}[]} cycles
+ */
 export function groupTicks(cycles) {
+  /** @type {{at: number, cycles: ExpireCycleReport[]}[]} */
   const ticks = [];
   for (const c of cycles) {
     const last = ticks[ticks.length - 1];
@@ -178,14 +232,20 @@ export function groupTicks(cycles) {
   return ticks;
 }
 
-/** A lazy expiry in words: "GET touched k:17, 340 ms after its TTL: deleted on access." */
+/**
+ * A lazy expiry in words: "GET touched k:17, 340 ms late: lazy expiry deleted it on access."
+ * @param {ExpiredEvent} e
+ */
 export function describeLazy(e) {
   const who = e.command ? e.command.toUpperCase().replace("|", " ") : "An access";
   const late = Number(e.late_ms);
   return `${who} touched ${e.key}${e.db === 0 ? "" : ` (db ${e.db})`}, ${formatTtl(late)} late: lazy expiry deleted it on access.`;
 }
 
-/** A stall in words (a big value freed on the main thread). */
+/**
+ * A stall in words (a big value freed on the main thread).
+ * @param {StallEvent} e
+ */
 export function describeStall(e) {
   return (
     `Freeing ${e.key} (${e.cause}) held the main thread for ${formatUs(e.us)}: nothing else was served meanwhile. ` +

@@ -1,3 +1,4 @@
+// @ts-check
 // The expires table as a field, drawn on a canvas: the engine folds the table's buckets, in
 // bucket order, into cells (src/introspect.rs `expire_field`); each cell is a square, read left
 // to right and top to bottom like text. Its colour is the share of its keys already past their
@@ -5,6 +6,10 @@
 // to orange (all); its brightness, how many keys it holds. The 7.0 cursor is a white square; the
 // buckets the latest tick's rounds swept are marked in yellow, so the wake behind the cursor
 // (clean, blue) and the build-up ahead of it (orange) can be seen.
+
+/** @typedef {import("./engine-types.js").ExpireField} ExpireField */
+/** @typedef {{cols: number, rows: number, cell: number}} FieldGrid */
+/** @typedef {FieldGrid & {gap: number, n: number, size: number}} DrawnGrid */
 
 const COLORS = {
   empty: "#1f2530",
@@ -19,6 +24,10 @@ export const MAX_CELL = 24;
 
 /**
  * The grid for `n` cells in a `width`×`height` box: `{cols, rows, cell}` with square cells.
+ * @param {number} n
+ * @param {number} width
+ * @param {number} height
+ * @returns {FieldGrid}
  */
 export function fieldGrid(n, width, height) {
   if (n <= 0 || width <= 0 || height <= 0) return { cols: 0, rows: 0, cell: 0 };
@@ -32,12 +41,21 @@ export function fieldGrid(n, width, height) {
   }
 }
 
-/** How many cells to ask the engine for, for a canvas of this size (about 6 px a cell). */
+/**
+ * How many cells to ask the engine for, for a canvas of this size (about 6 px a cell).
+ * @param {number} width
+ * @param {number} height
+ */
 export function cellsFor(width, height) {
   return Math.max(16, Math.min(4096, Math.floor(width / 6) * Math.floor(height / 6)));
 }
 
-/** The cell holding bucket `b` when `size` buckets are folded into `n` cells (as the engine folds them). */
+/**
+ * The cell holding bucket `b` when `size` buckets are folded into `n` cells (as the engine folds them).
+ * @param {number} b
+ * @param {number} size
+ * @param {number} n
+ */
 export function cellOf(b, size, n) {
   return Math.floor((b * n) / size);
 }
@@ -45,6 +63,11 @@ export function cellOf(b, size, n) {
 /**
  * Draws the field's cells (the part that changes only when the field is read again).
  * Returns the grid `{cols, rows, cell, gap, n, size}` for the overlay and hit-testing.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} width
+ * @param {number} height
+ * @param {ExpireField | null} field
+ * @returns {DrawnGrid}
  */
 export function drawFieldCells(ctx, width, height, field) {
   ctx.clearRect(0, 0, width, height);
@@ -71,11 +94,17 @@ export function drawFieldCells(ctx, width, height, field) {
   // Group the squares by colour: a few dozen fillStyle changes for thousands of squares.
   const SHARES = 8;
   const DENSITIES = 4;
+  /** @type {Map<string, number[]>} */
   const groups = new Map();
+  /**
+   * @param {string} key
+   * @param {number} x
+   * @param {number} y
+   */
   const add = (key, x, y) => {
-    let list = groups.get(key);
-    if (!list) groups.set(key, (list = []));
-    list.push(x, y);
+    const list = groups.get(key);
+    if (list) list.push(x, y);
+    else groups.set(key, [x, y]);
   };
   for (let i = 0; i < n; i += 1) {
     const x = (i % cols) * cell;
@@ -100,7 +129,7 @@ export function drawFieldCells(ctx, width, height, field) {
       const [share, density] = key.split(":").map(Number);
       const f = share / SHARES;
       const a = 0.35 + (0.65 * density) / DENSITIES;
-      const mix = (p, q) => Math.round(p + (q - p) * f);
+      const mix = (/** @type {number} */ p, /** @type {number} */ q) => Math.round(p + (q - p) * f);
       ctx.fillStyle = `rgba(${mix(lr, sr)},${mix(lg, sg)},${mix(lb, sb)},${a.toFixed(3)})`;
     }
     for (let j = 0; j < list.length; j += 2) ctx.fillRect(list[j], list[j + 1], s, s);
@@ -111,10 +140,14 @@ export function drawFieldCells(ctx, width, height, field) {
 /**
  * Draws what moves over the cells: the latest tick's sweep (bucket ranges `{from, count, size}`),
  * a highlighted cell, and the cursor. Returns `cellAt(x, y)` for hit-testing.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {DrawnGrid} grid
+ * @param {{cursorBucket: number | null, sweeps: ReadonlyArray<{from: number, count: number, size: number}>, highlightCell?: number}} o
  */
 export function drawFieldOverlay(ctx, grid, { cursorBucket, sweeps, highlightCell = -1 }) {
   const { cols, cell, gap, n, size } = grid;
   if (size > 0 && n > 0 && sweeps.length > 0) {
+    /** @type {Set<number>} */
     const marked = new Set();
     for (const sw of sweeps) {
       if (sw.size !== size) continue;
@@ -150,6 +183,11 @@ export function drawFieldOverlay(ctx, grid, { cursorBucket, sweeps, highlightCel
     ctx.strokeRect(x - 1, y - 1, cell - gap + 2, cell - gap + 2);
   }
   return {
+    /**
+     * The cell under a point, or -1.
+     * @param {number} px
+     * @param {number} py
+     */
     cellAt(px, py) {
       if (cell === 0) return -1;
       const cx = Math.floor(px / cell);

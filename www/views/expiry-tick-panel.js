@@ -1,29 +1,33 @@
+// @ts-check
 // "What this tick did": the expire cycles of one serverCron tick (a slow cycle, and the fast one
 // beforeSleep may run after it), each with its budget bar and its rounds — the buckets or random
 // picks a round examined, the keys (deleted ones struck through), the stale percentage against
 // the threshold, and the engine's own repeat/stop decision and reason. Everything is read from
-// the `expire_cycle` events; user data (key names) goes in through textContent only.
+// the `expire_cycle` events (the words from expiry-cycle.js); user data (key names) goes in
+// through textContent only.
 
-import {
-  number,
-  formatTtl,
-  formatUs,
-  describeCycle,
-  describeRound,
-  pickCounts,
-} from "./expiry-cycle.js";
+import { el } from "../dom.js";
+import { number } from "../format.js";
+import { formatTtl, formatUs, describeCycle, describeRound, pickCounts } from "./expiry-cycle.js";
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+/** @typedef {import("./engine-types.js").ExpireCycleReport} ExpireCycleReport */
+/** @typedef {import("./engine-types.js").ExpireRound} ExpireRound */
+/**
+ * `hz` for the budget's words; keys are listed for the first `keysForRounds` rounds of a cycle,
+ * rounds for the first `maxRounds`; `ticksInFrame`: how many ticks ran with this one.
+ * @typedef {{hz: number, keysForRounds: number, maxRounds?: number, formatTime: (ms: number) => string,
+ *            ticksInFrame?: number}} TickOptions
+ */
 
+/**
+ * A percentage for a CSS width, clamped to 0…100.
+ * @param {number} v
+ */
 function pct(v) {
   return `${Math.max(0, Math.min(100, v)).toFixed(3)}%`;
 }
 
+/** @param {ExpireCycleReport} report */
 function budgetBar(report) {
   const box = el("div", "tk-budget");
   box.dataset.used = String(report.time_used_us);
@@ -51,6 +55,10 @@ function budgetBar(report) {
   return box;
 }
 
+/**
+ * @param {ExpireRound} round
+ * @param {ExpireCycleReport} report
+ */
 function staleBar(round, report) {
   const classic = report.algorithm === "classic";
   const threshold = classic ? 25 : Number(report.acceptable_stale);
@@ -66,10 +74,15 @@ function staleBar(round, report) {
   return bar;
 }
 
+/**
+ * @param {ExpireRound} round
+ * @param {ExpireCycleReport} report
+ */
 function keyChips(round, report) {
   const box = el("div", "tk-keys");
   const classic = report.algorithm === "classic";
   const counts = classic ? pickCounts(round) : null;
+  /** @type {Map<string, number>} */
   const seen = new Map();
   for (const k of round.keys) {
     const chip = el("span", `tk-key ${k.expired ? "is-deleted" : "is-live"}`);
@@ -80,9 +93,10 @@ function keyChips(round, report) {
     seen.set(k.key, nth);
     const ttl = k.expired ? `${formatTtl(-k.ttl_ms)} late → deleted` : formatTtl(k.ttl_ms);
     chip.append(el("span", "tk-key-name", k.key), el("span", "tk-key-ttl", ttl));
-    if (classic && counts.get(k.key) > 1) {
+    const picks = counts?.get(k.key) ?? 0;
+    if (classic && picks > 1) {
       chip.classList.add("is-repick");
-      chip.append(el("span", "tk-key-pick", nth === 1 ? `picked ×${counts.get(k.key)}` : `again (${nth})`));
+      chip.append(el("span", "tk-key-pick", nth === 1 ? `picked ×${picks}` : `again (${nth})`));
     }
     box.append(chip);
   }
@@ -92,18 +106,118 @@ function keyChips(round, report) {
 }
 
 /**
- * Renders one tick into `root`.
- *
- * @param {HTMLElement} root
- * @param {{at: number, cycles: object[]}|null} tick
- * @param {object} opts
- * @param {number} opts.hz
- * @param {number} opts.keysForRounds   rounds per cycle whose keys are listed
- * @param {number} [opts.maxRounds]     rounds per cycle listed at all
- * @param {(ms: number) => string} opts.formatTime
- * @param {number} [opts.ticksInFrame]  how many ticks ran with it (fast playback)
+ * One round: its sweep and counts, the stale share against the threshold, the engine's decision
+ * and reason, and (for the first rounds) the keys it examined.
+ * @param {ExpireRound} round
+ * @param {number} ri  its index in the cycle
+ * @param {ExpireCycleReport} report
+ * @param {number} keysForRounds
  */
-export function renderTick(root, tick, { hz, keysForRounds, maxRounds = Infinity, formatTime, ticksInFrame = 1 }) {
+function roundItem(round, ri, report, keysForRounds) {
+  const r = describeRound(round, report);
+  const li = el("li", `tk-round ${round.repeat ? "is-repeat" : "is-stop"} round-${(ri % 6) + 1}`);
+  Object.assign(li.dataset, {
+    db: String(round.db),
+    iteration: String(round.iteration),
+    sampled: String(round.sampled),
+    expired: String(round.expired),
+    buckets: String(round.buckets),
+    cursor: String(round.cursor),
+    repeat: String(Boolean(round.repeat)),
+    round: String(ri + 1),
+  });
+  const rh = el("div", "tk-round-head");
+  rh.append(
+    el("span", "tk-round-title", `R${ri + 1} · ${r.title}`),
+    el("span", "tk-sweep", r.sweep),
+    el("span", "tk-counts", r.counts),
+    el("span", "tk-elapsed", `at ${formatUs(round.elapsed_us)}`),
+  );
+  const dec = el("div", "tk-round-decision");
+  dec.append(
+    el("span", "tk-stale", r.stale),
+    staleBar(round, report),
+    el("span", `tk-decision is-${r.decision}`, r.decision === "repeat" ? "→ repeat this db" : "→ stop"),
+    el("q", "tk-reason", round.reason),
+  );
+  li.append(rh, dec);
+  if (r.note) li.append(el("div", "tk-note", r.note));
+  if (ri < keysForRounds) li.append(keyChips(round, report));
+  return li;
+}
+
+/**
+ * One cycle: its kind, algorithm and parameters, the budget bar, the totals and its rounds.
+ * @param {ExpireCycleReport} report
+ * @param {number} ci  its index in the tick
+ * @param {TickOptions} opts
+ */
+function cycleSection(report, ci, { hz, keysForRounds, maxRounds = Number.POSITIVE_INFINITY }) {
+  const d = describeCycle(report, hz);
+  const sec = el("section", `tk-cycle is-${report.kind}`);
+  sec.dataset.kind = report.kind;
+  sec.dataset.algorithm = report.algorithm;
+  sec.dataset.index = String(ci);
+  sec.dataset.keysPerLoop = String(report.keys_per_loop);
+  sec.dataset.acceptableStale = String(report.acceptable_stale);
+  const h = el("div", "tk-cycle-head");
+  const badge = el("span", `tk-kind tk-kind-${report.kind}`, report.kind === "fast" ? "FAST" : "SLOW");
+  badge.title = `${d.kind}: ${d.why}`;
+  h.append(badge, el("span", "tk-algo", d.algorithm), el("span", "tk-params", d.params));
+  const budget = budgetBar(report);
+  budget.append(el("span", "tk-budget-text", d.budget));
+  if (report.kind === "fast") h.append(el("span", "tk-why", `(${d.why})`));
+  sec.append(h, budget);
+  if (d.capped) sec.append(el("div", "tk-cap", d.capped));
+  sec.append(el("div", "tk-totals", `${d.iterations} · ${d.totals}`));
+
+  const list = el("ol", "tk-rounds");
+  report.rounds.slice(0, maxRounds).forEach((round, ri) => {
+    list.append(roundItem(round, ri, report, keysForRounds));
+  });
+  const shown = Math.min(report.rounds.length, maxRounds);
+  sec.append(list);
+  if (shown < report.rounds.length) {
+    sec.append(
+      el(
+        "p",
+        "tk-more",
+        `…${number(report.rounds.length - shown)} more rounds. While playing, ${shown} rounds are listed (keys for ${keysForRounds}); pause or step to see them all.`,
+      ),
+    );
+  } else if (shown > keysForRounds) {
+    sec.append(el("p", "tk-more", `While playing, keys are listed for the first ${keysForRounds} rounds; pause or step to see every round's keys.`));
+  }
+  const unlisted = Number(report.round_count) - report.rounds.length;
+  if (report.rounds.length >= 64 && unlisted > 0) {
+    sec.append(el("p", "tk-more", `…and up to ${number(unlisted)} more loops not listed (the engine lists 64 rounds per cycle; the totals count them all).`));
+  }
+  return sec;
+}
+
+/**
+ * A button jumping to a cycle when a tick ran several.
+ * @param {ExpireCycleReport} report
+ * @param {HTMLElement} sec  its section
+ */
+function jumpButton(report, sec) {
+  const b = el(
+    "button",
+    `tk-jump is-${report.kind}`,
+    `${report.kind === "fast" ? "FAST" : "SLOW"} · ${number(report.rounds.length)} round${report.rounds.length === 1 ? "" : "s"} · ${number(report.expired)} deleted${report.cap_reached ? " · over budget" : ""}`,
+  );
+  b.type = "button";
+  b.addEventListener("click", () => sec.scrollIntoView({ block: "start" }));
+  return b;
+}
+
+/**
+ * Renders one tick into `root`.
+ * @param {HTMLElement} root
+ * @param {{at: number, cycles: ExpireCycleReport[]} | null} tick
+ * @param {TickOptions} opts
+ */
+export function renderTick(root, tick, opts) {
   if (tick === null) {
     const empty = el("div", "tk-empty");
     empty.append(
@@ -117,10 +231,11 @@ export function renderTick(root, tick, { hz, keysForRounds, maxRounds = Infinity
     root.replaceChildren(empty);
     return;
   }
+  const ticksInFrame = opts.ticksInFrame ?? 1;
   const nodes = [];
   const head = el("div", "tk-head");
   head.append(
-    el("span", "tk-when", `Tick at ${formatTime(tick.at)}`),
+    el("span", "tk-when", `Tick at ${opts.formatTime(tick.at)}`),
     el(
       "span",
       "tk-count",
@@ -133,81 +248,12 @@ export function renderTick(root, tick, { hz, keysForRounds, maxRounds = Infinity
   // up front, with a way to jump to each.
   const jumps = tick.cycles.length > 1 ? el("div", "tk-jumps") : null;
   if (jumps) nodes.push(jumps);
-
   tick.cycles.forEach((report, ci) => {
-    const d = describeCycle(report, hz);
-    const sec = el("section", `tk-cycle is-${report.kind}`);
-    sec.dataset.kind = report.kind;
-    sec.dataset.algorithm = report.algorithm;
-    sec.dataset.index = String(ci);
-    sec.dataset.keysPerLoop = String(report.keys_per_loop);
-    sec.dataset.acceptableStale = String(report.acceptable_stale);
-    const h = el("div", "tk-cycle-head");
-    const badge = el("span", `tk-kind tk-kind-${report.kind}`, report.kind === "fast" ? "FAST" : "SLOW");
-    badge.title = `${d.kind}: ${d.why}`;
-    h.append(badge, el("span", "tk-algo", d.algorithm), el("span", "tk-params", d.params));
-    const budget = budgetBar(report);
-    budget.append(el("span", "tk-budget-text", d.budget));
-    if (report.kind === "fast") h.append(el("span", "tk-why", `(${d.why})`));
-    sec.append(h, budget);
-    if (d.capped) sec.append(el("div", "tk-cap", d.capped));
-    sec.append(el("div", "tk-totals", `${d.iterations} · ${d.totals}`));
-
-    const list = el("ol", "tk-rounds");
-    report.rounds.slice(0, maxRounds).forEach((round, ri) => {
-      const r = describeRound(round, report);
-      const li = el("li", `tk-round ${round.repeat ? "is-repeat" : "is-stop"} round-${(ri % 6) + 1}`);
-      Object.assign(li.dataset, {
-        db: String(round.db),
-        iteration: String(round.iteration),
-        sampled: String(round.sampled),
-        expired: String(round.expired),
-        buckets: String(round.buckets),
-        cursor: String(round.cursor),
-        repeat: String(Boolean(round.repeat)),
-        round: String(ri + 1),
-      });
-      const rh = el("div", "tk-round-head");
-      rh.append(
-        el("span", "tk-round-title", `R${ri + 1} · ${r.title}`),
-        el("span", "tk-sweep", r.sweep),
-        el("span", "tk-counts", r.counts),
-        el("span", "tk-elapsed", `at ${formatUs(round.elapsed_us)}`),
-      );
-      const dec = el("div", "tk-round-decision");
-      dec.append(
-        el("span", "tk-stale", r.stale),
-        staleBar(round, report),
-        el("span", `tk-decision is-${r.decision}`, r.decision === "repeat" ? "→ repeat this db" : "→ stop"),
-        el("q", "tk-reason", round.reason),
-      );
-      li.append(rh, dec);
-      if (r.note) li.append(el("div", "tk-note", r.note));
-      if (ri < keysForRounds) li.append(keyChips(round, report));
-      list.append(li);
-    });
-    const shown = Math.min(report.rounds.length, maxRounds);
-    sec.append(list);
-    if (shown < report.rounds.length) {
-      sec.append(el("p", "tk-more", `…${number(report.rounds.length - shown)} more rounds. While playing, ${shown} rounds are listed (keys for ${keysForRounds}); pause or step to see them all.`));
-    } else if (shown > keysForRounds) {
-      sec.append(el("p", "tk-more", `While playing, keys are listed for the first ${keysForRounds} rounds; pause or step to see every round's keys.`));
-    }
-    const unlisted = Number(report.round_count) - report.rounds.length;
-    if (report.rounds.length >= 64 && unlisted > 0) {
-      sec.append(el("p", "tk-more", `…and up to ${number(unlisted)} more loops not listed (the engine lists 64 rounds per cycle; the totals count them all).`));
-    }
+    const sec = cycleSection(report, ci, opts);
     nodes.push(sec);
     if (jumps) {
-      const b = el(
-        "button",
-        `tk-jump is-${report.kind}`,
-        `${report.kind === "fast" ? "FAST" : "SLOW"} · ${number(report.rounds.length)} round${report.rounds.length === 1 ? "" : "s"} · ${number(report.expired)} deleted${report.cap_reached ? " · over budget" : ""}`,
-      );
-      b.type = "button";
-      b.addEventListener("click", () => sec.scrollIntoView({ block: "start" }));
       if (ci > 0) jumps.append(el("span", "tk-then", "then"));
-      jumps.append(b);
+      jumps.append(jumpButton(report, sec));
     }
   });
   root.replaceChildren(...nodes);

@@ -1,3 +1,4 @@
+// @ts-check
 // The tabs above the right-hand panel: which view it shows (the sorted-set view, the expiry
 // view, the eviction view or the delay-queue lab). The choice lives in the store (`panelView`);
 // this module only draws the tab bar, shows the chosen panel and hides the others, and follows
@@ -7,16 +8,18 @@
 /**
  * @param {HTMLElement} tablist   an element with role="tablist" holding one button per view,
  *                                each with `data-view` and `aria-controls` naming its panel
- * @param {{get(): object, set(patch: object): boolean, subscribe(fn: (s: object) => void): () => void}} store
+ * @param {{get(): {panelView: string}, set(patch: object): boolean, subscribe(fn: (s: {panelView: string}) => void): () => void}} store
  */
 export function createViewTabs(tablist, store) {
-  const tabs = [...tablist.querySelectorAll("[role=tab][data-view]")];
+  const tabs = /** @type {HTMLElement[]} */ ([...tablist.querySelectorAll("[role=tab][data-view]")]);
   // The panels live beside the tabs: in the document, or in a widget's shadow root.
-  const scope = tablist.getRootNode();
-  const panelOf = (tab) => scope.getElementById?.(tab.getAttribute("aria-controls")) ?? null;
+  const scope = /** @type {Document | ShadowRoot} */ (tablist.getRootNode());
+  /** @param {HTMLElement} tab */
+  const panelOf = (tab) => scope.getElementById?.(tab.getAttribute("aria-controls") ?? "") ?? null;
   // Where the current view is written for styles and tests: <html>, or the widget's element.
-  const holder = scope instanceof ShadowRoot ? scope.host : (scope.documentElement ?? tablist);
+  const holder = /** @type {HTMLElement} */ (scope instanceof ShadowRoot ? scope.host : (scope.documentElement ?? tablist));
 
+  /** @param {string} view */
   function show(view) {
     for (const tab of tabs) {
       const on = tab.dataset.view === view;
@@ -24,7 +27,9 @@ export function createViewTabs(tablist, store) {
       tab.tabIndex = on ? 0 : -1;
       tab.classList.toggle("is-current", on);
       const panel = panelOf(tab);
-      if (panel) panel.hidden = !on;
+      // A panel that is shown in any case (the keyspace list) only moves: the styles place it
+      // by `data-panel-view` below.
+      if (panel && !panel.hasAttribute("data-always-shown")) panel.hidden = !on;
     }
     holder.dataset.panelView = view;
   }
@@ -33,6 +38,7 @@ export function createViewTabs(tablist, store) {
     tab.addEventListener("click", () => store.set({ panelView: tab.dataset.view }));
     tab.addEventListener("keydown", (event) => {
       const i = tabs.indexOf(tab);
+      /** @type {Record<string, number>} */
       const moves = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 };
       if (!(event.key in moves)) return;
       event.preventDefault();
@@ -42,6 +48,7 @@ export function createViewTabs(tablist, store) {
     });
   }
 
+  /** @type {string | null} */
   let shown = null;
   store.subscribe((s) => {
     if (s.panelView !== shown) {

@@ -1,34 +1,14 @@
+// @ts-check
 // The sorted-set view's listpack panel: a small sorted set drawn as what it is — one flat
 // array of member, score, member, score… in score order — with how full it is against
 // zset-max-listpack-entries and zset-max-listpack-value, the limits past which Redis converts
 // it to a skiplist. DOM only (a listpack page is at most a few hundred entries); every member
-// is written with textContent.
+// is written with textContent. The words and numbers come from zset-model.js.
 
-const number = (n) => Number(n).toLocaleString("en-US");
+import { el } from "../dom.js";
+import { formatScore, listpackMeter } from "./zset-model.js";
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-/** A score as redis-cli would print it in a reply (inf, -inf, shortest round-trip digits). */
-export function formatScore(score) {
-  if (typeof score !== "number") return String(score);
-  if (score === Infinity) return "inf";
-  if (score === -Infinity) return "-inf";
-  return String(score);
-}
-
-function utf8Length(text) {
-  let n = 0;
-  for (const ch of text) {
-    const c = ch.codePointAt(0);
-    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-  }
-  return n;
-}
+/** @typedef {import("./engine-types.js").ZsetWindow} ZsetWindow */
 
 /** `{root, render(win, landedMember)}`: `win` is a listpack `zset_window`. */
 export function createListpackPanel() {
@@ -59,16 +39,16 @@ export function createListpackPanel() {
   return {
     root,
 
+    /**
+     * @param {ZsetWindow} win
+     * @param {string | null} landedMember  the member to mark as just placed
+     */
     render(win, landedMember) {
-      countText.textContent = `${number(win.len)} / ${number(win.max_entries)} entries`;
-      barFill.style.width = `${Math.min(100, Math.max(0, (win.len / Math.max(1, win.max_entries)) * 100))}%`;
-      bar.classList.toggle("is-full", win.len >= win.max_entries);
-      let longest = 0;
-      for (const e of win.entries) longest = Math.max(longest, utf8Length(e.member));
-      valueText.textContent =
-        win.len <= win.entries.length
-          ? `longest member ${number(longest)} / ${number(win.max_value)} bytes`
-          : `members up to ${number(win.max_value)} bytes`;
+      const m = listpackMeter(win);
+      countText.textContent = m.count;
+      barFill.style.width = `${m.fillPercent}%`;
+      bar.classList.toggle("is-full", m.full);
+      valueText.textContent = m.value;
       const items = win.entries.map((e) => {
         const item = el("li", "lp-entry");
         item.dataset.rank = String(e.rank);

@@ -1,3 +1,4 @@
+// @ts-check
 // Where a skiplist search went, in ranks.
 //
 // The engine's `zset_search` event lists the nodes a lookup examined, top level first
@@ -18,28 +19,39 @@
 // later in the same frame) is reported as unplaced instead of drawn wrongly.
 
 /**
- * @param {{command: string, path: Array<{level: number, member: string, score: number}>}} search
+ * One placed step: the event's step with its rank, and whether the search moved onto the node.
+ * @typedef {{level: number, member: string, score: number, rank: number, advanced: boolean, uncertain: boolean}} PlacedStep
+ */
+/**
+ * A search path in ranks. `uncertain`: the last step is the case the event cannot decide (see above).
+ * @typedef {{steps: PlacedStep[], resultRank: number, levels: number, uncertain: boolean}} PlacedPath
+ */
+/** @typedef {{member: string, spans: number[]}} PathNode */
+
+/**
+ * @param {{command: string, path: ReadonlyArray<{level: number, member: string, score: number}>}} search
  *        a `zset_search` event
- * @param {number[]} headerSpans  the header's span per level (from a `zset_window`)
+ * @param {readonly number[]} headerSpans  the header's span per level (from a `zset_window`)
  * @param {number} len  members in the set
- * @param {(rank: number) => ({member: string, spans: number[]} | null)} nodeAt
- *        the node at a 0-based rank (a one-entry `zset_window`)
- * @returns {{steps: Array<{level: number, member: string, score: number, rank: number, advanced: boolean,
- *            uncertain: boolean}>, resultRank: number, levels: number, uncertain: boolean} | null}
- *          `uncertain`: the last step is the case the event cannot decide (see above)
+ * @param {(rank: number) => (PathNode | null)} nodeAt  the node at a 0-based rank (a one-entry `zset_window`)
+ * @returns {PlacedPath | null}
  */
 export function placeSearchPath(search, headerSpans, len, nodeAt) {
   const path = Array.isArray(search?.path) ? search.path : [];
   if (path.length === 0) return null;
   const rankLookup = /rank$/i.test(String(search.command ?? ""));
+  /** @type {Map<number, PathNode | null>} */
   const cache = new Map();
+  /** @param {number} rank */
   const node = (rank) => {
     if (!cache.has(rank)) cache.set(rank, rank >= 0 && rank < len ? nodeAt(rank) : null);
-    return cache.get(rank);
+    return cache.get(rank) ?? null;
   };
 
+  /** @type {{rank: number, spans: readonly number[]}} */
   let standing = { rank: -1, spans: headerSpans };
   let standingLevel = -1; // the level on which the search last moved
+  /** @type {PlacedStep[]} */
   const steps = [];
   for (let k = 0; k < path.length; k += 1) {
     const step = path[k];

@@ -1,3 +1,4 @@
+// @ts-check
 // Drawing a window of a skiplist on a <canvas>: pure functions of the data the engine gave
 // (a `zset_window`, a placed search path) and the view's window/zoom. No state, no DOM besides
 // the 2D context; the member names drawn here are canvas text, never markup.
@@ -13,6 +14,22 @@
 // was inserted. Each lane is a level; a link goes to the next node at least that tall and is
 // labelled with its span (members it jumps). Links that leave the window end in an arrow at the
 // edge with their span; links coming from before the window are dashed.
+
+import { number } from "../format.js";
+import { showBidiControls } from "../dom.js";
+
+/** @typedef {import("./engine-types.js").ZsetWindow} ZsetWindow */
+/** @typedef {import("./engine-types.js").ZsetEntry} ZsetEntry */
+/** @typedef {import("./zset-search-path.js").PlacedPath} PlacedPath */
+/** @typedef {CanvasRenderingContext2D} Ctx */
+/** @typedef {ReturnType<typeof layoutSkiplist>} SkiplistLayout */
+/**
+ * What to draw: a `zset_window` (skiplist) covering ranks start..start+cols (may be shorter);
+ * the member a command just placed with its flash (0..1); the window index under the pointer
+ * (-1: none); a placed search path and how much of it is revealed (0..1).
+ * @typedef {{window: ZsetWindow, start: number, cols: number, landed: {member: string, flash: number} | null,
+ *            hover: number, path: {placed: PlacedPath, reveal: number} | null}} SkiplistPicture
+ */
 
 /** Node colours by height: ordinary nodes stay quiet, the rare tall ones stand out. */
 const LEVEL_COLORS = ["#3d4b63", "#3f6f9f", "#2f95b5", "#34a88f", "#7db856", "#cbb34a", "#e08c45", "#e2603f", "#dc382d"];
@@ -42,11 +59,10 @@ const HEAD_W = 40; // the header node
 const END_W = 42; // NIL, or "more" past the window
 const TOP = 30; // room above the tallest tower for the landed tag
 
+/** @param {number} height */
 export function levelColor(height) {
   return LEVEL_COLORS[Math.min(Math.max(height, 1), LEVEL_COLORS.length) - 1];
 }
-
-const number = (n) => n.toLocaleString("en-US");
 
 /**
  * Where things go for a given canvas size and window. The view uses it for hit testing too.
@@ -88,15 +104,21 @@ export function layoutSkiplist(width, height, { start, cols, maxLevel }) {
     headW: HEAD_W - 10,
     endX: width - END_W,
     /** Centre y of a lane, 1-based level. */
-    laneY: (level) => baseY - (level - 0.5) * laneH,
-    /** Centre x of the column at a 0-based rank (clamped to the break / end areas). */
+    laneY: (/** @type {number} */ level) => baseY - (level - 0.5) * laneH,
+    /**
+     * Centre x of the column at a 0-based rank (clamped to the break / end areas).
+     * @param {number} rank
+     */
     rankX(rank) {
       if (rank < 0) return GUTTER + 4 + (HEAD_W - 10) / 2;
       if (rank < start) return x0 - breakW / 2;
       if (rank >= start + cols) return width - END_W / 2;
       return x0 + (rank - start + 0.5) * colW;
     },
-    /** The window index under an x, or -1. */
+    /**
+     * The window index under an x, or -1.
+     * @param {number} x
+     */
     indexAt(x) {
       if (x < x0 || x >= x0 + cols * colW) return -1;
       return Math.floor((x - x0) / colW);
@@ -104,6 +126,13 @@ export function layoutSkiplist(width, height, { start, cols, maxLevel }) {
   };
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {number} x
+ * @param {number} y
+ * @param {number} dir
+ * @param {number} size
+ */
 function arrowHead(ctx, x, y, dir, size) {
   ctx.beginPath();
   ctx.moveTo(x, y);
@@ -113,6 +142,12 @@ function arrowHead(ctx, x, y, dir, size) {
   ctx.fill();
 }
 
+/**
+ * `text` cut with an ellipsis to fit `maxWidth`.
+ * @param {Ctx} ctx
+ * @param {string} text
+ * @param {number} maxWidth
+ */
 function fitText(ctx, text, maxWidth) {
   if (maxWidth <= 0) return "";
   if (ctx.measureText(text).width <= maxWidth) return text;
@@ -126,13 +161,25 @@ function fitText(ctx, text, maxWidth) {
   return lo === 0 ? "" : `${text.slice(0, lo)}…`;
 }
 
+/**
+ * A score short enough for a column label.
+ * @param {number} score
+ */
 function formatScore(score) {
   if (Number.isInteger(score) && Math.abs(score) < 1e15) return String(score);
   const s = String(score);
   return s.length > 12 ? score.toPrecision(6) : s;
 }
 
-/** A link along a lane from x1 to x2 with an arrow and (room permitting) its span. */
+/**
+ * A link along a lane from x1 to x2 with an arrow and (room permitting) its span.
+ * @param {Ctx} ctx
+ * @param {SkiplistLayout} L
+ * @param {number} x1
+ * @param {number} x2
+ * @param {number} y
+ * @param {{span: number, showSpan: boolean, dashed?: boolean, toEdge?: boolean}} link
+ */
 function drawLink(ctx, L, x1, x2, y, { span, showSpan, dashed = false, toEdge = false }) {
   const length = x2 - x1;
   if (length < 1) return;
@@ -158,32 +205,93 @@ function drawLink(ctx, L, x1, x2, y, { span, showSpan, dashed = false, toEdge = 
 }
 
 /**
- * Draws the window. `model`:
- *   window      a `zset_window` (skiplist) covering ranks start..start+cols (may be shorter)
- *   start, cols the requested window
- *   landed      {member, flash: 0..1} — the member a command just placed, or null
- *   hover       window index under the pointer, or -1
- *   path        a placed search path (zset-search-path.js) and `reveal` (0..1), or null
- * Returns what it drew, for the view's data attributes.
+ * Draws the window (see SkiplistPicture). Returns what it drew, for the view's data attributes.
+ * @param {Ctx} ctx
+ * @param {number} width   CSS px
+ * @param {number} height  CSS px
+ * @param {SkiplistPicture} model
  */
 export function drawSkiplist(ctx, width, height, model) {
   const { window: win, start, cols } = model;
   const entries = win.entries;
   const count = entries.length;
   const L = layoutSkiplist(width, height, { start, cols, maxLevel: win.max_level });
-  const end = start + count; // first rank past what we have
-  const reachesEnd = end >= win.len;
 
   ctx.clearRect(0, 0, width, height);
   ctx.font = FONT;
   ctx.textAlign = "center";
   ctx.textBaseline = "middle";
+  drawLanes(ctx, L);
 
-  // Lanes and their labels.
+  const g = columnGeometry(L);
+  // Hover band and the landed member's band.
+  const landed = model.landed;
+  const landedIndex = landed ? entries.findIndex((e) => e.member === landed.member) : -1;
+  const bandTop = Math.max(0, L.topY - 24);
+  const bandH = L.baseY + L.labelH - bandTop;
+  if (model.hover >= 0 && model.hover < count) {
+    ctx.fillStyle = COLORS.hover;
+    ctx.fillRect(g.colLeft(model.hover), bandTop, L.colW, bandH);
+  }
+  if (landed && landedIndex >= 0) {
+    const a = 0.14 + 0.3 * (landed.flash ?? 0);
+    ctx.fillStyle = `rgba(255, 90, 78, ${a.toFixed(3)})`;
+    ctx.fillRect(g.colLeft(landedIndex), bandTop, L.colW, bandH);
+  }
+
+  // The header node.
+  ctx.fillStyle = COLORS.header;
+  for (let level = 1; level <= L.levels; level += 1) {
+    const y = L.laneY(level);
+    ctx.fillRect(L.headX, y - g.boxH / 2, L.headW, g.boxH);
+  }
+  ctx.fillStyle = COLORS.headerText;
+  ctx.fillText("head", L.headX + L.headW / 2, L.baseY + 10);
+
+  const links = drawLinks(ctx, L, g, win, start);
+
+  // Towers.
+  for (let i = 0; i < count; i += 1) {
+    const e = entries[i];
+    const x = g.colLeft(i) + g.cellInset;
+    const w = Math.max(0.75, L.colW - 2 * g.cellInset);
+    ctx.fillStyle = i === landedIndex ? COLORS.landed : levelColor(e.level);
+    for (let level = 1; level <= e.level; level += 1) {
+      const y = L.laneY(level);
+      ctx.fillRect(x, y - g.boxH / 2, w, g.boxH);
+    }
+  }
+
+  drawEnds(ctx, L, g, win, start);
+  drawLabels(ctx, L, entries, landedIndex);
+  if (landedIndex >= 0) drawLandedTag(ctx, L, g, entries[landedIndex], landedIndex);
+
+  const pathShown = model.path ? drawSearchPath(ctx, L, model.path, start, start + count) : 0;
+  return { lanes: L.levels, columns: count, links, pathShown, layout: L };
+}
+
+/**
+ * Where a column's boxes go: their inset in the column and height in a lane.
+ * @param {SkiplistLayout} L
+ */
+function columnGeometry(L) {
+  return {
+    cellInset: L.colW >= 8 ? Math.max(1, L.colW * 0.2) : L.colW >= 3 ? 0.5 : 0,
+    boxH: Math.max(1, L.laneH * (L.laneH >= 8 ? 0.62 : 0.9)),
+    colLeft: (/** @type {number} */ i) => L.x0 + i * L.colW,
+  };
+}
+
+/**
+ * Lanes and their labels.
+ * @param {Ctx} ctx
+ * @param {SkiplistLayout} L
+ */
+function drawLanes(ctx, L) {
   for (let level = 1; level <= L.levels; level += 1) {
     const y = L.laneY(level);
     ctx.fillStyle = level % 2 === 0 ? "rgba(255,255,255,0.025)" : "rgba(255,255,255,0)";
-    ctx.fillRect(GUTTER, y - L.laneH / 2, width - GUTTER, L.laneH);
+    ctx.fillRect(GUTTER, y - L.laneH / 2, L.width - GUTTER, L.laneH);
     if (L.laneH >= 9 || level === 1 || level === L.levels) {
       ctx.fillStyle = COLORS.laneLabel;
       ctx.textAlign = "right";
@@ -191,41 +299,28 @@ export function drawSkiplist(ctx, width, height, model) {
       ctx.textAlign = "center";
     }
   }
+}
 
-  const cellInset = L.colW >= 8 ? Math.max(1, L.colW * 0.2) : L.colW >= 3 ? 0.5 : 0;
-  const boxH = Math.max(1, L.laneH * (L.laneH >= 8 ? 0.62 : 0.9));
-  const colLeft = (i) => L.x0 + i * L.colW;
-
-  // Hover band and the landed member's band.
-  const landedIndex = model.landed ? entries.findIndex((e) => e.member === model.landed.member) : -1;
-  const bandTop = Math.max(0, L.topY - 24);
-  const bandH = L.baseY + L.labelH - bandTop;
-  if (model.hover >= 0 && model.hover < count) {
-    ctx.fillStyle = COLORS.hover;
-    ctx.fillRect(colLeft(model.hover), bandTop, L.colW, bandH);
-  }
-  if (landedIndex >= 0) {
-    const a = 0.14 + 0.3 * (model.landed.flash ?? 0);
-    ctx.fillStyle = `rgba(255, 90, 78, ${a.toFixed(3)})`;
-    ctx.fillRect(colLeft(landedIndex), bandTop, L.colW, bandH);
-  }
-
-  // The header node.
-  ctx.fillStyle = COLORS.header;
-  for (let level = 1; level <= L.levels; level += 1) {
-    const y = L.laneY(level);
-    ctx.fillRect(L.headX, y - boxH / 2, L.headW, boxH);
-  }
-  ctx.fillStyle = COLORS.headerText;
-  ctx.fillText("head", L.headX + L.headW / 2, L.baseY + 10);
-
-  // Links, lane by lane.
+/**
+ * Links, lane by lane: from the header (or from before the window), then from each node in the
+ * window at least that tall. Returns how many were drawn.
+ * @param {Ctx} ctx
+ * @param {SkiplistLayout} L
+ * @param {ReturnType<typeof columnGeometry>} g
+ * @param {ZsetWindow} win
+ * @param {number} start
+ */
+function drawLinks(ctx, L, g, win, start) {
+  const entries = win.entries;
+  const count = entries.length;
+  const end = start + count; // first rank past what we have
+  const reachesEnd = end >= win.len;
+  const { cellInset, colLeft } = g;
   let links = 0;
   const headRight = L.headX + L.headW;
   for (let j = 0; j < L.levels; j += 1) {
     const y = L.laneY(j + 1);
     const showSpan = j >= 1;
-    // From the header, or from somewhere before the window.
     const headSpan = win.header_spans[j] ?? 0;
     const headTarget = headSpan - 1; // 0-based rank it points at
     const firstTall = entries.findIndex((e) => e.level > j);
@@ -241,7 +336,6 @@ export function drawSkiplist(ctx, width, height, model) {
       const x2 = firstTall >= 0 ? colLeft(firstTall) + cellInset - 1 : L.endX + 8;
       drawLink(ctx, L, L.x0 - L.breakW + 4, x2, y, { span: 0, showSpan: false, dashed: true });
     }
-    // From each node in the window that is at least this tall.
     for (let i = 0; i < count; i += 1) {
       const e = entries[i];
       if (e.level <= j) continue;
@@ -263,23 +357,23 @@ export function drawSkiplist(ctx, width, height, model) {
       links += 1;
     }
   }
+  return links;
+}
 
-  // Towers.
-  for (let i = 0; i < count; i += 1) {
-    const e = entries[i];
-    const x = colLeft(i) + cellInset;
-    const w = Math.max(0.75, L.colW - 2 * cellInset);
-    ctx.fillStyle = i === landedIndex ? COLORS.landed : levelColor(e.level);
-    for (let level = 1; level <= e.level; level += 1) {
-      const y = L.laneY(level);
-      ctx.fillRect(x, y - boxH / 2, w, boxH);
-    }
-  }
-
-  // The end of the list, or what lies past the window.
+/**
+ * The end of the list (NIL) or what lies past the window, and what lies before it.
+ * @param {Ctx} ctx
+ * @param {SkiplistLayout} L
+ * @param {ReturnType<typeof columnGeometry>} g
+ * @param {ZsetWindow} win
+ * @param {number} start
+ */
+function drawEnds(ctx, L, g, win, start) {
+  const end = start + win.entries.length;
   ctx.fillStyle = COLORS.muted;
   const endCx = L.endX + END_W / 2 + 2;
-  if (reachesEnd) {
+  if (end >= win.len) {
+    const { boxH } = g;
     ctx.fillStyle = COLORS.header;
     ctx.fillRect(L.endX + 8, L.laneY(L.levels) - boxH / 2, END_W - 14, L.baseY - L.laneY(L.levels) + boxH / 2 - (L.laneH - boxH) / 2);
     ctx.fillStyle = COLORS.muted;
@@ -304,34 +398,42 @@ export function drawSkiplist(ctx, width, height, model) {
     ctx.textAlign = "center";
     ctx.font = FONT;
   }
-
-  drawLabels(ctx, L, entries, landedIndex);
-
-  // The landed member's tag above its tower.
-  if (landedIndex >= 0) {
-    const e = entries[landedIndex];
-    const cx = colLeft(landedIndex) + L.colW / 2;
-    const topY = L.laneY(e.level) - boxH / 2 - 4;
-    const tag = `rank ${number(e.rank)} · level ${e.level}`;
-    ctx.font = FONT;
-    const w = ctx.measureText(tag).width + 10;
-    const tx = Math.min(Math.max(cx, L.x0 + w / 2), width - w / 2 - 2);
-    const ty = Math.max(10, topY - 11);
-    ctx.fillStyle = COLORS.landed;
-    ctx.fillRect(tx - w / 2, ty - 8, w, 16);
-    ctx.beginPath();
-    ctx.moveTo(cx - 4, ty + 8);
-    ctx.lineTo(cx + 4, ty + 8);
-    ctx.lineTo(cx, Math.min(topY, ty + 13));
-    ctx.fill();
-    ctx.fillStyle = "#fff";
-    ctx.fillText(tag, tx, ty);
-  }
-
-  const pathShown = model.path ? drawSearchPath(ctx, L, model.path, start, end) : 0;
-  return { lanes: L.levels, columns: count, links, pathShown, layout: L };
 }
 
+/**
+ * The landed member's tag above its tower.
+ * @param {Ctx} ctx
+ * @param {SkiplistLayout} L
+ * @param {ReturnType<typeof columnGeometry>} g
+ * @param {ZsetEntry} e
+ * @param {number} index  its window index
+ */
+function drawLandedTag(ctx, L, g, e, index) {
+  const cx = g.colLeft(index) + L.colW / 2;
+  const topY = L.laneY(e.level) - g.boxH / 2 - 4;
+  const tag = `rank ${number(e.rank)} · level ${e.level}`;
+  ctx.font = FONT;
+  const w = ctx.measureText(tag).width + 10;
+  const tx = Math.min(Math.max(cx, L.x0 + w / 2), L.width - w / 2 - 2);
+  const ty = Math.max(10, topY - 11);
+  ctx.fillStyle = COLORS.landed;
+  ctx.fillRect(tx - w / 2, ty - 8, w, 16);
+  ctx.beginPath();
+  ctx.moveTo(cx - 4, ty + 8);
+  ctx.lineTo(cx + 4, ty + 8);
+  ctx.lineTo(cx, Math.min(topY, ty + 13));
+  ctx.fill();
+  ctx.fillStyle = "#fff";
+  ctx.fillText(tag, tx, ty);
+}
+
+/**
+ * Rank ticks and member/score labels under the columns.
+ * @param {Ctx} ctx
+ * @param {SkiplistLayout} L
+ * @param {readonly ZsetEntry[]} entries
+ * @param {number} landedIndex
+ */
 function drawLabels(ctx, L, entries, landedIndex) {
   const count = entries.length;
   const rankY = L.baseY + L.labelH - L.rankRowH / 2 + 2;
@@ -351,7 +453,7 @@ function drawLabels(ctx, L, entries, landedIndex) {
       const e = entries[i];
       const cx = L.x0 + (i + 0.5) * L.colW;
       ctx.fillStyle = i === landedIndex ? COLORS.landed : COLORS.text;
-      ctx.fillText(fitText(ctx, e.member, L.colW - 6), cx, L.baseY + 10);
+      ctx.fillText(fitText(ctx, showBidiControls(e.member), L.colW - 6), cx, L.baseY + 10);
       ctx.fillStyle = COLORS.muted;
       ctx.fillText(fitText(ctx, formatScore(e.score), L.colW - 6), cx, L.baseY + 24);
     }
@@ -377,6 +479,11 @@ function drawLabels(ctx, L, entries, landedIndex) {
  * The walk of a search: from the header at the top level, right along a lane while the next
  * node is smaller (solid), a dashed peek at the node that was too big (✗), down a level.
  * `path.reveal` (0..1) shows the first part only, so the order is visible as it plays.
+ * @param {Ctx} ctx
+ * @param {SkiplistLayout} L
+ * @param {{placed: PlacedPath, reveal: number}} path
+ * @param {number} start
+ * @param {number} end
  */
 function drawSearchPath(ctx, L, path, start, end) {
   const { steps } = path.placed;
@@ -387,6 +494,12 @@ function drawSearchPath(ctx, L, path, start, end) {
   let drawn = 0;
   ctx.lineWidth = 2.5;
   ctx.lineCap = "round";
+  /**
+   * @param {number} px
+   * @param {number} py
+   * @param {string} color
+   * @param {number} r
+   */
   const mark = (px, py, color, r) => {
     ctx.strokeStyle = color;
     ctx.beginPath();

@@ -228,6 +228,9 @@ struct Task {
     name: String,
     due: i64,
     paid_removed: bool,
+    /// The producer's command that puts it into Redis has reached the server (until then the
+    /// task is in flight, not lost).
+    stored: bool,
     /// Completed processings: (consumer, start).
     completions: Vec<(usize, i64)>,
 }
@@ -235,6 +238,8 @@ struct Task {
 /// Why a command was sent.
 #[derive(Debug, Clone)]
 enum Purpose {
+    /// The producer's SET or ZADD that puts task `i` into Redis.
+    Store(usize),
     Produce,
     Pay(usize),
     Subscribe,
@@ -511,7 +516,7 @@ impl Sim {
         let i = self.tasks.len();
         let name = task_name(i);
         self.by_name.insert(name.clone(), i);
-        self.tasks.push(Task { name, due, paid_removed: false, completions: Vec::new() });
+        self.tasks.push(Task { name, due, paid_removed: false, stored: false, completions: Vec::new() });
         i
     }
 
@@ -711,6 +716,9 @@ impl Sim {
                 }
                 let Some(client) = self.client_of(conn) else { return };
                 let reply = self.engine.execute(client, &argv).into_resp2(); // the sim's clients speak RESP2
+                if let Purpose::Store(i) = purpose {
+                    self.tasks[i].stored = true;
+                }
                 self.engine.before_sleep();
                 if matches!(conn, Conn::Sub(_)) {
                     // The subscription confirmations are not messages.
@@ -804,11 +812,11 @@ impl Sim {
         match self.cfg.strategy {
             Strategy::KeyspaceEvents => {
                 let px = (due - self.now).max(1).to_string();
-                self.send(Conn::Producer, argv(&["SET", &name, "pending", "PX", &px]), Purpose::Produce);
+                self.send(Conn::Producer, argv(&["SET", &name, "pending", "PX", &px]), Purpose::Store(i));
             }
             s => {
                 let score = self.abs(due).to_string();
-                self.send(Conn::Producer, argv(&["ZADD", "queue", &score, &name]), Purpose::Produce);
+                self.send(Conn::Producer, argv(&["ZADD", "queue", &score, &name]), Purpose::Store(i));
                 if s == Strategy::ZsetWakeup {
                     self.send(Conn::Producer, argv(&["PUBLISH", "queue:wake", &score]), Purpose::Produce);
                 }
@@ -916,7 +924,7 @@ impl Sim {
 
     fn on_reply(&mut self, c: usize, purpose: Purpose, reply: Reply) {
         match purpose {
-            Purpose::Subscribe | Purpose::Produce | Purpose::Pay(_) => {}
+            Purpose::Subscribe | Purpose::Store(_) | Purpose::Produce | Purpose::Pay(_) => {}
             Purpose::Poll => {
                 let tasks = strings_of(&reply);
                 self.consumers[c].last_batch = tasks.len();
@@ -1093,7 +1101,7 @@ impl Sim {
         let lateness = t.completions.first().map(|(_, start)| start - t.due);
         let fate = match t.completions.len() {
             0 if t.paid_removed => Fate::Paid,
-            0 if !created || held.contains(&t.name) || self.in_redis(&t.name) => Fate::Pending,
+            0 if !created || !t.stored || held.contains(&t.name) || self.in_redis(&t.name) => Fate::Pending,
             0 => Fate::Lost,
             1 if lateness.unwrap_or(0) > LATE_MS => Fate::Late,
             1 => Fate::OnTime,

@@ -1,0 +1,15 @@
+//! Persistence formats, pure (bytes in, bytes out; no engine state, no files):
+//! - `rdb.rs`: the RDB value encoding, writing side (rdb.c `rdbSaveObject()`…), and the DUMP
+//!   payload (cluster.c `createDumpPayload()`/`verifyDumpPayload()`), the base RDB files will be
+//!   written with; `rdb_load.rs`: the reading side (`rdbLoadObject()`…);
+//! - `lzf.rs`: LZF compression as Redis's liblzf does it, byte for byte;
+//! - `crc64.rs`: crc64.c's CRC64 (Jones), the checksum of payloads and RDB files;
+//! - `rdb_fuzz.rs` (tests only): thousands of random and mutated payloads through the loader.
+
+pub mod crc64;
+pub mod lzf;
+pub mod rdb;
+pub mod rdb_load;
+
+#[cfg(test)]
+mod rdb_fuzz;

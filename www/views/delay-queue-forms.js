@@ -1,0 +1,338 @@
+// @ts-check
+// The delay-queue lab's form as data: its fields — strategy (and a second one to compare),
+// consumers, poll interval, LIMIT, work time, RTT, the order producer (rate, delay, payments),
+// duration, the crash schedule, seed, hz and extra volatile keys — their parsers, the defaults
+// and the presets (among them the seeds' walkthrough), and durations as typed. Pure: no DOM;
+// bad input gives a sentence per field, never a thrown error. delay-queue-controls.js shows it.
+
+import { number } from "../format.js";
+
+/**
+ * @template T
+ * @typedef {{ok: true, value: T} | {ok: false, message: string}} Parsed
+ */
+/** @typedef {{consumer: number, atMs: number, forMs: number}} CrashSpec */
+/** @typedef {{atMs: number, delayMs: number}} OrderSpec */
+/**
+ * A form field: its config key, label, input size, parser and tooltip; `producer` fields are
+ * replaced by a preset's explicit orders.
+ * @typedef {{key: string, label: string, size: number, parse: (text: string) => Parsed<number>, title: string, producer?: boolean}} Field
+ */
+/** @typedef {Record<string, string | number | boolean | undefined>} FormValues */
+/**
+ * @typedef {{id: string, label: string, form: FormValues, extra?: {orders: OrderSpec[], startMs: number}, note: string}} Preset
+ */
+
+/** Unix ms of 2025-01-01 00:00:00 UTC: the lab's default t = 0 (the API's default startMs). */
+export const DEFAULT_START_MS = 1735689600000;
+/** 12:00 UTC the same day: where the walkthrough's clock starts. */
+export const WALKTHROUGH_START_MS = Date.UTC(2025, 0, 1, 12, 0, 0);
+
+export const MAX_CONSUMERS = 16;
+/** Orders one run may create (the lab's MAX_ORDERS). */
+export const MAX_ORDERS = 200_000;
+
+/** @type {Record<string, number>} */
+const UNITS = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+
+/**
+ * A duration as typed → ms, or null. `500`, `500ms`, `1.5s`, `30m`, `1h30m`; a bare number is
+ * in `defaultUnit`.
+ * @param {unknown} text
+ * @param {string} [defaultUnit]  ms, s, m or h
+ * @returns {number | null}
+ */
+export function parseDuration(text, defaultUnit = "ms") {
+  const t = String(text).trim().toLowerCase().replace(/\s+/g, "");
+  if (t === "") return null;
+  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * UNITS[defaultUnit]);
+  if (!/^(\d+(\.\d+)?(ms|s|min|m|h))+$/.test(t)) return null;
+  let ms = 0;
+  for (const [, n, , unit] of t.matchAll(/(\d+(\.\d+)?)(ms|s|min|m|h)/g)) ms += Number(n) * UNITS[unit];
+  return Math.round(ms);
+}
+
+/**
+ * ms → the shortest readable duration the parser reads back: 1800000 → "30m", 1500 → "1.5s".
+ * @param {unknown} ms
+ */
+export function formatDuration(ms) {
+  const n = Number(ms);
+  if (!Number.isFinite(n)) return "";
+  if (n !== 0 && n % 3_600_000 === 0) return `${n / 3_600_000}h`;
+  if (n !== 0 && n % 60_000 === 0) return `${n / 60_000}m`;
+  if (n >= 1000 && n % 100 === 0) return `${n / 1000}s`;
+  return `${n}ms`;
+}
+
+/** @param {unknown} text */
+function wholeNumber(text) {
+  const t = String(text).trim().replace(/[_,]/g, "");
+  return /^\d{1,16}$/.test(t) ? Number(t) : Number.NaN;
+}
+
+/** @param {unknown} text */
+function decimal(text) {
+  const t = String(text).trim();
+  return /^(\d+(\.\d*)?|\.\d+)$/.test(t) ? Number(t) : Number.NaN;
+}
+
+// -------------------------------------------------------------------------------------------
+// One parser per field: text → {ok, value} or {ok: false, message}
+// -------------------------------------------------------------------------------------------
+
+/**
+ * @param {string} label
+ * @param {number} min
+ * @param {number} max
+ * @param {string} [hint]
+ * @returns {(text: string) => Parsed<number>}
+ */
+function intField(label, min, max, hint = "") {
+  return (text) => {
+    const n = wholeNumber(text);
+    if (!(n >= min && n <= max)) {
+      return { ok: false, message: `${label}: a whole number from ${number(min)} to ${number(max)}${hint}.` };
+    }
+    return { ok: true, value: n };
+  };
+}
+
+/**
+ * @param {string} label
+ * @param {number} min
+ * @param {number} max
+ * @param {string} defaultUnit
+ * @param {string} example
+ * @returns {(text: string) => Parsed<number>}
+ */
+function durationField(label, min, max, defaultUnit, example) {
+  return (text) => {
+    const ms = parseDuration(text, defaultUnit);
+    if (ms === null) {
+      return { ok: false, message: `${label}: a duration like ${example} (units ms, s, m, h; a bare number is ${defaultUnit === "ms" ? "milliseconds" : defaultUnit === "s" ? "seconds" : "minutes"}).` };
+    }
+    if (!(ms >= min && ms <= max)) {
+      return { ok: false, message: `${label}: from ${formatDuration(min)} to ${formatDuration(max)}.` };
+    }
+    return { ok: true, value: ms };
+  };
+}
+
+/**
+ * `crash consumer 2 at 10m for 5m; consumer 1 at 40m for 30s` → [{consumer (0-based), atMs, forMs}].
+ * @param {unknown} text
+ * @param {{consumers?: number, durationMs?: number}} [limits]
+ * @returns {Parsed<CrashSpec[]>}
+ */
+export function parseCrashes(text, { consumers = MAX_CONSUMERS, durationMs = Number.POSITIVE_INFINITY } = {}) {
+  const t = String(text).trim();
+  if (t === "") return { ok: true, value: [] };
+  const parts = t
+    .split(/[;\n]+/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  /** @type {CrashSpec[]} */
+  const out = [];
+  for (const part of parts) {
+    const m = /^(?:crash\s+)?(?:consumer\s*|c)(\d{1,3})\s+at\s+(\S+)\s+for\s+(\S+)$/i.exec(part);
+    if (!m) {
+      return {
+        ok: false,
+        message: `crashes: "${part.slice(0, 40)}" is not "consumer N at T for D" (e.g. consumer 1 at 10m for 5m; several separated by ";").`,
+      };
+    }
+    const n = Number(m[1]);
+    const atMs = parseDuration(m[2], "s");
+    const forMs = parseDuration(m[3], "s");
+    if (!(n >= 1 && n <= consumers)) {
+      return { ok: false, message: `crashes: consumer ${n} does not exist — consumers are numbered 1 to ${consumers}.` };
+    }
+    if (atMs === null || forMs === null) {
+      return { ok: false, message: `crashes: in "${part.slice(0, 40)}", T and D are durations like 90s, 10m or 1h.` };
+    }
+    if (forMs < 1) return { ok: false, message: `crashes: consumer ${n} must stay down at least 1 ms.` };
+    if (atMs > durationMs) {
+      return { ok: false, message: `crashes: consumer ${n} at ${formatDuration(atMs)} is after the end of the run (${formatDuration(durationMs)}).` };
+    }
+    out.push({ consumer: n - 1, atMs, forMs });
+  }
+  return { ok: true, value: out };
+}
+
+/**
+ * Text of a crash schedule (0-based consumers in, 1-based out).
+ * @param {readonly CrashSpec[] | null | undefined} crashes
+ */
+export function formatCrashes(crashes) {
+  return (crashes ?? []).map((c) => `consumer ${c.consumer + 1} at ${formatDuration(c.atMs)} for ${formatDuration(c.forMs)}`).join("; ");
+}
+
+/**
+ * The share of orders paid: 0…1 or a percentage.
+ * @param {unknown} text
+ * @returns {Parsed<number>}
+ */
+export function parsePayProb(text) {
+  const t = String(text).trim();
+  const pct = /%$/.test(t);
+  const n = decimal(pct ? t.slice(0, -1).trim() : t);
+  const p = pct ? n / 100 : n;
+  if (!(p >= 0 && p <= 1)) {
+    return { ok: false, message: "paid: a probability from 0 to 1 (or a percentage like 50%)." };
+  }
+  return { ok: true, value: p };
+}
+
+/**
+ * Orders per virtual second.
+ * @param {unknown} text
+ * @returns {Parsed<number>}
+ */
+export function parseRate(text) {
+  const n = decimal(text);
+  if (!(n > 0 && n <= 100)) {
+    return { ok: false, message: "orders/s: a rate above 0 and at most 100 orders per virtual second (e.g. 1 or 0.2)." };
+  }
+  return { ok: true, value: n };
+}
+
+/**
+ * The form's fields: id suffix, label, the config key, parser, title. Order = the form's order.
+ * The crash schedule is parsed apart (against the consumers and the duration).
+ * @type {readonly Field[]}
+ */
+export const FIELDS = Object.freeze([
+  { key: "consumers", label: "consumers", size: 3, parse: intField("consumers", 1, MAX_CONSUMERS), title: "How many consumer processes run the strategy's loop, each its own client" },
+  { key: "pollMs", label: "poll every", size: 6, parse: durationField("poll every", 1, 600_000, "ms", "1000, 200ms or 1s"), title: "How long a consumer sleeps after an empty poll (strategies 1–3; 5 sleeps until the earliest due task)" },
+  { key: "limit", label: "LIMIT", size: 4, parse: intField("LIMIT", 1, 1000), title: "The batch size: ZRANGEBYSCORE … LIMIT 0 n (and the Lua pop's)" },
+  { key: "workMs", label: "work", size: 6, parse: durationField("work", 0, 600_000, "ms", "20 or 20ms"), title: "How long processing one task takes (closing the order)" },
+  { key: "rttMs", label: "RTT", size: 5, parse: durationField("RTT", 0, 10_000, "ms", "2 or 2ms"), title: "Network round trip per command: half to reach Redis, half for the reply" },
+  { key: "ratePerS", label: "orders/s", size: 5, parse: parseRate, title: "New orders per virtual second (a Poisson process)", producer: true },
+  { key: "delayMs", label: "delay", size: 6, parse: durationField("delay", 0, 7 * 86_400_000, "m", "30m"), title: "An order is due this long after it is created (close it if unpaid)", producer: true },
+  { key: "payProb", label: "paid", size: 5, parse: parsePayProb, title: "Probability that an order is paid (the payment removes its task)", producer: true },
+  { key: "payMeanMs", label: "pays after ~", size: 6, parse: durationField("pays after", 1, 7 * 86_400_000, "m", "10m"), title: "Mean time from order to payment, for the orders that are paid", producer: true },
+  { key: "durationMs", label: "duration", size: 6, parse: durationField("duration", 1000, 24 * 3_600_000, "m", "1h or 90m"), title: "Virtual time the run lasts" },
+  { key: "seed", label: "seed", size: 8, parse: intField("seed", 0, 4_294_967_295), title: "Same seed and settings → the same run" },
+  { key: "hz", label: "hz", size: 3, parse: intField("hz", 1, 500), title: "The lab engine's server hz: how often its cron runs the active expire cycle (strategy 4's lateness)" },
+  { key: "volatileKeys", label: "extra TTL keys", size: 7, parse: intField("extra TTL keys", 0, 200_000), title: "Other keys with long TTLs in the lab's engine: the expire cycle samples them too (strategy 4)" },
+]);
+
+export const STRATEGY_NUMBERS = /** @type {readonly number[]} */ (Object.freeze([1, 2, 3, 4, 5]));
+
+/**
+ * The defaults of the API contract, as the form shows them.
+ * @type {Readonly<FormValues>}
+ */
+export const DEFAULT_FORM = Object.freeze({
+  strategy: 1,
+  compare: false,
+  compareStrategy: 2,
+  consumers: "2",
+  pollMs: "1000ms",
+  limit: "10",
+  workMs: "20ms",
+  rttMs: "2ms",
+  ratePerS: "1",
+  delayMs: "30m",
+  payProb: "0.5",
+  payMeanMs: "10m",
+  durationMs: "1h",
+  crashes: "",
+  seed: "1",
+  hz: "10",
+  volatileKeys: "0",
+});
+
+/**
+ * Presets: form values plus what only a preset can set (explicit orders, the start time).
+ * The walkthrough is the seeds' own example: one order at 12:00, due 12:30, polled every second.
+ * @type {readonly Preset[]}
+ */
+export const PRESETS = Object.freeze([
+  {
+    id: "walkthrough",
+    label: "Walkthrough: one order at 12:00, due 12:30, polled every second",
+    form: { strategy: 1, compare: false, consumers: "1", pollMs: "1000ms", limit: "10", workMs: "20ms", rttMs: "2ms", durationMs: "31m", seed: "1", hz: "10", volatileKeys: "0", crashes: "" },
+    extra: { orders: [{ atMs: 0, delayMs: 1_800_000 }], startMs: WALKTHROUGH_START_MS },
+    note: "One order, created at 12:00:00 and due at 12:30:00; one consumer polls every second. Step through it, or skip to just before 12:30 and step from there.",
+  },
+  {
+    id: "race",
+    label: "Race: two consumers, naive polling (duplicates) vs ZREM check",
+    form: { strategy: 2, compare: true, compareStrategy: 1, consumers: "2", pollMs: "1000ms", limit: "10", workMs: "50ms", rttMs: "5ms", ratePerS: "2", delayMs: "1m", payProb: "0.3", payMeanMs: "30s", durationMs: "10m", seed: "7", hz: "10", volatileKeys: "0", crashes: "" },
+    note: "Both consumers see the same due tasks; the naive one processes before it removes.",
+  },
+  {
+    id: "crash",
+    label: "Crash: keyspace notifications lose what expires while the consumer is down",
+    form: { strategy: 4, compare: true, compareStrategy: 3, consumers: "1", pollMs: "1000ms", limit: "10", workMs: "20ms", rttMs: "2ms", ratePerS: "1", delayMs: "2m", payProb: "0.3", payMeanMs: "1m", durationMs: "15m", seed: "3", hz: "10", volatileKeys: "0", crashes: "consumer 1 at 5m for 3m" },
+    note: "Pub/sub is fire-and-forget: an expired event published while the consumer is down is gone.",
+  },
+  {
+    id: "wakeup",
+    label: "Cost: pub/sub wake-up vs polling every 200 ms",
+    form: { strategy: 5, compare: true, compareStrategy: 1, consumers: "2", pollMs: "200ms", limit: "10", workMs: "20ms", rttMs: "2ms", ratePerS: "0.5", delayMs: "5m", payProb: "0.5", payMeanMs: "2m", durationMs: "30m", seed: "11", hz: "10", volatileKeys: "0", crashes: "" },
+    note: "Compare the commands per second and the empty polls.",
+  },
+]);
+
+/**
+ * Form values (strings, as typed) → `{ok, config, compareStrategy|null, errors: {key: message}}`.
+ * `extra` (orders, startMs) comes from a preset and is merged in unchanged.
+ * @param {FormValues} values
+ * @param {{orders?: readonly OrderSpec[], startMs?: number}} [extra]
+ */
+export function parseForm(values, extra = {}) {
+  /** @type {Record<string, string>} */
+  const errors = {};
+  /** @type {Record<string, any>} */
+  const config = {};
+  const strategy = Number(values.strategy);
+  if (!STRATEGY_NUMBERS.includes(strategy)) errors.strategy = "strategy: pick one of 1 to 5.";
+  else config.strategy = strategy;
+  for (const f of FIELDS) {
+    if (f.producer && extra.orders) continue;
+    const r = f.parse(String(values[f.key] ?? ""));
+    if (r.ok) config[f.key] = r.value;
+    else errors[f.key] = r.message;
+  }
+  const crashes = parseCrashes(values.crashes ?? "", {
+    consumers: config.consumers ?? MAX_CONSUMERS,
+    durationMs: config.durationMs ?? Number.POSITIVE_INFINITY,
+  });
+  if (crashes.ok) config.crashes = crashes.value;
+  else errors.crashes = crashes.message;
+  if (!extra.orders && config.ratePerS !== undefined && config.durationMs !== undefined) {
+    const orders = (config.ratePerS * config.durationMs) / 1000;
+    if (orders > MAX_ORDERS) {
+      errors.ratePerS = `orders/s: ${config.ratePerS} a second for ${formatDuration(config.durationMs)} is about ${number(Math.round(orders))} orders; the lab takes at most ${number(MAX_ORDERS)} a run.`;
+    }
+  }
+  /** @type {number | null} */
+  let compareStrategy = null;
+  if (values.compare) {
+    compareStrategy = Number(values.compareStrategy);
+    if (!STRATEGY_NUMBERS.includes(compareStrategy)) {
+      errors.compareStrategy = "compare with: pick one of 1 to 5.";
+      compareStrategy = null;
+    }
+  }
+  if (extra.orders) config.orders = extra.orders.map((o) => ({ ...o }));
+  if (extra.startMs !== undefined) config.startMs = extra.startMs;
+  return { ok: Object.keys(errors).length === 0, config, compareStrategy, errors };
+}
+
+/**
+ * The note under the fields when a preset brings explicit orders.
+ * @param {readonly OrderSpec[]} orders
+ */
+export function ordersNote(orders) {
+  return `Explicit orders instead of the random producer: ${orders.map((o) => `one at +${formatDuration(o.atMs)}, due ${formatDuration(o.delayMs)} later`).join("; ")}.`;
+}
+
+/**
+ * The form's message when fields need fixing.
+ * @param {number} count  fields with an error
+ */
+export const notRunMessage = (count) => `Not run: ${count === 1 ? "one field needs" : `${count} fields need`} fixing (marked above).`;
