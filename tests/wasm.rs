@@ -156,11 +156,15 @@ fn an_endless_script_runs_in_slices_the_other_console_gets_busy_and_kills_it() {
         text(&pg.execute_on(other, "GET k")),
         "(error) BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\n"
     );
-    // Frames keep coming: each advance_to runs one slice of the script.
-    pg.advance_to(pg.now() + 16.0, None);
+    // Frames keep coming: each runs slices of the script; no timer runs meanwhile.
+    assert!(pg.script_busy());
+    assert!(pg.run_script_slice(250_000.0));
+    let adv = pg.advance_to(pg.now() + 1000.0, None);
+    assert_eq!(field(&adv, "ticks").as_f64(), Some(0.0));
     assert_eq!(field(&pg.poll(0), "blocked").as_bool(), Some(true));
     assert_eq!(text(&pg.execute_on(other, "SCRIPT KILL")), "OK\n");
-    pg.advance_to(pg.now() + 16.0, None);
+    assert!(!pg.run_script_slice(250_000.0));
+    assert!(!pg.script_busy());
     let done = pg.poll(0);
     assert!(text(&done).starts_with("(error) ERR Script killed by user with SCRIPT KILL..."), "{}", text(&done));
     assert_eq!(field(&done, "blocked").as_bool(), Some(false));
