@@ -11,9 +11,11 @@
 //! the back of the line, as in Redis. Timeouts are in virtual time: `before_sleep` (and the
 //! clock, see `Engine::next_block_timeout`) answers a null array to clients whose time is up.
 //!
-//! Deviations: the served client's command statistics (calls, usec) are not updated again when
-//! it is served; a blocked client's reply is produced when its key is served rather than by
-//! re-running its command (7.2's approach); the effect is the same.
+//! When a blocked client is served or times out, its command's statistics are completed as
+//! blocked.c `updateStatsOnUnblock()` does (its duration counted again with the reply's, the
+//! latency histogram and the slow log; dispatch.rs). Deviation: a blocked client's reply is
+//! produced when its key is served rather than by re-running its command (7.2's approach); the
+//! effect is the same.
 
 use crate::engine::{Blocked, ClientId, Engine, ServeFn};
 use crate::reply::Reply;
@@ -76,7 +78,16 @@ impl Engine {
         }
         let since_ms = self.now_ms;
         if let Some(c) = self.clients.get_mut(&client) {
-            c.blocked = Some(Blocked { db, keys: unique, timeout_ms, argv: argv.to_vec(), serve, since_ms });
+            c.blocked = Some(Blocked {
+                db,
+                keys: unique,
+                timeout_ms,
+                argv: argv.to_vec(),
+                serve,
+                since_ms,
+                duration_us: 0,
+                call: Default::default(),
+            });
         }
         Reply::Array(vec![])
     }
@@ -95,9 +106,9 @@ impl Engine {
         }
     }
 
-    /// Clients currently blocked (INFO `blocked_clients`).
+    /// Clients currently blocked (INFO `blocked_clients`), CLIENT PAUSE's postponed ones too.
     pub fn blocked_clients(&self) -> usize {
-        self.clients.values().filter(|c| c.blocked.is_some()).count()
+        self.clients.values().filter(|c| c.is_blocked()).count()
     }
 
     /// blocked.c `signalKeyAsReady()`: remember the key if a client waits on it.
@@ -143,13 +154,16 @@ impl Engine {
                         break;
                     };
                     let outer = self.current_command.take();
+                    let cpu_before = self.cpu.ns;
                     let served = serve(self, id, db, &key, &argv);
                     self.current_command = outer;
                     match served {
                         Some(reply) => {
+                            self.update_stats_on_unblock(id, &argv, Some(&reply), cpu_before);
                             self.unblock(id);
+                            self.add_reply(id, reply);
                             if let Some(c) = self.clients.get_mut(&id) {
-                                c.outbox.push_back(reply);
+                                c.reset_after_command(false);
                             }
                             self.flush_new_key_events();
                         }
@@ -186,9 +200,14 @@ impl Engine {
             .map(|c| c.id)
             .collect();
         for id in due {
+            if let Some(argv) = self.clients.get(&id).and_then(|c| c.blocked.as_ref()).map(|b| b.argv.clone()) {
+                let cpu_before = self.cpu.ns;
+                self.update_stats_on_unblock(id, &argv, None, cpu_before);
+            }
             self.unblock(id);
+            self.add_reply(id, Reply::NilArray);
             if let Some(c) = self.clients.get_mut(&id) {
-                c.outbox.push_back(Reply::NilArray);
+                c.reset_after_command(false);
             }
         }
     }

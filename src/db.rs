@@ -31,6 +31,9 @@ pub struct Db {
     pub created: Vec<Vec<u8>>,
     /// Keys handed out mutably since the last `refresh_dirty`: their sizes may have changed.
     dirty: Vec<Vec<u8>>,
+    /// Keys whose value was stored as an EXEC's argument object (`RObj::exec_argv`), for the
+    /// EXEC to release when it ends.
+    pub exec_argv: Vec<Vec<u8>>,
 }
 
 impl Db {
@@ -104,6 +107,9 @@ impl Db {
     /// db.c `dbAdd()`/`dbOverwrite()` without touching the TTL.
     pub fn insert(&mut self, key: Vec<u8>, mut obj: RObj) {
         obj.mem = crate::memory::value_alloc(&obj.value);
+        if obj.exec_argv {
+            self.exec_argv.push(key.clone());
+        }
         if let Some(slot) = self.dict.get_mut(&key) {
             self.mem = self.mem - slot.mem + obj.mem;
             *slot = obj;
@@ -180,6 +186,16 @@ impl Db {
         self.mem = 0;
         self.dirty.clear();
         self.created.clear();
+        self.exec_argv.clear();
+    }
+
+    /// The end of an EXEC: its argument objects are released (OBJECT REFCOUNT back to 1).
+    pub fn release_exec_argv(&mut self) {
+        for key in std::mem::take(&mut self.exec_argv) {
+            if let Some(obj) = self.dict.get_mut(&key) {
+                obj.exec_argv = false;
+            }
+        }
     }
 }
 
@@ -191,7 +207,7 @@ mod tests {
     #[test]
     fn table_shapes_follow_every_change() {
         let mut db = Db::new(42);
-        let obj = || RObj { value: Value::Str(StrValue::Embstr(b"v".to_vec())), lru: 0, mem: 0 };
+        let obj = || RObj { value: Value::Str(StrValue::Embstr(b"v".to_vec())), lru: 0, exec_argv: false, mem: 0 };
         let mut x = 1u64;
         for _ in 0..5000 {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);

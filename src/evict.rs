@@ -131,6 +131,10 @@ impl Engine {
 
     /// evict.c `performEvictions()`.
     pub(crate) fn perform_evictions(&mut self) -> EvictResult {
+        // isSafeToPerformEvictions(): while clients are paused the dataset stands still.
+        if self.check_client_pause_timeout() {
+            return EvictResult::Ok;
+        }
         let maxmemory = self.config.int("maxmemory").max(0) as u64;
         if maxmemory == 0 {
             return EvictResult::Ok;
@@ -149,6 +153,8 @@ impl Engine {
         let mut keys_freed = 0u64;
         let time_limit = self.eviction_time_limit_us();
         let mut elapsed_ns: u64 = 0;
+        // What freeing values cost (already on the CPU clock: keyspace.rs record_free).
+        let mut freeing_ns: u64 = 0;
         let lazy = self.config.bool("lazyfree-lazy-eviction");
         let pct = self.config.int("playground-cost-percent");
         let tracing = self.events.enabled();
@@ -206,6 +212,7 @@ impl Engine {
                 }
             }
             let Some((db, key)) = best else {
+                self.end_eviction_cycle(elapsed_ns, freeing_ns);
                 return EvictResult::Fail;
             };
             let before = self.used_memory();
@@ -214,7 +221,11 @@ impl Engine {
             let after = self.used_memory();
             let delta = before.saturating_sub(after);
             freed += delta;
-            elapsed_ns += cost::scaled(cost::DELETE_KEY_NS, pct) + free_ns;
+            let del_ns = cost::scaled(cost::DELETE_KEY_NS, pct) + free_ns;
+            elapsed_ns += del_ns;
+            freeing_ns += free_ns;
+            // latency.c: each eviction's delete is the `eviction-del` event (ms).
+            self.latency_add_sample_if_needed("eviction-del", del_ns / 1_000_000);
             self.stats.evicted_keys += 1;
             self.notify("evicted", db, &key);
             keys_freed += 1;
@@ -237,10 +248,19 @@ impl Engine {
             if keys_freed.is_multiple_of(16) && elapsed_ns / 1000 > time_limit {
                 self.evict.timer_running = true;
                 self.stats.eviction_time_used_us += elapsed_ns / 1000;
+                self.end_eviction_cycle(elapsed_ns, freeing_ns);
                 return EvictResult::Running;
             }
         }
         self.stats.eviction_time_used_us += elapsed_ns / 1000;
+        self.end_eviction_cycle(elapsed_ns, freeing_ns);
         EvictResult::Ok
+    }
+
+    /// The end of performEvictions(): its time is CPU time (what freeing took is already on
+    /// the clock) and the `eviction-cycle` latency event (ms).
+    fn end_eviction_cycle(&mut self, elapsed_ns: u64, freeing_ns: u64) {
+        self.charge_cpu(elapsed_ns.saturating_sub(freeing_ns));
+        self.latency_add_sample_if_needed("eviction-cycle", elapsed_ns / 1_000_000);
     }
 }

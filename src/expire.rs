@@ -59,6 +59,11 @@ impl Engine {
 
     /// expire.c `activeExpireCycle()`: returns what it did (None when it didn't run).
     pub(crate) fn active_expire_cycle(&mut self, kind: CycleKind) -> Option<ExpireCycleReport> {
+        // DEBUG SET-ACTIVE-EXPIRE 0 (`server.active_expire_enabled`); while clients are paused
+        // (CLIENT PAUSE) nothing expires.
+        if !self.debug.active_expire || self.check_client_pause_timeout() {
+            return None;
+        }
         let classic = self.classic_expiry();
         let effort = if classic { 0 } else { (self.config.int("active-expire-effort").clamp(1, 10) - 1) as u64 };
         let keys_per_loop = KEYS_PER_LOOP + KEYS_PER_LOOP / 4 * effort;
@@ -88,6 +93,7 @@ impl Engine {
         }
         self.expire.timelimit_exit = false;
         let mut elapsed_ns: u64 = 0;
+        let free_before = self.stats.free_time_ns;
         let mut iteration: u64 = 0;
         let (mut total_sampled, mut total_expired) = (0u64, 0u64);
         let mut rounds: Vec<ExpireRound> = Vec::new();
@@ -240,6 +246,11 @@ impl Engine {
         }
         let elapsed_us = elapsed_ns / 1000;
         self.stats.expire_cycle_time_used_us += elapsed_us;
+        // The cycle's time is CPU time (what freeing took is on the clock already), and the
+        // `expire-cycle` latency event (ms).
+        let freeing = self.stats.free_time_ns.saturating_sub(free_before);
+        self.charge_cpu(elapsed_ns.saturating_sub(freeing));
+        self.latency_add_sample_if_needed("expire-cycle", elapsed_us / 1000);
         let current = if total_sampled > 0 { total_expired as f64 / total_sampled as f64 } else { 0.0 };
         self.stats.expired_stale_perc = current * 0.05 + self.stats.expired_stale_perc * 0.95;
         let cursors_after = dbs_visited

@@ -22,9 +22,14 @@
 //! - `memory`: the used_memory model (zmalloc/jemalloc size classes, `objectComputeSize()`);
 //!   `cost`: the CPU cost model behind every time budget.
 //! - `expire`: the active expire cycle; `evict`: maxmemory and its policies.
-//! - `notify`: keyspace notifications; `pubsub`: channels, patterns, delivery; `multi`: the
-//!   WATCH bookkeeping; `blocked`: blocking commands in virtual time.
+//! - `slowlog`: the slow log; `latency`: the latency monitor (LATENCY DOCTOR, GRAPH).
+//! - `notify`: keyspace notifications; `pubsub`: channels, patterns, shard channels, delivery;
+//!   `multi`: the WATCH bookkeeping; `blocked`: blocking commands in virtual time.
+//! - `tracking`: client-side caching (CLIENT TRACKING's table, BCAST prefixes, invalidations);
+//!   `pause`: CLIENT PAUSE (postponed commands, the dataset standing still); `monitor`: MONITOR's
+//!   feed.
 //! - `script`: Lua — the state, `redis.call`, the conversions.
+//! - `acl`: users, their rules and selectors, the permission check, the ACL log (acl.c).
 //! - `persist`: the RDB value encoding behind DUMP/RESTORE (and RDB files), LZF, CRC64.
 //! - `zset`: the sorted-set type (listpack ↔ skiplist) shared by ZSET and GEO commands.
 //! - `events`: what the engine did, as plain data for the views.
@@ -46,6 +51,7 @@
 //! tests/module_graph.rs fails if the circle changes; these are its modules:
 //! `command::dispatch`, `command::table`, `command::multi`, `command::eval`, `script::call`.
 
+pub mod acl;
 pub mod blocked;
 pub mod command;
 pub mod config;
@@ -57,17 +63,22 @@ pub mod events;
 pub mod evict;
 pub mod expire;
 pub mod introspect;
+pub mod latency;
 pub mod memory;
+pub mod monitor;
 pub mod multi;
 pub mod notify;
 pub mod object;
+pub mod pause;
 pub mod persist;
 pub mod pubsub;
 pub mod reply;
 pub mod script;
 pub mod session;
 pub mod sim;
+pub mod slowlog;
 pub mod tokenize;
+pub mod tracking;
 pub mod util;
 pub mod zset;
 

@@ -1,6 +1,7 @@
 //! Keyspace notifications: models notify.c `notifyKeyspaceEvent()` — and, because every real
-//! modification passes through it, multi.c `signalModifiedKey()`/`touchWatchedKey()` (WATCH)
-//! and db.c `dbAdd()`'s `new` event and ready-key signal (blocking pops).
+//! modification passes through it, db.c `signalModifiedKey()`: multi.c `touchWatchedKey()`
+//! (WATCH) and tracking.c `trackingInvalidateKey()` (client-side caching) — and db.c `dbAdd()`'s
+//! `new` event and ready-key signal (blocking pops).
 //!
 //! Each event belongs to a class (`g` generic, `$` string, `l` list, `s` set, `h` hash, `z` zset,
 //! `x` expired, `e` evicted, `m` key-miss, `n` new). When `notify-keyspace-events` enables the
@@ -48,9 +49,19 @@ impl Engine {
             self.flush_new_key_events();
         }
         if event != "keymiss" && event != "new" {
-            self.touch_watched_key(db, key);
+            self.signal_modified_key(db, key, event == "expired" || event == "evicted");
         }
         self.publish_keyspace_event(event, db, key, log);
+    }
+
+    /// db.c `signalModifiedKey()`: touches WATCHers of the key and invalidates it for tracking
+    /// clients (tracking.c `trackingInvalidateKey()`), naming the client that made the change
+    /// (none for expiry, eviction and a script's lua client). Also for a write with no
+    /// keyspace event (PFCOUNT rewriting its cache).
+    pub(crate) fn signal_modified_key(&mut self, db: usize, key: &[u8], by_the_server: bool) {
+        self.touch_watched_key(db, key);
+        let by = if self.in_script || by_the_server { None } else { self.current_client };
+        self.tracking_invalidate_key(by, key, true);
     }
 
     fn publish_keyspace_event(&mut self, event: &str, db: usize, key: &[u8], log: bool) {

@@ -107,6 +107,11 @@ pub enum Value {
 pub struct RObj {
     pub value: Value,
     pub lru: u32,
+    /// The value is still the argument object of the command that stored it, which the running
+    /// EXEC's queue also holds until it ends: OBJECT REFCOUNT 2 (db.c `setKey()`'s
+    /// `incrRefCount()` on `c->argv[2]`). A change in place (`dbUnshareStringValue()`: APPEND,
+    /// SETRANGE…) makes a new object; the EXEC clears the rest when it ends.
+    pub exec_argv: bool,
     /// The value's allocations as memory.rs models them, kept by the db (db.rs).
     pub mem: usize,
 }
@@ -203,7 +208,8 @@ impl Value {
         }
     }
 
-    /// `OBJECT REFCOUNT`: shared integers report INT_MAX (OBJ_SHARED_REFCOUNT), others 1.
+    /// `OBJECT REFCOUNT` of the value alone: shared integers report INT_MAX
+    /// (OBJ_SHARED_REFCOUNT), others 1 (`RObj::refcount` adds an EXEC's reference).
     pub fn refcount(&self) -> i64 {
         match self {
             Value::Str(StrValue::Int { shared: true, .. }) => i32::MAX as i64,
@@ -265,6 +271,16 @@ pub fn lfu_log_incr(counter: u32, r: f64, log_factor: i64) -> u32 {
         counter + 1
     } else {
         counter
+    }
+}
+
+impl RObj {
+    /// `OBJECT REFCOUNT`: the value's, plus the running EXEC's reference to its argument.
+    pub fn refcount(&self) -> i64 {
+        match self.value.refcount() {
+            1 if self.exec_argv => 2,
+            n => n,
+        }
     }
 }
 

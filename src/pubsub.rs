@@ -1,7 +1,7 @@
 //! Pub/Sub: models pubsub.c — `pubsubSubscribeChannel()`, `pubsubUnsubscribeChannel()`,
-//! `pubsubSubscribePattern()`, `pubsubUnsubscribePattern()`, the `...All...()` variants,
-//! `pubsubPublishMessage()`: the server's channel and pattern tables and each client's
-//! subscriptions. The commands (SUBSCRIBE, PUBLISH, PUBSUB…) are in command/pubsub.rs.
+//! `pubsubSubscribePattern()`, `pubsubUnsubscribePattern()`, their shard-channel forms (7.0's
+//! sharded Pub/Sub: SSUBSCRIBE, SPUBLISH), the `...All...()` variants, `pubsubPublishMessage()`:
+//! the server's channel, pattern and shard-channel tables and each client's subscriptions. The commands (SUBSCRIBE, PUBLISH, PUBSUB…) are in command/pubsub.rs.
 //! Confirmations and messages are arrays for RESP2 clients and push messages for RESP3 ones.
 //!
 //! Messages are fire-and-forget: PUBLISH appends `message`/`pmessage` replies to each
@@ -12,7 +12,7 @@
 //! Deviations: Redis keeps a client's channels, the server's channel table and its pattern
 //! table in hash tables, so UNSUBSCRIBE without arguments, PUBSUB CHANNELS and the order in which
 //! several matching patterns deliver one message follow hash order there; here they follow
-//! subscription order. Shard channels (SSUBSCRIBE, SPUBLISH) are not modelled.
+//! subscription order (SUNSUBSCRIBE and PUBSUB SHARDCHANNELS likewise).
 
 use indexmap::IndexMap;
 
@@ -94,10 +94,13 @@ fn remove_subscriber(table: &mut IndexMap<Vec<u8>, Vec<ClientId>>, name: &[u8], 
     }
 }
 
-/// Drops every subscription of a client that goes away (networking.c `freeClient()`), silently.
+/// Drops every subscription of a client that goes away (networking.c `freeClient()`) or
+/// resets, shard channels included, silently.
 pub fn unsubscribe_all(e: &mut Engine, client: ClientId) {
-    let (channels, patterns) = match e.clients.get_mut(&client) {
-        Some(c) => (std::mem::take(&mut c.channels), std::mem::take(&mut c.patterns)),
+    let (channels, patterns, shard) = match e.clients.get_mut(&client) {
+        Some(c) => {
+            (std::mem::take(&mut c.channels), std::mem::take(&mut c.patterns), std::mem::take(&mut c.shard_channels))
+        }
         None => return,
     };
     for ch in channels {
@@ -106,11 +109,81 @@ pub fn unsubscribe_all(e: &mut Engine, client: ClientId) {
     for p in patterns {
         remove_subscriber(&mut e.pubsub.patterns, &p, client);
     }
+    for ch in shard {
+        remove_subscriber(&mut e.shard_channels, &ch, client);
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Sharded Pub/Sub (7.0): shard channels live in a table of their own; a subscription's count is
+// the client's shard channels only; keyspace notifications never go there. A server that is
+// not a cluster is one shard holding every channel.
+// -------------------------------------------------------------------------------------------
+
+/// How many shard channels a client is subscribed to (`clientShardSubscriptionsCount()`).
+pub(crate) fn shard_subscriptions(e: &Engine, client: ClientId) -> usize {
+    e.clients.get(&client).map(|c| c.shard_channels.len()).unwrap_or(0)
+}
+
+/// pubsub.c `pubsubSubscribeShardChannel()`.
+pub(crate) fn subscribe_shard_channel(e: &mut Engine, client: ClientId, channel: &[u8]) -> Reply {
+    if let Some(c) = e.clients.get_mut(&client) {
+        if !c.shard_channels.iter().any(|ch| ch == channel) {
+            c.shard_channels.push(channel.to_vec());
+            e.shard_channels.entry(channel.to_vec()).or_default().push(client);
+        }
+    }
+    kind_reply("ssubscribe", Some(channel), shard_subscriptions(e, client))
+}
+
+/// pubsub.c `pubsubUnsubscribeShardChannel()`.
+pub(crate) fn unsubscribe_shard_channel(e: &mut Engine, client: ClientId, channel: &[u8]) -> Reply {
+    if let Some(c) = e.clients.get_mut(&client) {
+        if let Some(pos) = c.shard_channels.iter().position(|ch| ch == channel) {
+            c.shard_channels.remove(pos);
+            remove_subscriber(&mut e.shard_channels, channel, client);
+        }
+    }
+    kind_reply("sunsubscribe", Some(channel), shard_subscriptions(e, client))
+}
+
+/// pubsub.c `pubsubPublishMessage(…, sharded)`: `smessage` to the shard channel's subscribers
+/// (no patterns); how many received it.
+pub fn spublish(e: &mut Engine, channel: &[u8], message: &[u8]) -> i64 {
+    let self_delivery = own_command(e);
+    let mut receivers = 0;
+    if let Some(subs) = e.shard_channels.get(channel) {
+        for &id in subs {
+            if let Some(c) = e.clients.get_mut(&id) {
+                c.outbox.push_back(Reply::Push(vec![
+                    Reply::bulk(b"smessage"),
+                    Reply::bulk(channel),
+                    Reply::bulk(message),
+                ]));
+                receivers += 1;
+                before_own_reply(c, self_delivery);
+            }
+        }
+    }
+    receivers
+}
+
+/// The client whose command is running, if one is: a message it publishes to itself (a RESP3
+/// subscriber) is written into its output during the command, before the command's reply.
+fn own_command(e: &Engine) -> Option<ClientId> {
+    e.current_command.and(e.current_client)
+}
+
+fn before_own_reply(c: &mut crate::engine::Client, self_delivery: Option<ClientId>) {
+    if self_delivery == Some(c.id) {
+        c.reply_pos += 1;
+    }
 }
 
 /// pubsub.c `pubsubPublishMessage()`: delivers to the channel's subscribers, then to every
 /// client whose pattern matches; returns how many deliveries were made.
 pub fn publish(e: &mut Engine, channel: &[u8], message: &[u8]) -> i64 {
+    let self_delivery = own_command(e);
     let mut receivers = 0;
     if let Some(subs) = e.pubsub.channels.get(channel) {
         for &id in subs {
@@ -121,6 +194,7 @@ pub fn publish(e: &mut Engine, channel: &[u8], message: &[u8]) -> i64 {
                     Reply::bulk(message),
                 ]));
                 receivers += 1;
+                before_own_reply(c, self_delivery);
             }
         }
     }
@@ -137,6 +211,7 @@ pub fn publish(e: &mut Engine, channel: &[u8], message: &[u8]) -> i64 {
                     Reply::bulk(message),
                 ]));
                 receivers += 1;
+                before_own_reply(c, self_delivery);
             }
         }
     }

@@ -52,6 +52,10 @@ pub enum Reply {
     /// RESP2 sends them flat; RESP3 as an array of two-element arrays (t_zset.c
     /// `zrangeResultEmitCBufferForClient`: `if (c->resp > 2) addReplyArrayLen(c,2)`).
     Pairs(Vec<(Reply, Reply)>),
+    /// A RESP3-only frame sent just before the reply (debug.c DEBUG PROTOCOL `attrib`/`push`):
+    /// a map in first place goes out as an attribute (`|`), a push as a push (`>`). RESP2
+    /// clients, and redis-cli's printing, get the reply alone.
+    Preceded(Box<Reply>, Box<Reply>),
 }
 
 impl Reply {
@@ -141,6 +145,7 @@ impl Reply {
             }
             Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => Reply::Bulk(b),
             Reply::Bool(b) => Reply::Integer(b as i64),
+            Reply::Preceded(_, reply) => reply.into_resp2(),
             other => other,
         }
     }
@@ -163,7 +168,8 @@ impl Reply {
             | Reply::Bool(_)
             | Reply::Pairs(_)
             | Reply::HumanDouble(_)
-            | Reply::BigNumber(_) => true,
+            | Reply::BigNumber(_)
+            | Reply::Preceded(..) => true,
             Reply::Array(items) => items.iter().any(Reply::has_resp3_shape),
             _ => false,
         }
@@ -183,6 +189,7 @@ impl Reply {
 /// the width of the largest index plus two.
 fn format_tty(r: &Reply, prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
     match r {
+        Reply::Preceded(_, reply) => format_tty(reply, prefix, proto, out),
         Reply::Error(msg) => {
             // `sdscatprintf("(error) %s\n")`: a NUL ends the message.
             out.extend_from_slice(b"(error) ");
@@ -261,6 +268,8 @@ const REDIS_REPLY_BIGNUM: u8 = 13;
 /// by the caller for a RESP2 connection).
 fn format_raw(r: &Reply, out: &mut Vec<u8>) -> Result<(), UnknownReplyType> {
     match r {
+        // What precedes a reply (DEBUG PROTOCOL's attribute or push) is not its text.
+        Reply::Preceded(_, reply) => format_raw(reply, out)?,
         Reply::Nil | Reply::NilArray => {}
         // `sdscatlen(r->str, r->len)`: the whole message, NULs included.
         Reply::Error(e) => {
@@ -316,6 +325,7 @@ fn is_multiline(r: &Reply) -> bool {
             _ => true,
         },
         Reply::Pairs(kv) => !kv.is_empty(),
+        Reply::Preceded(_, reply) => is_multiline(reply),
         Reply::Map(kv) => match kv.len() {
             0 => false,
             1 => is_multiline(&kv[0].1),
@@ -433,6 +443,7 @@ fn encode_resp2(r: &Reply, out: &mut Vec<u8>) {
         }
         Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => encode_bulk(b, out),
         Reply::Bool(b) => out.extend_from_slice(if *b { b":1\r\n" } else { b":0\r\n" }),
+        Reply::Preceded(_, reply) => encode_resp2(reply, out),
     }
 }
 
@@ -488,6 +499,19 @@ fn encode_resp3(r: &Reply, out: &mut Vec<u8>) {
                 encode_resp3(k, out);
                 encode_resp3(v, out);
             }
+        }
+        Reply::Preceded(pre, reply) => {
+            match &**pre {
+                Reply::Map(kv) => {
+                    out.extend_from_slice(format!("|{}\r\n", kv.len()).as_bytes());
+                    for (k, v) in kv {
+                        encode_resp3(k, out);
+                        encode_resp3(v, out);
+                    }
+                }
+                other => encode_resp3(other, out),
+            }
+            encode_resp3(reply, out);
         }
         Reply::Status(_) | Reply::Error(_) | Reply::Integer(_) | Reply::Bulk(_) => encode_resp2(r, out),
     }

@@ -7,7 +7,10 @@
 //! argument hints (`:set hints` / `:set nohints`, per console) are in session/help.rs.
 //!
 //! The native CLI and the page's console both run lines through `Session::run_line`, so they
-//! print exactly the same bytes. Differences from redis-cli: there is no connection (`connect`
+//! print exactly the same bytes. Like redis-cli 7.0, a console waits for each command's reply
+//! (a blocking pop, a command held by CLIENT PAUSE — and forever after CLIENT REPLY OFF/SKIP,
+//! whose reply never comes), and after SUBSCRIBE or MONITOR only prints what arrives until
+//! Ctrl-C. Differences from redis-cli: there is no connection (`connect`
 //! explains that), a repeat count above `MAX_REPEAT` is refused with a message instead of
 //! running for hours, and the `(N.NNs)` timing line is never printed (time is virtual). A
 //! console's `--raw` and hints settings belong to the console, so they outlast a reconnection
@@ -39,8 +42,8 @@ pub struct LineOutput {
     /// The command blocked (BLPOP on an empty list…): redis-cli waits for its reply, which
     /// `Session::poll` prints when it comes.
     pub blocked: bool,
-    /// The console entered subscribe mode: redis-cli now only prints messages (`poll`) until
-    /// Ctrl-C (`Session::interrupt`).
+    /// The console entered subscribe mode or MONITOR: redis-cli now only prints what arrives
+    /// (`poll`) until Ctrl-C (`Session::interrupt`).
     pub subscribed: bool,
 }
 
@@ -69,6 +72,11 @@ struct Console {
     pre_multi_dbnum: i64,
     /// In redis-cli's subscribe loop (`config.pubsub_mode`).
     pubsub_mode: bool,
+    /// In redis-cli's MONITOR loop (`config.monitor_mode`): it prints what arrives until Ctrl-C.
+    monitor_mode: bool,
+    /// Waiting for a reply that will never come (CLIENT REPLY OFF/SKIP): redis-cli 7.0 reads
+    /// one reply per command sent, so it hangs until Ctrl-C, printing push messages meanwhile.
+    awaiting_reply: bool,
     /// Repeats of a line still to send once a blocked command is answered.
     pending: Vec<Vec<u8>>,
     pending_repeats: i64,
@@ -83,6 +91,8 @@ impl Console {
             in_multi: false,
             pre_multi_dbnum: 0,
             pubsub_mode: false,
+            monitor_mode: false,
+            awaiting_reply: false,
             pending: vec![],
             pending_repeats: 0,
         }
@@ -97,13 +107,18 @@ pub struct Session {
     /// The first console's client.
     pub client: ClientId,
     consoles: Vec<Console>,
+    /// redis-cli's `--show-pushes`: RESP3 push messages that arrive outside subscribe mode
+    /// (client-side caching's invalidations) are printed — as redis-cli does when its output is
+    /// a terminal (the page's consoles) — or silently skipped, as when it is piped (the native
+    /// CLI on a file, the golden transcripts). Off by default.
+    pub show_pushes: bool,
 }
 
 impl Session {
     pub fn new(opts: EngineOptions) -> Session {
         let mut engine = Engine::new(opts);
         let client = engine.connect();
-        Session { engine, client, consoles: vec![Console::new(client, CliPrefs::default())] }
+        Session { engine, client, consoles: vec![Console::new(client, CliPrefs::default())], show_pushes: false }
     }
 
     /// Back to a fresh engine (same seed and start time) and fresh prompts; the consoles stay.
@@ -162,14 +177,21 @@ impl Session {
         p
     }
 
-    /// Waiting for a blocked command's reply.
+    /// Waiting for a reply: a blocked command's (BLPOP, or any command while clients are
+    /// paused), or one CLIENT REPLY OFF/SKIP keeps from ever coming.
     pub fn is_waiting(&self, console: usize) -> bool {
-        self.consoles.get(console).is_some_and(|c| self.engine.is_blocked(c.client))
+        self.consoles.get(console).is_some_and(|c| c.awaiting_reply || self.engine.is_blocked(c.client))
     }
 
-    /// In redis-cli's subscribe loop.
+    /// In one of redis-cli's reading loops — subscribe mode, or MONITOR: it prints what arrives
+    /// and reads no input until Ctrl-C.
     pub fn is_subscribed(&self, console: usize) -> bool {
-        self.consoles.get(console).is_some_and(|c| c.pubsub_mode)
+        self.consoles.get(console).is_some_and(|c| c.pubsub_mode || c.monitor_mode)
+    }
+
+    /// In redis-cli's MONITOR loop.
+    pub fn is_monitoring(&self, console: usize) -> bool {
+        self.consoles.get(console).is_some_and(|c| c.monitor_mode)
     }
 
     /// A console's `--raw` and hints settings (the defaults for a console that doesn't exist).
@@ -301,7 +323,8 @@ impl Session {
         // reading messages or waiting for a blocked command's reply: it says so and connects
         // again, as after a command sent on a closed connection.
         let c = &self.consoles[console];
-        if self.engine.client(c.client).is_none() && (c.pubsub_mode || !c.pending.is_empty()) {
+        let reading = c.pubsub_mode || c.monitor_mode || c.awaiting_reply || !c.pending.is_empty();
+        if self.engine.client(c.client).is_none() && reading {
             text.extend_from_slice(b"Error: Server closed the connection\n");
             self.reconnect(console);
             return text;
@@ -337,12 +360,29 @@ impl Session {
     }
 
     fn format_outbox(&mut self, console: usize) -> Vec<u8> {
-        let mut text = Vec::new();
         let client = self.consoles[console].client;
-        let proto = self.proto_of(client);
-        let raw = self.consoles[console].prefs.raw;
-        for r in self.engine.take_outbox(client) {
-            if raw {
+        let replies = self.engine.take_outbox(client);
+        self.format_arrived(console, replies)
+    }
+
+    /// What redis-cli prints of replies that arrive for a console: in subscribe mode or MONITOR
+    /// everything; otherwise replies, and RESP3 push messages only with `show_pushes`
+    /// (redis-cli.c `cliPushHandler()`: an invalidation as `-> invalidate: 'k1', 'k2'`).
+    fn format_arrived(&self, console: usize, replies: Vec<Reply>) -> Vec<u8> {
+        let mut text = Vec::new();
+        let c = &self.consoles[console];
+        let reading = c.pubsub_mode || c.monitor_mode;
+        let proto = self.proto_of(c.client);
+        for r in replies {
+            if let Reply::Push(items) = &r {
+                if !reading && proto >= 3 {
+                    if self.show_pushes {
+                        text.extend(format_push(items));
+                    }
+                    continue;
+                }
+            }
+            if c.prefs.raw {
                 // (Push messages carry no big numbers, and a late reply that did would have
                 // made redis-cli exit: print what it would have.)
                 text.extend(raw_line(&r, proto).unwrap_or_else(|e| format!("{e}\n").into_bytes()));
@@ -374,7 +414,16 @@ impl Session {
             return;
         }
         let reply = self.engine.execute(client, argv);
+        let before = self.engine.take_outbox_before_reply(client);
+        out.text.extend(self.format_arrived(console, before));
         if self.engine.is_blocked(client) {
+            return;
+        }
+        if self.engine.reply_dropped(client) {
+            // redis-cli waits for the reply it expects; what else arrives prints meanwhile.
+            out.text.extend(self.format_outbox(console));
+            self.consoles[console].awaiting_reply = true;
+            out.blocked = true;
             return;
         }
         let argc = argv.len();
@@ -409,13 +458,18 @@ impl Session {
                 out.quit = true;
             }
         }
-        // The rest of a multi-reply command (SUBSCRIBE a b) and anything else pending.
-        out.text.extend(self.format_outbox(console));
         let is_err = reply.is_error();
         let c = &mut self.consoles[console];
         if subscribe && !is_err {
             c.pubsub_mode = true;
         }
+        // redis-cli stays in its MONITOR loop unless the reply was an error.
+        if command == b"monitor" && !is_err {
+            c.monitor_mode = true;
+        }
+        // The rest of a multi-reply command (SUBSCRIBE a b) and anything else pending.
+        out.text.extend(self.format_outbox(console));
+        let c = &mut self.consoles[console];
         if command == b"select" && argc == 2 && !is_err {
             c.dbnum = atoi(&argv[1]);
         } else if command == b"multi" && argc == 1 && !is_err {
@@ -435,6 +489,30 @@ impl Session {
         }
         out.reply = Some(reply);
     }
+}
+
+/// redis-cli.c `cliPushHandler()` in a terminal: an invalidation (`invalidate` + an array of
+/// keys) as `-> invalidate: 'k1', 'k2'`, any other push as a reply.
+fn format_push(items: &[Reply]) -> Vec<u8> {
+    if let [Reply::Bulk(kind), Reply::Array(keys)] = items {
+        if kind.starts_with(b"invalidate") {
+            let mut out = b"-> invalidate: ".to_vec();
+            for (i, k) in keys.iter().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b", ");
+                }
+                out.push(b'\'');
+                if let Reply::Bulk(k) = k {
+                    // sdscatfmt's %s: the key as a C string.
+                    out.extend_from_slice(crate::command::c_str(k));
+                }
+                out.push(b'\'');
+            }
+            out.push(b'\n');
+            return out;
+        }
+    }
+    Reply::Push(items.to_vec()).to_cli_proto(3)
 }
 
 /// What `redis-cli --raw` prints for one reply: `cliFormatReplyRaw()` and the newline
@@ -572,5 +650,105 @@ mod tests {
         // Without --raw, redis-cli prints it.
         s.set_raw(0, false);
         assert_eq!(run(&mut s, "EVAL \"return {big_number='123'}\" 0"), "(big number) 123\n");
+    }
+
+    fn on(s: &mut Session, c: usize, line: &str) -> String {
+        String::from_utf8(s.run_line_on(c, line.as_bytes()).text).unwrap()
+    }
+
+    #[test]
+    fn a_monitor_console_prints_ok_then_every_command_until_ctrl_c() {
+        let mut s = Session::new(EngineOptions::default());
+        let m = s.open_console();
+        let out = s.run_line_on(m, b"MONITOR");
+        assert_eq!(String::from_utf8(out.text).unwrap(), "OK\n");
+        assert!(out.subscribed && s.is_monitoring(m) && s.is_subscribed(m));
+        // Lines typed into a reading redis-cli go nowhere.
+        assert_eq!(on(&mut s, m, "PING"), "");
+        on(&mut s, 0, "SET k \"a b\\x00\"");
+        on(&mut s, 0, "AUTH secret");
+        on(&mut s, 0, "CONFIG GET hz");
+        on(&mut s, 0, "EVAL \"return redis.call('get', KEYS[1])\" 1 k");
+        let id = s.client_of(0).unwrap();
+        let expected = format!(
+            "1735689600.000000 [0 127.0.0.1:{0}] \"SET\" \"k\" \"a b\\x00\"\n\
+             1735689600.000000 [0 127.0.0.1:{0}] \"AUTH\" \"(redacted)\"\n\
+             1735689600.000000 [0 127.0.0.1:{0}] \"EVAL\" \"return redis.call('get', KEYS[1])\" \"1\" \"k\"\n\
+             1735689600.000000 [0 lua] \"get\" \"k\"\n",
+            40000 + id
+        );
+        assert_eq!(String::from_utf8(s.poll(m)).unwrap(), expected);
+        s.interrupt(m);
+        assert!(!s.is_monitoring(m));
+        on(&mut s, 0, "PING");
+        assert_eq!(String::from_utf8(s.poll(m)).unwrap(), "");
+    }
+
+    #[test]
+    fn client_reply_off_or_skip_leaves_redis_cli_waiting_until_ctrl_c() {
+        for mode in ["OFF", "SKIP"] {
+            let mut s = Session::new(EngineOptions::default());
+            let out = s.run_line(format!("CLIENT REPLY {mode}").as_bytes());
+            assert!(out.text.is_empty() && out.blocked, "{mode}");
+            assert!(s.is_waiting(0));
+            assert_eq!(on(&mut s, 0, "SET k v"), "", "nothing is sent while redis-cli waits");
+            assert_eq!(String::from_utf8(s.poll(0)).unwrap(), "");
+            s.interrupt(0);
+            assert!(!s.is_waiting(0));
+            assert_eq!(on(&mut s, 0, "GET k"), "(nil)\n");
+        }
+        let mut s = Session::new(EngineOptions::default());
+        assert_eq!(on(&mut s, 0, "CLIENT REPLY ON"), "OK\n");
+    }
+
+    #[test]
+    fn a_paused_write_waits_for_unpause_or_the_end_of_the_pause() {
+        let mut s = Session::new(EngineOptions::default());
+        let other = s.open_console();
+        assert_eq!(on(&mut s, 0, "CLIENT PAUSE 100000 WRITE"), "OK\n");
+        assert_eq!(on(&mut s, other, "GET k"), "(nil)\n");
+        let out = s.run_line_on(other, b"SET k v");
+        assert!(out.blocked && out.text.is_empty());
+        assert_eq!(
+            on(&mut s, 0, "INFO clients").lines().find(|l| l.starts_with("blocked_clients")),
+            Some("blocked_clients:1")
+        );
+        assert_eq!(on(&mut s, 0, "CLIENT UNPAUSE"), "OK\n");
+        assert_eq!(String::from_utf8(s.poll(other)).unwrap(), "OK\n");
+        assert_eq!(on(&mut s, 0, "GET k"), "\"v\"\n");
+        // The end of the pause in virtual time: the first serverCron tick after it.
+        on(&mut s, 0, "CLIENT PAUSE 1000 ALL");
+        assert!(s.run_line_on(other, b"2 INCR n").blocked);
+        let now = s.engine.now_ms();
+        s.engine.advance_to(now + 900, u64::MAX);
+        assert_eq!(String::from_utf8(s.poll(other)).unwrap(), "");
+        s.engine.advance_to(now + 1100, u64::MAX);
+        assert_eq!(String::from_utf8(s.poll(other)).unwrap(), "(integer) 1\n(integer) 2\n");
+        // A pause of centuries ends with UNPAUSE; the clock can jump far in one step meanwhile.
+        on(&mut s, 0, "CLIENT PAUSE 9000000000000000 WRITE");
+        assert!(s.run_line_on(other, b"SET a b").blocked);
+        let now = s.engine.now_ms();
+        s.engine.advance_to(now + 86_400_000 * 365, u64::MAX);
+        assert!(s.is_waiting(other));
+        on(&mut s, 0, "CLIENT UNPAUSE");
+        assert_eq!(String::from_utf8(s.poll(other)).unwrap(), "OK\n");
+    }
+
+    #[test]
+    fn invalidations_show_as_redis_cli_shows_them_in_a_terminal() {
+        for show in [false, true] {
+            let mut s = Session::new(EngineOptions::default());
+            s.show_pushes = show;
+            let other = s.open_console();
+            on(&mut s, 0, "HELLO 3");
+            assert_eq!(on(&mut s, 0, "CLIENT TRACKING on"), "OK\n");
+            on(&mut s, 0, "MGET a b");
+            on(&mut s, other, "MSET a 1 b 2");
+            let expected = if show { "-> invalidate: 'a'\n-> invalidate: 'b'\nPONG\n" } else { "PONG\n" };
+            assert_eq!(on(&mut s, 0, "PING"), expected);
+            on(&mut s, other, "FLUSHALL");
+            let expected = if show { "1) \"invalidate\"\n2) (nil)\nPONG\n" } else { "PONG\n" };
+            assert_eq!(on(&mut s, 0, "PING"), expected);
+        }
     }
 }

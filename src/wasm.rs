@@ -151,7 +151,10 @@ impl Playground {
             }
         };
         let start_ms = start_ms.map(clock_ms).unwrap_or(EngineOptions::default().start_ms);
-        Playground { session: Session::new(EngineOptions { seed, start_ms }) }
+        let mut session = Session::new(EngineOptions { seed, start_ms });
+        // The consoles are redis-cli in a terminal: RESP3 pushes (invalidations) are shown.
+        session.show_pushes = true;
+        Playground { session }
     }
 
     /// Runs one console line as redis-cli would: `{text, prompt, reply, quit, clear}` where
@@ -278,9 +281,9 @@ impl Playground {
         o.into()
     }
 
-    /// Runs up to `max_steps` Lua instructions (2 ns of virtual time each) of a script that
-    /// outlived its first slice; whether one still runs. The page calls it each frame within
-    /// its time budget; a console's `poll` prints the script's reply when it ends.
+    /// Runs up to `max_steps` Lua instructions (cost.rs `LUA_STEP_NS` of virtual time each) of
+    /// a script that outlived its first slice; whether one still runs. The page calls it each
+    /// frame within its time budget; a console's `poll` prints the script's reply when it ends.
     pub fn run_script_slice(&mut self, max_steps: f64) -> bool {
         let steps = if max_steps.is_finite() && max_steps >= 1.0 { max_steps as u64 } else { 1 };
         if self.session.engine.busy_script().is_some() {

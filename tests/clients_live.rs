@@ -2,11 +2,13 @@
 //! keyspace notifications, MULTI/EXEC errors, WATCH races, blocking pops served in order.
 //!
 //! Each scenario is a script of steps for named clients (A, B, C…), each one a connection to
-//! the live server and a client of one engine:
+//! the live server and a client of one engine, with the same client id on both sides:
 //! - `A: cmd …`  send the command and take its reply(ies) — and anything else that arrived;
-//! - `A& cmd …`  send it and don't wait (a blocking command);
+//! - `A& cmd …`  send it and don't wait (a blocking command, one whose reply is dropped);
 //! - `A?`        take what arrived for A since (messages, a blocked command's late reply);
-//! - `@sleep N`  let N ms pass: the server sleeps for real, the engine's clock moves N ms.
+//! - `@sleep N`  let N ms pass: the server sleeps for real, the engine's clock moves N ms;
+//! - `$B` in a command is client B's id; `cmd |> flags redir` keeps only those fields of a
+//!   CLIENT LIST/INFO reply; MONITOR's timestamps are masked (wall clock vs virtual clock).
 //!
 //! Every reply is printed as `redis-cli --no-raw` prints it (the engine's formatter applied to
 //! the server's RESP), and the two transcripts must be byte-identical.
@@ -39,6 +41,12 @@ struct Conn {
 }
 
 impl Conn {
+    fn open(port: u16) -> Conn {
+        let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        stream.set_nodelay(true).ok();
+        Conn { stream, buf: Vec::new() }
+    }
+
     fn send(&mut self, argv: &[Vec<u8>]) {
         let mut out = format!("*{}\r\n", argv.len()).into_bytes();
         for a in argv {
@@ -68,6 +76,26 @@ impl Conn {
             }
         }
     }
+
+    /// `CLIENT ID` (after `HELLO 3` when `proto` is 3): the connection's id — None when the
+    /// server wants AUTH first (a scenario that set requirepass), where ids are counted instead.
+    fn handshake(&mut self, proto: u8) -> Option<ClientId> {
+        if proto == 3 {
+            // The HELLO reply holds the connection id, which may differ: not compared.
+            self.send(&[b"HELLO".to_vec(), b"3".to_vec()]);
+            self.take(1, Duration::from_millis(1));
+        }
+        self.send(&[b"CLIENT".to_vec(), b"ID".to_vec()]);
+        match self.take(1, Duration::from_millis(1)).first() {
+            Some(Reply::Integer(id)) => Some(*id as ClientId),
+            Some(Reply::Error(e)) if e.starts_with(b"NOAUTH") => None,
+            other => panic!("CLIENT ID answered {other:?}"),
+        }
+    }
+
+    fn local(&self) -> String {
+        self.stream.local_addr().map(|a| a.to_string()).unwrap_or_default()
+    }
 }
 
 fn text(replies: &[Reply]) -> String {
@@ -79,6 +107,94 @@ fn check(name: &str, script: &str) {
     check_engine(name, script);
     check_wire(name, script, 2);
     check_wire(name, script, 3);
+}
+
+/// One step of a scenario.
+enum Step {
+    Sleep(u64),
+    /// `X?`: what arrived for X.
+    Take(char),
+    /// `X: cmd` (wait for a reply) or `X& cmd` (don't); `cmd |> f g` keeps only the fields `f`,
+    /// `g` of `field=value` replies (CLIENT LIST/INFO).
+    Send {
+        who: char,
+        wait: bool,
+        cmd: String,
+        fields: Option<Vec<String>>,
+    },
+}
+
+fn parse_step(line: &str) -> Step {
+    if let Some(ms) = line.strip_prefix("@sleep ") {
+        return Step::Sleep(ms.trim().parse().unwrap());
+    }
+    let who = line.chars().next().unwrap();
+    let rest = &line[who.len_utf8()..];
+    if rest.trim() == "?" {
+        return Step::Take(who);
+    }
+    let (wait, cmd) = match rest.chars().next() {
+        Some(':') => (true, &rest[1..]),
+        Some('&') => (false, &rest[1..]),
+        _ => panic!("bad step {line:?}"),
+    };
+    let (cmd, fields) = match cmd.split_once(" |> ") {
+        Some((c, f)) => (c, Some(f.split_whitespace().map(String::from).collect())),
+        None => (cmd, None),
+    };
+    Step::Send { who, wait, cmd: cmd.trim().to_string(), fields }
+}
+
+/// The step's arguments, `$X` replaced by client X's id (the same on both sides).
+fn step_argv(cmd: &str, ids: &[(char, ClientId)]) -> Vec<Vec<u8>> {
+    let mut cmd = cmd.to_string();
+    for (who, id) in ids {
+        cmd = cmd.replace(&format!("${who}"), &id.to_string());
+    }
+    split_args(cmd.as_bytes()).expect("step arguments")
+}
+
+/// The `field=value` (CLIENT LIST/INFO) and `field:value` (INFO) tokens of `fields` in `text`
+/// (a reply as printed, quoted or not), one line per client.
+fn keep_fields(text: &str, fields: &[String]) -> String {
+    let mut out = String::new();
+    let text = text.replace("\\r\\n", " ").replace("\\n", " ");
+    for token in text.split(|c: char| c.is_whitespace() || c == '"') {
+        let Some((key, _)) = token.split_once(['=', ':']) else { continue };
+        if key == "id" && !out.is_empty() {
+            out.push('\n');
+        }
+        if fields.iter().any(|f| f == key) {
+            out.push_str(token);
+            out.push(' ');
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// MONITOR's timestamps (`1735689600.123456 [`, wall clock on one side, virtual on the other)
+/// read `<time> [`.
+fn mask_times(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits >= 9
+            && (i == 0 || !b[i - 1].is_ascii_digit())
+            && b.get(i + digits) == Some(&b'.')
+            && b[i + digits + 1..].iter().take_while(|c| c.is_ascii_digit()).count() == 6
+            && b[i + digits + 7..].starts_with(b" [")
+        {
+            out.push_str("<time>");
+            i += digits + 7;
+            continue;
+        }
+        out.push(b[i] as char);
+        i += 1;
+    }
+    out
 }
 
 /// The raw replies that arrive within `quiet` (after at least `at_least` frames).
@@ -105,14 +221,39 @@ fn take_raw(conn: &mut Conn, at_least: usize, quiet: Duration) -> Vec<u8> {
     }
 }
 
+/// Raw frames as text: the bytes, or — for a step that keeps some fields — those fields of the
+/// frames as redis-cli prints them.
+fn raw_text(raw: &[u8], proto: u8, fields: Option<&Vec<String>>, addrs: &[(String, char)]) -> String {
+    let mut text = match fields {
+        None => String::from_utf8_lossy(raw).into_owned(),
+        Some(f) => {
+            let mut rest = raw;
+            let mut printed = String::new();
+            while let Some((r, used)) = parse_resp(rest) {
+                printed.push_str(&String::from_utf8_lossy(&r.to_cli_proto(proto)));
+                rest = &rest[used..];
+            }
+            keep_fields(&printed, f)
+        }
+    };
+    for (addr, who) in addrs {
+        text = text.replace(addr.as_str(), &format!("<{who}>"));
+    }
+    mask_times(&text)
+}
+
 /// The script against a fresh redis-server and a fresh `redisplay serve`, on raw sockets
-/// speaking RESP`proto`: every step's bytes must be identical.
+/// speaking RESP`proto`: every step's bytes must be identical. Each client has the same id on
+/// both servers (connections are opened until they agree), so `$X` and the ids replies carry
+/// match; peer addresses in MONITOR lines read `<X>`.
 fn check_wire(name: &str, script: &str, proto: u8) {
     use redisplay::net::server::{ServeOptions, Server as Ours};
     let redis = Server::start();
     let ours = Ours::start(ServeOptions { port: 0, seed: 11, ..Default::default() }).expect("redisplay serve");
     let ports = [redis.port(), ours.addr.port()];
     let mut conns: Vec<(char, [Conn; 2])> = Vec::new();
+    let mut ids: Vec<(char, ClientId)> = Vec::new();
+    let mut addrs: [Vec<(String, char)>; 2] = [Vec::new(), Vec::new()];
     let mut transcripts = [String::new(), String::new()];
     let quiet = Duration::from_millis(40);
     for raw in script.lines() {
@@ -120,57 +261,101 @@ fn check_wire(name: &str, script: &str, proto: u8) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if let Some(ms) = line.strip_prefix("@sleep ") {
-            std::thread::sleep(Duration::from_millis(ms.trim().parse().unwrap()));
+        let step = parse_step(line);
+        if let Step::Sleep(ms) = step {
+            std::thread::sleep(Duration::from_millis(ms));
             continue;
         }
-        let who = line.chars().next().unwrap();
+        let who = match &step {
+            Step::Take(w) | Step::Send { who: w, .. } => *w,
+            Step::Sleep(_) => unreachable!(),
+        };
         let idx = match conns.iter().position(|(c, _)| *c == who) {
             Some(i) => i,
             None => {
-                let pair = ports.map(|port| {
-                    let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-                    stream.set_nodelay(true).ok();
-                    let mut conn = Conn { stream, buf: Vec::new() };
-                    if proto == 3 {
-                        // The HELLO reply holds the connection id, which may differ: not compared.
-                        conn.send(&[b"HELLO".to_vec(), b"3".to_vec()]);
-                        take_raw(&mut conn, 1, Duration::from_millis(1));
-                    }
-                    conn
-                });
+                let mut pair = ports.map(Conn::open);
+                // Behind requirepass the ids can't be asked: each server's next is one more.
+                let next = ids.iter().map(|(_, id)| *id).max().unwrap_or(0) + 1;
+                let mut pair_ids = [pair[0].handshake(proto).unwrap_or(next), pair[1].handshake(proto).unwrap_or(next)];
+                while pair_ids[0] != pair_ids[1] {
+                    let lower = if pair_ids[0] < pair_ids[1] { 0 } else { 1 };
+                    pair[lower] = Conn::open(ports[lower]);
+                    pair_ids[lower] = pair[lower].handshake(proto).unwrap_or(next);
+                }
+                ids.push((who, pair_ids[0]));
+                for (side, conn) in pair.iter().enumerate() {
+                    addrs[side].push((conn.local(), who));
+                }
                 conns.push((who, pair));
                 conns.len() - 1
             }
         };
-        let rest = &line[1..];
         for t in transcripts.iter_mut() {
             t.push_str(&format!("{line}\n"));
         }
         let pair = &mut conns[idx].1;
-        if rest.trim() == "?" {
-            for (i, conn) in pair.iter_mut().enumerate() {
-                transcripts[i].push_str(&String::from_utf8_lossy(&take_raw(conn, 0, quiet)));
+        match step {
+            Step::Take(_) => {
+                for (i, conn) in pair.iter_mut().enumerate() {
+                    transcripts[i].push_str(&raw_text(&take_raw(conn, 0, quiet), proto, None, &addrs[i]));
+                }
             }
-            continue;
-        }
-        let (wait, cmd) = match rest.chars().next() {
-            Some(':') => (1, &rest[1..]),
-            Some('&') => (0, &rest[1..]),
-            _ => panic!("bad step {line:?}"),
-        };
-        let argv = split_args(cmd.trim().as_bytes()).expect("step arguments");
-        for (i, conn) in pair.iter_mut().enumerate() {
-            conn.send(&argv);
-            transcripts[i].push_str(&String::from_utf8_lossy(&take_raw(conn, wait, quiet)));
+            Step::Send { wait, cmd, fields, .. } => {
+                let argv = step_argv(&cmd, &ids);
+                for (i, conn) in pair.iter_mut().enumerate() {
+                    conn.send(&argv);
+                    let got = take_raw(conn, wait as usize, quiet);
+                    transcripts[i].push_str(&raw_text(&got, proto, fields.as_ref(), &addrs[i]));
+                }
+            }
+            Step::Sleep(_) => {}
         }
     }
     let [live, ours] = &transcripts;
     assert_same(&format!("{name} over RESP{proto}"), "redisplay serve", live, ours);
 }
 
+/// What can't match between two servers in an ACL LOG entry: its `age-seconds` (wall time on
+/// one side, milliseconds apart) and the socket fields of its `client-info`, which keeps only
+/// `user=` and `cmd=`. Works on redis-cli text and on raw RESP2/RESP3 (a bulk's `$len` line
+/// goes with its value).
+fn mask_acl_log(text: &str) -> String {
+    let mut out = Vec::new();
+    let mut mask_next: Option<&str> = None;
+    for line in text.split('\n') {
+        let trimmed = line.trim_end_matches('\r');
+        if let Some(field) = mask_next {
+            if trimmed.starts_with('$') {
+                out.push("<len>".to_string());
+                continue;
+            }
+            mask_next = None;
+            out.push(if field == "client-info" {
+                let keep: Vec<&str> =
+                    trimmed.split(' ').filter(|w| w.starts_with("user=") || w.starts_with("cmd=")).collect();
+                format!("<client-info {}>", keep.join(" ").trim_end_matches('"'))
+            } else {
+                "<age>".to_string()
+            });
+            continue;
+        }
+        for field in ["age-seconds", "client-info"] {
+            if trimmed.ends_with(field) || trimmed.ends_with(&format!("{field}\"")) {
+                mask_next = Some(field);
+            }
+        }
+        out.push(line.to_string());
+    }
+    out.join("\n")
+}
+
 /// Panics with the first differing lines and both transcripts when they differ.
 fn assert_same(what: &str, ours_name: &str, live: &str, ours: &str) {
+    // CLIENTS_LIVE_SHOW=1 prints what redis-server answered.
+    if std::env::var_os("CLIENTS_LIVE_SHOW").is_some() {
+        eprintln!("--- {what}: redis ---\n{live}");
+    }
+    let (live, ours) = (&mask_acl_log(live), &mask_acl_log(ours));
     if live != ours {
         let diff: Vec<String> = live
             .lines()
@@ -188,11 +373,13 @@ fn assert_same(what: &str, ours_name: &str, live: &str, ours: &str) {
 }
 
 /// Runs a script on the live server and the in-process engine; asserts identical transcripts.
+/// Each engine client gets the id and the address its live connection has.
 fn check_engine(name: &str, script: &str) {
     check_tools();
     let server = Server::start();
     let mut engine = Engine::new(EngineOptions { seed: 11, start_ms: wall_ms() });
     let mut conns: Vec<(char, Conn, ClientId)> = Vec::new();
+    let mut ids: Vec<(char, ClientId)> = Vec::new();
     let (mut live, mut ours) = (String::new(), String::new());
     let quiet = Duration::from_millis(40);
     for raw in script.lines() {
@@ -200,8 +387,8 @@ fn check_engine(name: &str, script: &str) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if let Some(ms) = line.strip_prefix("@sleep ") {
-            let ms: u64 = ms.trim().parse().unwrap();
+        let step = parse_step(line);
+        if let Step::Sleep(ms) = step {
             std::thread::sleep(Duration::from_millis(ms));
             continue;
         }
@@ -211,14 +398,29 @@ fn check_engine(name: &str, script: &str) {
             engine.advance_to(now, u64::MAX);
             engine.before_sleep();
         }
-        let who = line.chars().next().unwrap();
+        let who = match &step {
+            Step::Take(w) | Step::Send { who: w, .. } => *w,
+            Step::Sleep(_) => unreachable!(),
+        };
         let idx = match conns.iter().position(|(c, _, _)| *c == who) {
             Some(i) => i,
             None => {
-                let stream = TcpStream::connect(("127.0.0.1", server.port())).expect("connect");
-                stream.set_nodelay(true).ok();
-                let id = engine.connect();
-                conns.push((who, Conn { stream, buf: Vec::new() }, id));
+                let mut conn = Conn::open(server.port());
+                // Behind requirepass the id can't be asked: the server's next is one more.
+                let want = conn.handshake(2).unwrap_or_else(|| ids.iter().map(|(_, id)| *id).max().unwrap_or(0) + 1);
+                let id = loop {
+                    let id = engine.connect();
+                    assert!(id <= want, "the engine's client ids ran ahead of redis-server's");
+                    if id == want {
+                        break id;
+                    }
+                    engine.disconnect(id);
+                };
+                engine.set_client_addr(id, conn.local(), format!("127.0.0.1:{}", server.port()));
+                // The live connection ran CLIENT ID (a MONITOR sees it): so does the engine's.
+                engine.execute(id, &[b"CLIENT".to_vec(), b"ID".to_vec()]);
+                ids.push((who, id));
+                conns.push((who, conn, id));
                 conns.len() - 1
             }
         };
@@ -230,44 +432,42 @@ fn check_engine(name: &str, script: &str) {
         if engine.busy_script().is_some() {
             engine.run_script_slice(5_000_000);
         }
-        let rest = &line[1..];
         let header = format!("{line}\n");
         live.push_str(&header);
         ours.push_str(&header);
         let (_, conn, id) = &mut conns[idx];
         let id = *id;
-        if rest.trim() == "?" {
-            live.push_str(&text(&conn.take(0, quiet)));
-            let pending = engine.take_outbox(id);
-            ours.push_str(&text(&pending));
-            continue;
-        }
-        let (wait, cmd) = match rest.chars().next() {
-            Some(':') => (true, &rest[1..]),
-            Some('&') => (false, &rest[1..]),
-            _ => panic!("bad step {line:?}"),
+        let (wait, cmd, fields) = match step {
+            Step::Take(_) => {
+                live.push_str(&mask_times(&text(&conn.take(0, quiet))));
+                let pending = engine.take_outbox(id);
+                ours.push_str(&mask_times(&text(&pending)));
+                continue;
+            }
+            Step::Send { wait, cmd, fields, .. } => (wait, cmd, fields),
+            Step::Sleep(_) => unreachable!(),
         };
-        let argv = split_args(cmd.trim().as_bytes()).expect("step arguments");
+        let argv = step_argv(&cmd, &ids);
         conn.send(&argv);
         // The server's answer first: the engine's run (a script's first slice) takes real time.
-        live.push_str(&text(&conn.take(usize::from(wait), quiet)));
+        let got = text(&conn.take(usize::from(wait), quiet));
         let reply = engine.execute(id, &argv);
         engine.before_sleep();
-        if wait {
-            let mut mine = Vec::new();
-            if !engine.is_blocked(id) {
-                mine.push(reply);
+        let mut mine = engine.take_outbox_before_reply(id);
+        if !engine.is_blocked(id) && !engine.reply_dropped(id) {
+            mine.push(reply);
+        }
+        mine.extend(engine.take_outbox(id));
+        let mine = text(&mine);
+        match &fields {
+            Some(f) => {
+                live.push_str(&keep_fields(&got, f));
+                ours.push_str(&keep_fields(&mine, f));
             }
-            mine.extend(engine.take_outbox(id));
-            ours.push_str(&text(&mine));
-        } else {
-            // Whatever the server answered at once (if it did not block).
-            let mut mine = Vec::new();
-            if !engine.is_blocked(id) {
-                mine.push(reply);
+            None => {
+                live.push_str(&mask_times(&got));
+                ours.push_str(&mask_times(&mine));
             }
-            mine.extend(engine.take_outbox(id));
-            ours.push_str(&text(&mine));
         }
     }
     assert_same(name, "engine", &live, &ours);
@@ -659,6 +859,737 @@ fn scripts_among_clients() {
     );
 }
 
+// ---------------------------------------------------------------------------------------------
+// Client-side caching (tracking.c): the table, BCAST, OPTIN/OPTOUT, NOLOOP, REDIRECT. Over RESP2
+// only a redirection to a subscribed client receives invalidations (as `message`s on
+// `__redis__:invalidate`); over RESP3 every client gets `invalidate` pushes.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn tracking_remembers_what_a_client_read_and_invalidates_it_once() {
+    check(
+        "tracking",
+        r#"
+        R: SUBSCRIBE __redis__:invalidate
+        A: CLIENT TRACKINGINFO
+        A: CLIENT GETREDIR
+        A: CLIENT TRACKING on REDIRECT $R
+        A: CLIENT GETREDIR
+        A: CLIENT TRACKINGINFO
+        A: CLIENT INFO |> flags redir
+        A: GET a
+        A: MGET b c
+        B: SET a 1
+        R?
+        B: MSET b 1 c 2
+        R?
+        A: GET a
+        B: DEL a
+        B: DEL a
+        R?
+        A: EXISTS x y
+        A: TTL t1
+        A: TYPE t2
+        A: STRLEN t3
+        A: HGET h f
+        A: ZSCORE z m
+        A: SMEMBERS s
+        A: LRANGE l 0 -1
+        A: ZUNION 2 z1 z2
+        A: SINTERCARD 2 s1 s2
+        B: MSET x 1 y 2 t1 1 t2 1 t3 1
+        B: HSET h f v
+        B: ZADD z 1 m
+        B: SADD s m
+        B: RPUSH l a
+        B: ZADD z1 1 a
+        B: SADD s2 a
+        R?
+        A: GET k
+        A: SET k 1
+        R?
+        A: GET wt
+        A: HSET wt f v
+        A: HGET wt f
+        B: SET wt x
+        R?
+        A: GET a
+        B: SELECT 1
+        B: SET a 1
+        B: SELECT 0
+        R?
+        A: GET hl
+        B: PFADD hl a
+        R?
+        A: GET hl
+        B: PFCOUNT hl
+        R?
+        A: GET hl
+        B: PFCOUNT hl
+        R?
+        A: GET f1
+        A: GET f2
+        A: FLUSHDB
+        R?
+        A: GET f3
+        B: FLUSHALL
+        R?
+        B: FLUSHALL
+        R?
+        A: MULTI
+        A: GET m1
+        A: SET m1 x
+        A: GET m1
+        A: EXEC
+        R?
+        B: SET m1 y
+        R?
+        C: CLIENT TRACKING on
+        C: GET own
+        B: SET own 1
+        C?
+        C: GET own
+        C: SET own 2
+        C: CLIENT TRACKING off
+        B: SET own 3
+        C?
+        B: INFO |> tracking_clients tracking_total_prefixes
+        A: CLIENT TRACKING off
+        A: CLIENT TRACKINGINFO
+        B: INFO |> tracking_clients
+        "#,
+    );
+}
+
+#[test]
+fn tracking_bcast_prefixes_and_noloop() {
+    check(
+        "tracking-bcast",
+        r#"
+        R: SUBSCRIBE __redis__:invalidate
+        A: CLIENT TRACKING on BCAST REDIRECT $R
+        A: CLIENT TRACKINGINFO
+        A: CLIENT INFO |> flags redir
+        B: SET foo 1
+        R?
+        B: MSET b 1 a 2 a 3
+        R?
+        A: SET mine 1
+        R?
+        A: CLIENT TRACKING on BCAST PREFIX x
+        A: CLIENT TRACKING on
+        A: CLIENT TRACKING off
+        A: CLIENT TRACKING on BCAST PREFIX user: PREFIX obj: REDIRECT $R NOLOOP
+        A: CLIENT TRACKINGINFO
+        B: SET user:1 a
+        B: SET obj:2 b
+        B: SET other c
+        R?
+        A: SET user:2 x
+        A: MSET user:3 y obj:3 z
+        B: SET user:3 w
+        R?
+        A: CLIENT TRACKING on BCAST PREFIX us
+        A: CLIENT TRACKING on BCAST PREFIX user:1:
+        A: CLIENT TRACKING on BCAST PREFIX a PREFIX ab
+        A: CLIENT TRACKING on BCAST PREFIX z PREFIX a PREFIX ab
+        A: PING
+        A: CLIENT TRACKINGINFO
+        D: CLIENT TRACKING on BCAST PREFIX user REDIRECT $R
+        B: SET user:9 x
+        R?
+        B: INFO |> tracking_clients tracking_total_prefixes
+        B: EVAL "redis.call('set', 'user:7', 1) redis.call('set', 'abc', 1) return 1" 0
+        R?
+        A: EVAL "redis.call('set', 'user:8', 1) return 1" 0
+        R?
+        D: CLIENT TRACKING off
+        B: FLUSHALL
+        R?
+        B: INFO |> tracking_clients tracking_total_prefixes
+        "#,
+    );
+}
+
+#[test]
+fn tracking_optin_optout_noloop_scripts_and_errors() {
+    check(
+        "tracking-modes",
+        r#"
+        R: SUBSCRIBE __redis__:invalidate
+        A: CLIENT CACHING yes
+        A: CLIENT TRACKING on OPTIN REDIRECT $R
+        A: CLIENT CACHING no
+        A: CLIENT CACHING maybe
+        A: CLIENT TRACKING on OPTOUT
+        A: CLIENT CACHING yes
+        A: CLIENT TRACKINGINFO
+        A: GET k1
+        A: GET k2
+        A: CLIENT CACHING yes
+        A: CLIENT TRACKINGINFO
+        A: MULTI
+        A: GET k3
+        A: GET k4
+        A: EXEC
+        A: GET k5
+        B: MSET k1 1 k2 1 k3 1 k4 1 k5 1
+        R?
+        A: CLIENT TRACKING off
+        A: CLIENT TRACKING on OPTOUT REDIRECT $R
+        A: CLIENT CACHING yes
+        A: GET o1
+        A: CLIENT CACHING no
+        A: CLIENT TRACKINGINFO
+        A: GET o2
+        A: GET o3
+        B: MSET o1 1 o2 1 o3 1
+        R?
+        A: CLIENT TRACKING off
+        A: CLIENT TRACKING on NOLOOP REDIRECT $R
+        A: GET n
+        A: SET n 1
+        R?
+        A: GET n
+        B: SET n 2
+        R?
+        A: CLIENT TRACKING off
+        A: CLIENT TRACKING on REDIRECT $R
+        A: EVAL "return redis.call('get', KEYS[1])" 1 s2
+        A: EVAL "return redis.call('get', 's3')" 0
+        A: EVAL "redis.call('get', 's4') return redis.call('get', KEYS[1])" 1 s5
+        A: EVAL_RO "return redis.call('get', KEYS[1])" 1 s6
+        A: EVAL "return redis.call('set', KEYS[1], 'v')" 1 s8
+        B: MSET s2 1 s3 1 s4 1 s5 1 s6 1 s8 1
+        R?
+        A: CLIENT TRACKING on PREFIX a
+        A: CLIENT TRACKING on BCAST OPTIN
+        A: CLIENT TRACKING on OPTIN OPTOUT
+        A: CLIENT TRACKING on REDIRECT 99999
+        A: CLIENT TRACKING on REDIRECT abc
+        A: CLIENT TRACKING on REDIRECT 0
+        A: CLIENT TRACKING on REDIRECT -5
+        A: CLIENT TRACKING on REDIRECT $R REDIRECT $R
+        A: CLIENT TRACKING on FOO
+        A: CLIENT TRACKING maybe
+        A: CLIENT TRACKING off FOO
+        A: CLIENT TRACKING on REDIRECT
+        A: CLIENT TRACKING on PREFIX
+        A: CLIENT TRACKING
+        A: CLIENT CACHING
+        A: CLIENT GETREDIR x
+        A: CLIENT TRACKINGINFO x
+        A: CLIENT TRACKING on REDIRECT $A
+        A: GET self
+        B: SET self 1
+        A?
+        S: SUBSCRIBE __redis__:invalidate
+        A: CLIENT TRACKING on REDIRECT $S
+        A: GET q
+        C: CLIENT KILL ID $S
+        B: SET q 1
+        A?
+        A: CLIENT TRACKINGINFO
+        A: CLIENT LIST ID $A |> flags redir
+        A: GET q
+        B: SET q 2
+        A?
+        A: CLIENT TRACKING on
+        A: CLIENT TRACKINGINFO
+        A: RESET
+        A: CLIENT TRACKINGINFO
+        "#,
+    );
+}
+
+#[test]
+fn tracking_invalidates_expired_evicted_and_forgotten_keys() {
+    check(
+        "tracking-expiry",
+        r#"
+        R: SUBSCRIBE __redis__:invalidate
+        A: CLIENT TRACKING on REDIRECT $R
+        B: SET e v PX 100
+        A: GET e
+        @sleep 400
+        R?
+        B: SET big x
+        A: GET big
+        A: GET other
+        B: CONFIG SET maxmemory-policy allkeys-lru
+        B: CONFIG SET maxmemory 1
+        B: GET other
+        B: DBSIZE
+        B: CONFIG SET maxmemory 0
+        R?
+        B: CONFIG SET tracking-table-max-keys 2
+        B: CONFIG GET tracking-table-max-keys
+        A: MGET m1 m2
+        B: INFO |> tracking_total_keys tracking_total_items
+        A: GET m3
+        B: PING
+        B: INFO |> tracking_total_keys tracking_total_items
+        B: CONFIG SET tracking-table-max-keys 0
+        B: CONFIG SET tracking-table-max-keys -1
+        B: CONFIG SET tracking-table-max-keys 1000000
+        "#,
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// CLIENT REPLY, UNBLOCK, PAUSE, NO-EVICT, KILL and the flags CLIENT LIST shows (networking.c)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn client_reply_off_skip_drop_replies_but_not_pushes() {
+    check(
+        "client-reply",
+        r#"
+        A& CLIENT REPLY OFF
+        A& SET k v
+        A& GET k
+        A& NOSUCHCOMMAND
+        A: CLIENT REPLY ON
+        A: GET k
+        A& CLIENT REPLY SKIP
+        A& PING
+        A: PING x
+        A& CLIENT REPLY SKIP
+        A& CLIENT REPLY SKIP
+        A& PING y
+        A& CLIENT REPLY OFF
+        A& CLIENT REPLY SKIP
+        A: CLIENT REPLY ON
+        A& CLIENT REPLY SKIP
+        A: CLIENT REPLY ON
+        A: PING z
+        A: CLIENT REPLY foo
+        A& CLIENT REPLY SKIP
+        A& CLIENT REPLY foo
+        A: PING w
+        A: CLIENT REPLY
+        A& CLIENT REPLY OFF
+        A& SUBSCRIBE ch2
+        B: PUBLISH ch2 hi
+        A?
+        A& CLIENT REPLY ON
+        A& UNSUBSCRIBE
+        A: CLIENT REPLY ON
+        A& CLIENT REPLY SKIP
+        A& BLPOP q 0
+        B: RPUSH q x
+        A?
+        A: PING after
+        A& CLIENT REPLY SKIP
+        A& BLPOP q 0.05
+        @sleep 300
+        A?
+        A: PING after2
+        A& CLIENT REPLY OFF
+        A& CLIENT TRACKING on REDIRECT $A
+        A& GET t
+        B: SET t 1
+        A?
+        A& RESET
+        A: PING reset
+        "#,
+    );
+}
+
+#[test]
+fn client_unblock_answers_a_blocked_client_with_its_timeout_or_an_error() {
+    check(
+        "client-unblock",
+        r#"
+        B& BLPOP q 0
+        A: CLIENT LIST ID $B |> flags cmd
+        A: CLIENT UNBLOCK $B ERROR
+        B?
+        B& BZPOPMIN z 0
+        A: CLIENT UNBLOCK $B TIMEOUT
+        B?
+        B& BLMOVE a b LEFT LEFT 0
+        A: CLIENT UNBLOCK $B
+        B?
+        A: CLIENT UNBLOCK $B
+        A: CLIENT UNBLOCK $A
+        A: CLIENT UNBLOCK 999
+        A: CLIENT UNBLOCK 999 foo
+        A: CLIENT UNBLOCK abc
+        A: CLIENT UNBLOCK abc foo
+        A: CLIENT UNBLOCK -1
+        A: CLIENT UNBLOCK 1 2 3
+        A: CLIENT UNBLOCK
+        B& BLPOP q 5
+        A: INFO |> blocked_clients clients_in_timeout_table
+        A: CLIENT UNBLOCK $B TIMEOUT
+        B?
+        A: INFO |> blocked_clients clients_in_timeout_table
+        A: CLIENT PAUSE 100000 WRITE
+        B& BLPOP q 0
+        A: CLIENT UNBLOCK $B ERROR
+        A: INFO |> blocked_clients
+        A: CLIENT LIST ID $B |> flags cmd
+        A: CLIENT UNPAUSE
+        B?
+        A: CLIENT LIST ID $B |> flags cmd
+        A: CLIENT UNBLOCK $B ERROR
+        B?
+        A: MULTI
+        A: CLIENT UNBLOCK $B
+        A: EXEC
+        "#,
+    );
+}
+
+#[test]
+fn client_pause_holds_writes_or_everything_until_unpause_or_its_end() {
+    check(
+        "client-pause",
+        r##"
+        A: SET FOO BAR
+        A: CLIENT PAUSE 100000 WRITE
+        B: GET FOO
+        B: PING
+        B: INFO |> blocked_clients
+        B& SET FOO BAZ
+        C: INFO |> blocked_clients
+        C: CLIENT LIST ID $B |> flags cmd argv-mem
+        B?
+        D: MULTI
+        D& SET x 1
+        E& PUBLISH ch m
+        F& EVAL "return 1" 0
+        G: EVAL "#!lua flags=no-writes\nreturn 2" 0
+        H: EVAL_RO "return 3" 0
+        J: SCRIPT LOAD "return 1"
+        K& EVAL "#!lua\nreturn redis.call('set', 'y', 1)" 0
+        L: MULTI
+        L: GET FOO
+        L: PING
+        L: EXEC
+        N& EXPIRE FOO 100
+        O& SPUBLISH ch x
+        P: MULTI
+        P: GET FOO
+        P: CLIENT PAUSE 100000 WRITE
+        C: CLIENT PAUSE 10 WRITE
+        C: CLIENT PAUSE abc
+        C: CLIENT PAUSE -1
+        C: CLIENT PAUSE 10 FOO
+        C: CLIENT PAUSE abc FOO
+        C: CLIENT PAUSE 10 write extra
+        C: CLIENT PAUSE 99999999999999999999
+        C: CLIENT UNPAUSE x
+        C: INFO |> blocked_clients
+        A: CLIENT UNPAUSE
+        B?
+        D?
+        E?
+        F?
+        K?
+        N?
+        O?
+        D: EXEC
+        P: EXEC
+        A: TTL FOO
+        A: CLIENT UNPAUSE
+        A: MULTI
+        A: SET FOO1 BAR
+        A: CLIENT PAUSE 100000 WRITE
+        A: SET FOO2 BAR
+        A: EXEC
+        B& SET FOO3 BAR
+        A: MGET FOO1 FOO2 FOO3
+        A: CLIENT UNPAUSE
+        B?
+        M: PING
+        A: CLIENT PAUSE 1500 ALL
+        B& PING
+        A& CLIENT UNPAUSE
+        M& MONITOR
+        @sleep 2000
+        B?
+        A?
+        M?
+        B: PING
+        A: MULTI
+        A: CLIENT PAUSE 1500 ALL
+        A: CLIENT PAUSE 10 WRITE
+        A: EXEC
+        @sleep 100
+        B& GET FOO
+        B?
+        @sleep 2000
+        B?
+        "##,
+    );
+}
+
+#[test]
+fn client_pause_freezes_expiry_and_lets_reads_see_keys_as_gone() {
+    check(
+        "client-pause-expiry",
+        r#"
+        A: MULTI
+        A: SET key value PX 100
+        A: SET k2 v
+        A: CLIENT PAUSE 100000 WRITE
+        A: SET k3 v
+        A: EXEC
+        @sleep 400
+        A: GET key
+        A: EXISTS key
+        A: DBSIZE
+        A: TTL key
+        A: TYPE key
+        A: KEYS key
+        A: INFO |> expired_keys
+        A: CLIENT UNPAUSE
+        A: GET key
+        A: INFO |> expired_keys
+        "#,
+    );
+}
+
+#[test]
+fn client_flags_no_evict_and_kill_filters() {
+    check(
+        "client-flags",
+        r#"
+        A: CLIENT NO-EVICT on
+        A: CLIENT INFO |> flags
+        A: CLIENT NO-EVICT OFF
+        A: CLIENT INFO |> flags
+        A: CLIENT NO-EVICT x
+        A: CLIENT NO-EVICT
+        A: CLIENT NO-EVICT ON
+        A: CLIENT TRACKING on BCAST
+        A: WATCH k
+        B: SET k 1
+        A: MULTI
+        A: PING
+        A: CLIENT INFO |> flags multi
+        A: EXEC
+        A: RESET
+        A: CLIENT INFO |> flags
+        C: SUBSCRIBE x
+        A: CLIENT LIST TYPE pubsub |> id flags sub
+        C: PSUBSCRIBE p*
+        A: CLIENT LIST ID $C |> flags sub psub ssub
+        A: CLIENT KILL TYPE foo
+        A: CLIENT KILL ID abc
+        A: CLIENT KILL ID 0
+        A: CLIENT KILL ID 1 SKIPME maybe
+        A: CLIENT KILL MAXAGE 1
+        A: CLIENT KILL USER nobody
+        A: CLIENT KILL ADDR 1.2.3.4:5
+        A: CLIENT KILL LADDR 1.2.3.4:5
+        A: CLIENT KILL 1.2.3.4:5
+        A: CLIENT KILL ID $C TYPE normal
+        A: CLIENT KILL ID $C TYPE pubsub
+        A: CLIENT KILL ID $C
+        D: CLIENT KILL ID $D
+        D: CLIENT KILL ID $D SKIPME no
+        "#,
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// MONITOR (replication.c replicationFeedMonitors)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn monitor_sees_every_command_as_redis_shows_it() {
+    check(
+        "monitor",
+        r#"
+        M: MONITOR
+        A: SET k v
+        A: SELECT 2
+        A: SET k2 12345
+        A: SELECT 0
+        A: GET nokey
+        A: LPUSH k x
+        A: MULTI
+        A: SET a 1
+        A: INCR a
+        A: EXEC
+        A: EVAL "redis.call('set','b','x') return redis.call('get','b')" 0
+        A: EVAL "return redis.call('select', 3) and redis.call('set','x','y')" 0
+        A: EVAL "return 1" abc
+        A: EVALSHA 0000000000000000000000000000000000000000 0
+        A: EVAL_RO "return redis.call('get','x')" 0
+        A: AUTH foo
+        A: AUTH user pass
+        A: AUTH a b c
+        A: HELLO 2 AUTH default pw
+        A: HELLO 2 SETNAME name AUTH default pw
+        A: HELLO 9 AUTH default pw
+        A: CONFIG GET hz
+        A: CLIENT ID
+        A: CLIENT LIST |> id
+        A: CLIENT KILL ID 9999
+        A: NOSUCH cmd
+        A: GET
+        A: SET "a b" "x\ny\x00\xff"
+        A& BLPOP q 0
+        B: RPUSH q x
+        A?
+        A: PING
+        M?
+        M: PING x
+        M& MONITOR
+        M?
+        N: MONITOR
+        C: SUBSCRIBE c
+        C: PING
+        C: UNSUBSCRIBE
+        M?
+        N?
+        M: RESET
+        A: PING
+        M?
+        N?
+        A: QUIT
+        N?
+        "#,
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sharded Pub/Sub (7.0: SSUBSCRIBE, SUNSUBSCRIBE, SPUBLISH, PUBSUB SHARD*; one shard)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn sharded_pubsub_delivery_counts_and_restrictions() {
+    check(
+        "pubsub-shard",
+        r#"
+        A: SSUBSCRIBE a b
+        A: SUBSCRIBE c
+        A: SSUBSCRIBE a
+        A: PSUBSCRIBE p*
+        B: SPUBLISH a hello
+        B: PUBLISH a nope
+        B: SPUBLISH c nope
+        B: SPUBLISH nobody x
+        B: PUBSUB SHARDCHANNELS b*
+        B: PUBSUB SHARDCHANNELS nothing*
+        B: PUBSUB SHARDNUMSUB a b c d
+        B: PUBSUB SHARDNUMSUB
+        B: PUBSUB CHANNELS
+        B: PUBSUB NUMSUB a c
+        B: PUBSUB NUMPAT
+        B: INFO |> pubsub_channels pubsub_patterns pubsubshard_channels
+        B: CLIENT LIST ID $A |> flags sub psub ssub
+        A?
+        A: GET x
+        A: SPUBLISH a x
+        A: PING
+        A: SUNSUBSCRIBE a x
+        A: SUNSUBSCRIBE
+        A: SUNSUBSCRIBE
+        A: UNSUBSCRIBE
+        A: PUNSUBSCRIBE
+        A: SUNSUBSCRIBE
+        A: SSUBSCRIBE q
+        A: PING
+        B: SPUBLISH q "\x00bin\xff"
+        A?
+        A: RESET
+        B: PUBSUB SHARDNUMSUB q
+        B: SSUBSCRIBE x
+        B: SPUBLISH x self
+        B: SUNSUBSCRIBE x
+        B: SPUBLISH x self
+        C: MULTI
+        C: SSUBSCRIBE m
+        C: SUBSCRIBE m2
+        C: EXEC
+        C: UNSUBSCRIBE
+        C: SSUBSCRIBE
+        C: SPUBLISH
+        C: SPUBLISH a
+        C: EVAL "return redis.call('spublish','a','b')" 0
+        C: EVAL "return redis.call('ssubscribe','a')" 0
+        C: CONFIG SET notify-keyspace-events KEA
+        D: SSUBSCRIBE __keyspace@0__:k
+        C: SET k v
+        D?
+        C: CONFIG SET notify-keyspace-events ""
+        E: SSUBSCRIBE gone
+        C: CLIENT KILL ID $E
+        C: PUBSUB SHARDNUMSUB gone
+        C: INFO |> pubsubshard_channels
+        "#,
+    );
+}
+
+#[test]
+fn acl_users_among_clients() {
+    check(
+        "acl",
+        r#"
+        A: ACL SETUSER bob on >pw +@all -@dangerous ~b* &news
+        A: ACL SETUSER eve on >pw +@all ~* &*
+        B: AUTH bob pw
+        B: SUBSCRIBE news
+        A: PUBLISH news hello
+        B?
+        # Rules that keep bob's channel keep its subscriber; revoking it disconnects it.
+        A: ACL SETUSER bob &more
+        A: PUBLISH news still-there
+        B?
+        A: ACL SETUSER bob resetchannels &other
+        B?
+        A: PUBSUB NUMSUB news
+        C: AUTH bob pw
+        C: SET b1 v
+        C: GET a1
+        C: PSUBSCRIBE oth*
+        C: PSUBSCRIBE other
+        C: PUNSUBSCRIBE
+        D: AUTH bob pw
+        A: CLIENT KILL USER bob
+        A: CLIENT KILL USER nosuch
+        C?
+        D?
+        # ACL DELUSER disconnects the user's clients, its own connection after the reply.
+        E: AUTH bob pw
+        A: ACL DELUSER bob
+        E?
+        F: AUTH eve pw
+        F: ACL DELUSER eve
+        F?
+        A: ACL USERS
+        # A disabled user's connections keep working; new AUTHs fail.
+        A: ACL SETUSER sam on nopass +@all ~*
+        G: AUTH sam x
+        A: ACL SETUSER sam off
+        G: SET s v
+        G: ACL WHOAMI
+        H: AUTH sam x
+        H: HELLO 2 AUTH sam x
+        # EXEC checks the queue again: rules changed by another client in between.
+        A: ACL SETUSER sam on
+        G: MULTI
+        G: SET s1 v
+        G: GET s1
+        A: ACL SETUSER sam -get
+        G: EXEC
+        # requirepass: new connections must AUTH, connected ones stay in.
+        A: CONFIG SET requirepass pw2
+        I: GET s
+        I: AUTH pw2
+        I: GET s
+        A: ACL WHOAMI
+        A: CONFIG SET requirepass ""
+        J: GET s
+        "#,
+    );
+}
+
 /// Bitmaps (bitops.c): `setbit` only when a bit changed or the string was created or grew
 /// (SETBIT and BITFIELD alike), BITOP's `set` or `del`, keymiss, WATCH touched by the same.
 #[test]
@@ -798,6 +1729,38 @@ fn keyspace_events_and_blocked_clients_of_sort_store() {
     );
 }
 
+#[test]
+fn acl_log_among_clients() {
+    check(
+        "acl-log",
+        r#"
+        A: ACL LOG RESET
+        A: ACL SETUSER lim on >pw -@all +get +multi +exec +discard +eval +publish +auth ~a* &ch
+        B: AUTH nosuch x
+        B: AUTH nosuch x
+        B: auth lim wrong
+        B: AUTH lim pw
+        B: GET b1
+        B: GET a1
+        B: SET a1 v
+        B: MULTI
+        B: GET c1
+        B: DISCARD
+        B: EVAL "return redis.call('get', 'd1')" 0
+        B: PUBLISH other m
+        B: GET b1
+        A: ACL LOG
+        A: ACL LOG 2
+        A: CONFIG SET acllog-max-len 2
+        B: GET e1
+        A: ACL LOG
+        A: ACL LOG RESET
+        A: ACL LOG
+        A: CONFIG SET acllog-max-len 128
+        "#,
+    );
+}
+
 /// The `new` event (db.c `dbAdd()`) for keys created by SETBIT, BITFIELD (even when its write
 /// fails), BITOP, PFADD, PFMERGE and SORT … STORE — and none when they overwrite.
 #[test]
@@ -829,7 +1792,10 @@ fn a_busy_script_among_clients() {
     check(
         "busy script",
         r#"
+        # Every connection opens first (its CLIENT ID handshake would meet the script).
         A: SET k v
+        B: PING
+        C: PING
         # A script that ends on its own: a command sent meanwhile waits for it.
         A& EVAL "local n = 0 for i = 1, 5e7 do n = n + 1 end return n" 0
         B: GET k

@@ -13,7 +13,9 @@
 //!    hashes crossing the listpack limits), a third set commands (sets crossing between intset
 //!    and hashtable). DUMP/RESTORE take part: RESTORE of fixed payloads with random options in
 //!    every run, DUMP of lists in the second (a hashtable's DUMP is in Redis's hash order).
-//!    On a difference it prints the seed, the line and its context.
+//!    Another draws random ACL SETUSER rule lists, then ACL DRYRUN/GETUSER/LIST (single-command
+//!    rules, which Redis lists in hash order, compared sorted). On a difference it prints the
+//!    seed, the line and its context.
 //!    `REDISPLAY_DIFF_SEED=N` replays one seed; `REDISPLAY_DIFF_LINES=N` changes the length;
 //!    `REDISPLAY_DIFF_DUMP=FILE` writes the generated lines there.
 //!
@@ -2112,5 +2114,234 @@ fn random_sort_commands_match_a_live_server() {
         }
     }
     eprintln!("random differential, sort: {} seeds × {n} lines", seeds.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 8. ACL: random rule strings (acl.c)
+// ---------------------------------------------------------------------------------------------
+//
+// Random ACL SETUSER rule lists (every kind of rule, valid and not, selectors, first-args,
+// categories), and what the users may then do, asked with ACL DRYRUN (the check every command
+// passes), ACL GETUSER and ACL LIST. One connection, always the default user (no AUTH, so no
+// connection is ever closed under redis-cli). Redis lists a user's single-command rules
+// (`+get +set`) in its command dict's hash order, random per process: those runs of tokens are
+// compared sorted; everything else byte for byte.
+
+const ACL_USERS: &[&str] = &["u1", "u2", "u3"];
+const ACL_KEY_PATTERNS: &[&str] = &["*", "k*", "r*", "w*", "a", "b?", "[ab]", ""];
+const ACL_CHANNEL_PATTERNS: &[&str] = &["ch*", "news.*", "chx", "*", "ch1"];
+const ACL_COMMANDS: &[&str] = &[
+    "get",
+    "set",
+    "mget",
+    "hset",
+    "lpush",
+    "zadd",
+    "xadd",
+    "del",
+    "select",
+    "config",
+    "config|get",
+    "config|set",
+    "client",
+    "client|kill",
+    "client|id",
+    "publish",
+    "subscribe",
+    "psubscribe",
+    "eval",
+    "flushall",
+    "keys",
+    "ping",
+    "auth",
+    "acl",
+    "acl|whoami",
+    "bitcount",
+    "nosuch",
+    "debug",
+];
+const ACL_CATEGORIES: &[&str] = &[
+    "all",
+    "keyspace",
+    "read",
+    "write",
+    "set",
+    "sortedset",
+    "list",
+    "hash",
+    "string",
+    "bitmap",
+    "hyperloglog",
+    "geo",
+    "stream",
+    "pubsub",
+    "admin",
+    "fast",
+    "slow",
+    "blocking",
+    "dangerous",
+    "connection",
+    "transaction",
+    "scripting",
+    "nosuch",
+];
+
+/// One ACL SETUSER rule (inside a selector: only the rules a selector takes, mostly).
+fn acl_rule(rng: &mut Rng, in_selector: bool) -> String {
+    let choice = if in_selector { 8 + rng.below(10) } else { rng.below(20) };
+    match choice {
+        0 => rng.opt(&["on", "off", "nopass", "resetpass", "reset", "clearselectors"]),
+        1 => rng.opt(&["sanitize-payload", "skip-sanitize-payload", "on"]),
+        2 => format!(">{}", rng.pick(&["p1", "p2", "\"sp ace\""])),
+        3 => format!("<{}", rng.pick(&["p1", "p2"])),
+        4 => rng
+            .pick(&[
+                "#f64551fcd6f07823cb87971cfb91446425da18286b3ab1ef935e0cbd7a69f68a",
+                "!f64551fcd6f07823cb87971cfb91446425da18286b3ab1ef935e0cbd7a69f68a",
+                "#F64551FCD6F07823CB87971CFB91446425DA18286B3AB1EF935E0CBD7A69F68A",
+                "#abc",
+            ])
+            .into(),
+        5 => {
+            // A selector, as one argument or spread over several.
+            let n = 1 + rng.below(3);
+            let rules: Vec<String> = (0..n).map(|_| acl_rule(rng, true)).collect();
+            if rng.chance(70) {
+                format!("\"({})\"", rules.join(" ").replace('"', "'"))
+            } else {
+                let mut parts = rules;
+                parts[0] = format!("({}", parts[0]);
+                if rng.chance(90) {
+                    let last = parts.len() - 1;
+                    parts[last] = format!("{})", parts[last]);
+                }
+                parts.join(" ")
+            }
+        }
+        6 => rng.pick(&["bogus", "+", "-@", "%X~a", "%~a", "(", ")", "((+get))", "\"~a b\""]).into(),
+        7 => "\"\"".into(),
+        8 | 9 => format!("{}{}", rng.pick(&["~", "%R~", "%W~", "%RW~", "%wr~"]), rng.pick(ACL_KEY_PATTERNS)),
+        10 => rng.opt(&["allkeys", "resetkeys", "allchannels", "resetchannels", "allcommands", "nocommands"]),
+        11 => format!("&{}", rng.pick(ACL_CHANNEL_PATTERNS)),
+        12 | 13 => format!("{}{}", rng.pick(&["+", "-"]), rng.pick(ACL_COMMANDS)),
+        14 | 15 => format!("{}@{}", rng.pick(&["+", "-"]), rng.pick(ACL_CATEGORIES)),
+        16 => rng.pick(&["+select|0", "+select|1", "+config|get|x", "+get|", "-select|0", "+debug|object"]).into(),
+        _ => rng.pick(&["~*", "&*", "+@all", "-@all"]).into(),
+    }
+}
+
+/// A command line for ACL DRYRUN: keys and channels from small alphabets.
+fn acl_dryrun_command(rng: &mut Rng) -> String {
+    let k = |rng: &mut Rng| rng.pick(&["a", "b", "k1", "kx", "r1", "w1"]).to_string();
+    let ch = |rng: &mut Rng| rng.pick(&["ch1", "chx", "news.a", "ch*", "other"]).to_string();
+    match rng.below(22) {
+        0 => format!("get {}", k(rng)),
+        1 => format!("set {} v", k(rng)),
+        2 => format!("set {} v get", k(rng)),
+        3 => format!("mget {} {} {}", k(rng), k(rng), k(rng)),
+        4 => format!("del {} {}", k(rng), k(rng)),
+        5 => format!("lmove {} {} left right", k(rng), k(rng)),
+        6 => format!("copy {} {}", k(rng), k(rng)),
+        7 => format!("exists {}", k(rng)),
+        8 => format!("hset {} f v", k(rng)),
+        9 => format!("publish {} m", ch(rng)),
+        10 => format!("subscribe {} {}", ch(rng), ch(rng)),
+        11 => format!("psubscribe {}", ch(rng)),
+        12 => rng.pick(&["config get hz", "config set hz 10", "config", "config nosuch"]).into(),
+        13 => rng.pick(&["client kill id 1", "client id", "client"]).into(),
+        14 => rng.pick(&["select 0", "select 1", "SELECT 0"]).into(),
+        15 => rng.pick(&["ping", "auth x", "acl whoami", "flushall", "keys *"]).into(),
+        16 => format!("eval \"\" 1 {}", k(rng)),
+        17 => format!("zunionstore {} 2 {} {}", k(rng), k(rng), k(rng)),
+        18 => rng.pick(&["nosuch", "get", "get a b"]).into(),
+        19 => format!("rename {} {}", k(rng), k(rng)),
+        20 => format!("getdel {}", k(rng)),
+        _ => format!("incr {}", k(rng)),
+    }
+}
+
+fn random_acl_line(rng: &mut Rng) -> (String, Check) {
+    let user = rng.pick(ACL_USERS);
+    let line = match rng.below(20) {
+        0..=7 => {
+            let n = 1 + rng.below(5);
+            let rules: Vec<String> = (0..n).map(|_| acl_rule(rng, false)).collect();
+            format!("ACL SETUSER {user} {}", rules.join(" "))
+        }
+        8..=13 => format!("ACL DRYRUN {user} {}", acl_dryrun_command(rng)),
+        14 | 15 => format!("ACL GETUSER {user}"),
+        16 => "ACL LIST".into(),
+        17 => "ACL USERS".into(),
+        18 => format!("ACL DELUSER {user}"),
+        _ => format!("CONFIG SET acl-pubsub-default {}", rng.pick(&["allchannels", "resetchannels"])),
+    };
+    (line, Check::Exact)
+}
+
+/// Sorts each run of single-command rules (`+get -set +config|get`, not `+@read`) in every line
+/// of redis-cli's output: Redis emits them in hash order. Lengths are kept, so the output still
+/// cuts into the same per-command pieces.
+fn canonical_rules(text: &[u8]) -> Vec<u8> {
+    let single = |t: &[u8]| t.len() > 1 && (t[0] == b'+' || t[0] == b'-') && t[1] != b'@';
+    let mut out = Vec::with_capacity(text.len());
+    for (i, line) in text.split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            out.push(b'\n');
+        }
+        let mut tokens: Vec<Vec<u8>> = line.split(|&b| b == b' ').map(|t| t.to_vec()).collect();
+        let mut j = 0;
+        while j < tokens.len() {
+            if !single(&tokens[j]) {
+                j += 1;
+                continue;
+            }
+            let start = j;
+            while j < tokens.len() && single(&tokens[j]) {
+                j += 1;
+            }
+            // The run's last token may carry the end of a quoted string or a selector.
+            let last = &tokens[j - 1];
+            let core_len = last.len() - last.iter().rev().take_while(|&&b| b == b'"' || b == b')').count();
+            let suffix = last[core_len..].to_vec();
+            tokens[j - 1].truncate(core_len);
+            tokens[start..j].sort();
+            tokens[j - 1].extend(suffix);
+        }
+        out.extend(tokens.join(&b' '));
+    }
+    out
+}
+
+#[test]
+fn random_acl_rules_match_a_live_server() {
+    check_tools();
+    let n: usize = std::env::var("REDISPLAY_DIFF_LINES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000);
+    let seeds: Vec<u64> = match std::env::var("REDISPLAY_DIFF_SEED").ok().and_then(|v| v.parse().ok()) {
+        Some(s) => vec![s],
+        None => vec![501, 502, 503],
+    };
+    let mut failures = Vec::new();
+    for &seed in &seeds {
+        let lines = random_script(seed, n, random_acl_line);
+        if let Ok(path) = std::env::var("REDISPLAY_DIFF_DUMP") {
+            std::fs::write(&path, common::cli_input(&lines)).expect("REDISPLAY_DIFF_DUMP is writable");
+        }
+        let server = Server::start();
+        let live = canonical_rules(&server.cli(&common::cli_input(&lines)));
+        let engine: Vec<Vec<u8>> = run_engine(&lines, seed, wall_ms()).iter().map(|o| canonical_rules(o)).collect();
+        if let Err(m) = compare(&lines, &engine, &live) {
+            let from = m.lineno.saturating_sub(12);
+            let context: Vec<String> = lines[from..m.lineno.saturating_sub(1)]
+                .iter()
+                .map(|l| format!("  {:>5}  {}", l.lineno, String::from_utf8_lossy(&l.line)))
+                .collect();
+            failures.push(format!(
+                "random differential (ACL), seed {seed} ({n} lines; replay with REDISPLAY_DIFF_SEED={seed}):\ncontext:\n{}\n{m}",
+                context.join("\n")
+            ));
+        }
+    }
+    eprintln!("random differential, ACL: {} seeds × {n} lines", seeds.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

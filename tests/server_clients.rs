@@ -313,7 +313,7 @@ fn clock_advance_expires_keys_without_sleeping() {
 fn a_pinned_clock_only_moves_with_clock_commands() {
     const T: i64 = 1_700_000_000_000;
     let server =
-        Server::start(ServeOptions { bind: "127.0.0.1".into(), port: 0, seed: 1, time: Some(T), requirepass: None })
+        Server::start(ServeOptions { bind: "127.0.0.1".into(), port: 0, seed: 1, time: Some(T), ..Default::default() })
             .unwrap();
     let mut c = Conn::open(server.addr.port());
     assert_eq!(c.call_text(&["CLOCK", "GET"]), T.to_string());
@@ -422,14 +422,22 @@ fn requirepass_is_enforced_and_public_binds_need_it() {
                 seed: 0,
                 time: None,
                 requirepass: pass.clone(),
+                ..Default::default()
             });
             assert!(r.is_err(), "bind {bind} with password {pass:?} started");
             assert_eq!(r.err().unwrap().kind(), std::io::ErrorKind::InvalidInput);
         }
     }
     for bind in ["127.0.0.1", "localhost"] {
-        let s =
-            Server::start(ServeOptions { bind: bind.into(), port: 0, seed: 0, time: None, requirepass: None }).unwrap();
+        let s = Server::start(ServeOptions {
+            bind: bind.into(),
+            port: 0,
+            seed: 0,
+            time: None,
+            requirepass: None,
+            ..Default::default()
+        })
+        .unwrap();
         assert!(s.addr.ip().is_loopback(), "{bind} → {}", s.addr);
         assert_eq!(Conn::open_addr(s.addr).call(&["PING"]), b"+PONG\r\n");
     }
@@ -439,6 +447,7 @@ fn requirepass_is_enforced_and_public_binds_need_it() {
         seed: 0,
         time: None,
         requirepass: Some("pw".into()),
+        ..Default::default()
     })
     .unwrap();
     assert_eq!(Conn::open(public.addr.port()).call(&["PING"]), b"-NOAUTH Authentication required.\r\n");

@@ -135,6 +135,8 @@ fn main() {
     let start_ms = time.unwrap_or_else(wall_ms);
     let mut session = Session::new(EngineOptions { seed, start_ms });
     session.set_raw(0, raw);
+    // redis-cli shows RESP3 push messages when its output is a terminal.
+    session.show_pushes = std::io::IsTerminal::is_terminal(&std::io::stdout());
     // No views here: don't build events nobody will read.
     session.engine.set_event_recording(false);
 
@@ -181,6 +183,7 @@ fn main() {
         // would wait forever. As in Redis 7.0, where no timer wakes the event loop for a blocked
         // client, the timeout is noticed by the first beforeSleep at or after it — with nothing
         // else happening, the one after the next serverCron tick (which may expire keys first).
+        // A command held by CLIENT PAUSE waits for the pause to end, in virtual time too.
         while session.is_waiting(0) {
             // A long script: nobody else can stop it, so it runs to its end (or to the
             // playground's time limit).
@@ -189,16 +192,22 @@ fn main() {
                 let _ = out.write_all(&session.poll(0));
                 continue;
             }
-            if session.engine.next_block_timeout() == 0 {
-                eprintln!("redisplay: the command blocks forever (no other client can serve it); stopping");
+            let timeout = session.engine.next_block_timeout();
+            let pause_end = session.engine.pause_end_ms().filter(|&end| end < redisplay::engine::MAX_CLOCK_MS);
+            if timeout == 0 && pause_end.is_none() {
+                eprintln!("redisplay: redis-cli would wait here forever (no other client can answer it); stopping");
                 let _ = out.flush();
                 std::process::exit(1);
             }
             let tick = session.engine.next_cron_ms();
-            session.engine.advance_to(tick, u64::MAX);
+            let target = match pause_end {
+                Some(end) if timeout == 0 => tick.max(end.saturating_add(1)),
+                _ => tick,
+            };
+            session.engine.advance_to(target, u64::MAX);
             let _ = out.write_all(&session.poll(0));
         }
-        // redis-cli reads messages until Ctrl-C and never reads another line.
+        // redis-cli reads messages (or MONITOR's lines) until Ctrl-C and never reads another line.
         if result.subscribed {
             break;
         }

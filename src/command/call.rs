@@ -13,6 +13,7 @@
 
 use std::collections::HashMap;
 
+use crate::acl::Universe;
 use crate::engine::{ClientId, Engine};
 use crate::reply::Reply;
 
@@ -61,6 +62,8 @@ pub struct Command {
     pub subcommands: Vec<Command>,
     /// A playground-only command (not in Redis).
     pub playground: bool,
+    /// The ACL's command id (`cmd->id`): its bit in a user's command bitmap (acl.rs).
+    pub id: usize,
 }
 
 impl Command {
@@ -84,6 +87,8 @@ pub struct CommandTable {
     /// Top-level commands sorted by name.
     pub commands: Vec<Command>,
     index: HashMap<Vec<u8>, usize>,
+    /// Every command Redis has, as the ACL sees them (ids, categories), handler or not.
+    pub acl: Universe,
 }
 
 /// Why a call was rejected before running.
@@ -96,7 +101,19 @@ impl CommandTable {
     /// A table of these rows (top-level commands, sorted by name).
     pub fn new(commands: Vec<Command>) -> CommandTable {
         let index = commands.iter().enumerate().map(|(i, c)| (c.name.as_bytes().to_vec(), i)).collect();
-        CommandTable { commands, index }
+        CommandTable { commands, index, acl: Universe::new() }
+    }
+
+    /// The table with the ACL's universe; each row gets its command id from it.
+    pub fn with_acl(mut self, acl: Universe) -> CommandTable {
+        for c in self.commands.iter_mut() {
+            c.id = acl.id(&c.name).unwrap_or(usize::MAX);
+            for s in c.subcommands.iter_mut() {
+                s.id = acl.id(&s.name).unwrap_or(usize::MAX);
+            }
+        }
+        self.acl = acl;
+        self
     }
 
     pub fn get(&self, name: &[u8]) -> Option<&Command> {
@@ -268,5 +285,6 @@ pub fn command_from_spec(
         handler: handlers.get(name).copied(),
         subcommands,
         playground: false,
+        id: usize::MAX,
     }
 }

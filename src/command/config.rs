@@ -8,8 +8,18 @@ use crate::events::Event;
 use crate::reply::Reply;
 
 pub fn config_get(e: &mut Engine, c: &Call) -> Reply {
+    let port = e.tcp_port.to_string();
     let pairs = e.config.get(&c.argv[2..]);
-    Reply::Map(pairs.into_iter().map(|(name, value)| (Reply::Bulk(name), Reply::Bulk(value.into_bytes()))).collect())
+    Reply::Map(
+        pairs
+            .into_iter()
+            .map(|(name, value)| {
+                // `port` is the one the engine answers on.
+                let value = if name.eq_ignore_ascii_case(b"port") { port.clone() } else { value };
+                (Reply::Bulk(name), Reply::Bulk(value.into_bytes()))
+            })
+            .collect(),
+    )
 }
 
 pub fn config_set(e: &mut Engine, c: &Call) -> Reply {
@@ -17,10 +27,25 @@ pub fn config_set(e: &mut Engine, c: &Call) -> Reply {
         return syntax_error();
     }
     let pairs: Vec<(Vec<u8>, Vec<u8>)> = c.argv[2..].chunks(2).map(|p| (p[0].clone(), p[1].clone())).collect();
-    match e.config.set(&pairs) {
+    let local = e.clients.get(&c.client).is_none_or(|cl| cl.is_local());
+    let protected_ok = match e.config.str("enable-protected-configs") {
+        "yes" => true,
+        "local" => local,
+        _ => false,
+    };
+    let port = e.tcp_port.to_string();
+    // The apply step of config.c: the playground cannot listen on another port (updatePort()
+    // failing); everything else applies (Engine::config_changed).
+    let apply = |name: &str, value: &str| -> Result<(), String> {
+        if name == "port" && value != port {
+            return Err("Unable to listen on this port. Check server logs.".into());
+        }
+        Ok(())
+    };
+    match e.config.set(&pairs, protected_ok, apply) {
         Ok(changed) => {
             for name in changed {
-                let value = e.config.get(&[name.as_bytes().to_vec()]).pop().map(|(_, v)| v).unwrap_or_default();
+                let value = e.config.render_name(name).unwrap_or_default();
                 let at_ms = e.now_ms();
                 e.events.push(Event::Config { at_ms, name: name.to_string(), value });
             }
@@ -35,10 +60,12 @@ pub fn config_set(e: &mut Engine, c: &Call) -> Reply {
     }
 }
 
-/// server.c `resetServerStats()`: counters back to zero (keyspace and config untouched).
+/// config.c `configResetStatCommand()`: server.c `resetServerStats()`, the command table's
+/// counters and latency histograms (`resetCommandTableStats()`) and the error counters
+/// (`resetErrorTableStats()`). The dataset's dirty counter and the memory peak stay.
 pub fn config_resetstat(e: &mut Engine, _c: &Call) -> Reply {
-    let dirty = e.stats.dirty;
-    e.stats = Stats { dirty, ..Stats::default() };
+    let (dirty, peak_memory) = (e.stats.dirty, e.stats.peak_memory);
+    e.stats = Stats { dirty, peak_memory, ..Stats::default() };
     Reply::ok()
 }
 

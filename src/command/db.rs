@@ -1,5 +1,6 @@
 //! db.c commands: SELECT, SWAPDB, DBSIZE, FLUSHDB, FLUSHALL, DEL, UNLINK, EXISTS, TYPE, KEYS,
-//! SCAN, RANDOMKEY, RENAME, RENAMENX, COPY, MOVE, TOUCH.
+//! SCAN, RANDOMKEY, RENAME, RENAMENX, COPY, MOVE, TOUCH; `sortGetKeys()` (SORT's keys for COMMAND
+//! GETKEYS and the ACL check).
 //!
 //! Each follows its db.c function's order of checks, so the same bad input gets the same
 //! error. Differences: SCAN's cursor walks our insertion-ordered keyspace from the end (which
@@ -84,8 +85,11 @@ pub fn flushdb(e: &mut Engine, c: &Call) -> Reply {
         return r;
     }
     let n = e.dbs[c.db].len() as u64;
-    // db.c signalFlushedDb(): watchers of keys that existed see a change.
+    // db.c signalFlushedDb(): watchers of keys that existed see a change; tracking clients
+    // are told everything is invalid.
     e.touch_all_watched_keys_in_db(c.db, None);
+    charge_flush(e, c, c.db);
+    e.tracking_invalidate_keys_on_flush();
     e.dbs[c.db].clear();
     e.dirty(n);
     Reply::ok()
@@ -98,13 +102,27 @@ pub fn flushall(e: &mut Engine, c: &Call) -> Reply {
     let mut n = 0;
     for db in 0..e.dbs.len() {
         e.touch_all_watched_keys_in_db(db, None);
+        charge_flush(e, c, db);
     }
+    e.tracking_invalidate_keys_on_flush();
     for db in e.dbs.iter_mut() {
         n += db.len() as u64;
         db.clear();
     }
     e.dirty(n + 1);
     Reply::ok()
+}
+
+/// A synchronous flush frees every key and value on the main thread (src/cost.rs); an ASYNC
+/// one or lazyfree-lazy-user-flush hands the dataset to the lazyfree thread, as Redis does.
+fn charge_flush(e: &mut Engine, c: &Call, db: usize) {
+    let lazy = if c.argc() == 2 { is_opt(c.arg(1), "async") } else { e.config.bool("lazyfree-lazy-user-flush") };
+    if lazy {
+        return;
+    }
+    let ns: u64 =
+        e.dbs[db].dict.values().map(|o| crate::cost::DELETE_KEY_NS + crate::cost::free_cost_ns(&o.value)).sum();
+    e.charge_cpu(crate::cost::scaled(ns, e.hot.cost_percent));
 }
 
 /// db.c `delGenericCommand()`: expire first (a dead key doesn't count), then delete.
@@ -159,6 +177,9 @@ pub fn keys(e: &mut Engine, c: &Call) -> Reply {
             out.push(Reply::bulk(key));
         }
     }
+    // Every key is examined (src/cost.rs).
+    let examined = db.len() as u64;
+    e.charge_cpu(crate::cost::scaled(examined * crate::cost::SCAN_KEY_NS, e.hot.cost_percent));
     Reply::Array(out)
 }
 
@@ -241,6 +262,7 @@ pub fn scan(e: &mut Engine, c: &Call) -> Reply {
         }
     }
     let mut keys = Vec::new();
+    e.charge_cpu(crate::cost::scaled(batch.len() as u64 * crate::cost::SCAN_KEY_NS, e.hot.cost_percent));
     for key in batch {
         if let Some(p) = opts.pattern {
             if !glob_match(p, &key, false) {
@@ -265,6 +287,9 @@ pub fn scan(e: &mut Engine, c: &Call) -> Reply {
 /// live key turns up or the db is empty. (Redis gives up after 100 tries and returns a dead
 /// key only on a replica, which can't delete; the playground is always a master.)
 pub fn randomkey(e: &mut Engine, c: &Call) -> Reply {
+    // While clients are paused nothing expires: after 100 dead picks, give up and answer one
+    // (Redis 7.0.15 loops forever there; later versions answer as here).
+    let mut tries = 100;
     loop {
         let n = e.dbs[c.db].len();
         if n == 0 {
@@ -276,6 +301,13 @@ pub fn randomkey(e: &mut Engine, c: &Call) -> Reply {
         };
         let key = key.clone();
         if e.dbs[c.db].is_expired(&key, e.now_ms()) {
+            if e.check_client_pause_timeout() {
+                tries -= 1;
+                if tries == 0 {
+                    return Reply::Bulk(key);
+                }
+                continue;
+            }
             e.delete_expired_key(c.db, &key, ExpiredBy::Lazy);
             continue;
         }
@@ -417,6 +449,34 @@ pub fn touch(e: &mut Engine, c: &Call) -> Reply {
     Reply::Integer(n)
 }
 
+/// db.c `sortGetKeys()`: the key, and the destination of the last STORE that has an argument
+/// after it — options are scanned skipping LIMIT's two arguments and GET's and BY's one
+/// (`sortROGetKeys()`: the key alone).
+pub(crate) fn sort_get_keys(args: &[Vec<u8>], readonly: bool) -> Vec<(usize, Vec<String>)> {
+    let flags = |f: &[&str]| f.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut keys = vec![(1, flags(&["RO", "access"]))];
+    if readonly {
+        return keys;
+    }
+    let mut store = None;
+    let mut i = 2;
+    while i < args.len() {
+        let a = &args[i];
+        if is_opt(a, "limit") {
+            i += 2;
+        } else if is_opt(a, "get") || is_opt(a, "by") {
+            i += 1;
+        } else if is_opt(a, "store") && i + 1 < args.len() {
+            store = Some(i + 1);
+        }
+        i += 1;
+    }
+    if let Some(pos) = store {
+        keys.push((pos, flags(&["OW", "update"])));
+    }
+    keys
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -432,5 +492,15 @@ mod tests {
         assert!(parse_scan_cursor(b"1x").is_err());
         assert!(parse_scan_cursor(b"18446744073709551616").is_err());
         assert!(parse_scan_cursor(b"-").is_err());
+    }
+
+    #[test]
+    fn getkeys_takes_the_last_store_with_an_argument() {
+        let args = |s: &str| s.split(' ').map(|w| w.as_bytes().to_vec()).collect::<Vec<_>>();
+        let pos = |k: Vec<(usize, Vec<String>)>| k.into_iter().map(|(p, _)| p).collect::<Vec<_>>();
+        assert_eq!(pos(sort_get_keys(&args("SORT k BY x STORE d GET y LIMIT 0 1 STORE e"), false)), vec![1, 12]);
+        assert_eq!(pos(sort_get_keys(&args("SORT k STORE"), false)), vec![1]);
+        assert_eq!(pos(sort_get_keys(&args("SORT k GET store STORE d"), false)), vec![1, 5]);
+        assert_eq!(pos(sort_get_keys(&args("SORT k STORE d"), true)), vec![1]);
     }
 }

@@ -1,12 +1,12 @@
 //! Running a command: models server.c `processCommand()` (lookup, existence and arity checks
-//! with Redis's errors, NOAUTH, the OOM rule, the Pub/Sub-mode restriction, MULTI queueing) and
+//! with Redis's errors, NOAUTH, the ACL check, the OOM rule, the Pub/Sub-mode restriction, MULTI queueing) and
 //! `call()` (the handler, then stats, the memory peak, the event log), for a client's command,
 //! for EXEC's queue and for a script's `redis.call`. `Engine::execute` is the entry point every
 //! host uses; `Engine::call` is the re-entrant part (EXEC, scripts), as in Redis.
 
 use std::borrow::Cow;
 
-use crate::engine::{ClientId, Engine};
+use crate::engine::{CallInfo, ClientId, Engine};
 use crate::events::Event;
 use crate::reply::Reply;
 
@@ -18,10 +18,56 @@ impl Engine {
     /// `call()`), then serves clients blocked on keys the command made ready. When the command
     /// blocks (BLPOP on an empty list…), `is_blocked(client)` is true and the returned reply is a
     /// placeholder: the real one arrives later in the client's outbox.
+    ///
+    /// With CLIENT REPLY OFF/SKIP (or a second MONITOR) the reply is not to be sent:
+    /// `reply_dropped(client)` says so. Outbox entries queued before the reply was made come
+    /// before it (`take_outbox_before_reply`), the rest after.
     pub fn execute(&mut self, client: ClientId, argv: &[Vec<u8>]) -> Reply {
+        let outer = self.current_client.replace(client);
+        if let Some(c) = self.clients.get_mut(&client) {
+            c.reply_dropped = false;
+            c.reply_pos = c.outbox.len();
+        }
         let reply = self.process_command(client, argv);
+        // server.c afterCommand(): the invalidations the client caused for itself follow its reply.
+        self.tracking_handle_pending_key_invalidations();
         self.after_command();
+        // CLIENT_CLOSE_AFTER_COMMAND (its user deleted by its own command): closed now, the
+        // reply still goes out.
+        if self.clients.get(&client).is_some_and(|c| c.close_after_command) {
+            self.disconnect(client);
+        }
+        self.command_processed(client, argv, &reply);
+        self.current_client = outer;
         reply
+    }
+
+    /// A postponed command run when the pause ended (blocked.c `processUnblockedClients()`):
+    /// as `execute`, its reply (unless dropped, or the command blocks again) to the outbox.
+    fn execute_late(&mut self, client: ClientId, argv: &[Vec<u8>]) {
+        let reply = self.execute(client, argv);
+        if self.is_blocked(client) || self.reply_dropped(client) {
+            return;
+        }
+        if let Some(c) = self.clients.get_mut(&client) {
+            let at = std::mem::take(&mut c.reply_pos).min(c.outbox.len());
+            c.outbox.insert(at, reply);
+        }
+    }
+
+    /// networking.c `commandProcessed()` → `resetClient()` for what a reply depends on: whether
+    /// this one is sent (CLIENT REPLY OFF/SKIP spare push replies, 7.0's `CLIENT_PUSHING`), SKIP
+    /// moving on to the next command, CLIENT CACHING's flag lasting one command (CLIENT commands
+    /// and MULTI queueing keep it). A blocked client is reset when it is unblocked.
+    fn command_processed(&mut self, client: ClientId, argv: &[Vec<u8>], reply: &Reply) {
+        let Some(c) = self.clients.get_mut(&client) else { return };
+        if c.is_blocked() {
+            return;
+        }
+        let push = matches!(reply, Reply::Push(_));
+        c.reply_dropped |= (c.reply_off || c.reply_skip) && !push;
+        let client_cmd = argv.first().is_some_and(|n| n.eq_ignore_ascii_case(b"client"));
+        c.reset_after_command(client_cmd);
     }
 
     fn reject(
@@ -32,7 +78,9 @@ impl Engine {
         base: Option<&'static Command>,
         err: Reply,
     ) -> Reply {
-        self.stats.total_error_replies += 1;
+        if let Reply::Error(msg) = &err {
+            self.count_error_reply(msg);
+        }
         if let Some(base) = base {
             self.stats.commands.entry(base.name.as_str()).or_default().rejected_calls += 1;
         }
@@ -41,6 +89,7 @@ impl Engine {
             if c.in_multi {
                 c.dirty_exec = true;
             }
+            c.reply_pos = c.outbox.len();
         }
         let name = match base {
             Some(b) => Cow::Borrowed(b.name.as_str()),
@@ -50,6 +99,19 @@ impl Engine {
         };
         self.log_command(client, db, name, argv.len(), true);
         err
+    }
+
+    /// networking.c `afterErrorReply()`: one more error reply, counted in `total_error_replies`
+    /// and under its prefix in INFO errorstats — the code before the first space when it shows
+    /// within the first 31 bytes (`WRONGTYPE`, `NOSCRIPT`, a script's own `MY_CODE x`), else `ERR`.
+    pub(crate) fn count_error_reply(&mut self, msg: &[u8]) {
+        self.stats.total_error_replies += 1;
+        let window = &msg[..msg.len().min(31)];
+        let prefix: &[u8] = match window.iter().position(|&b| b == b' ') {
+            Some(n) => &msg[..n],
+            None => b"ERR",
+        };
+        *self.stats.errors.entry(prefix.to_vec()).or_default() += 1;
     }
 
     /// server.c `processCommand()`: lookup, existence and arity checks with Redis's errors, the
@@ -77,9 +139,37 @@ impl Engine {
         if cmd.handler.is_none() {
             return Reply::err("ERR command has no handler");
         }
+        // `c->lastcmd` is the command found, whether it then runs or is refused.
+        if let Some(c) = self.clients.get_mut(&client) {
+            c.last_cmd = cmd.name.as_str();
+            c.argv_mem = argv.iter().map(|a| a.len()).sum();
+        }
         // server.c processCommand(): `authRequired(c)` and the command lacks CMD_NO_AUTH.
-        if !cmd.has_flag("no_auth") && self.clients.get(&client).is_some_and(|c| !c.authenticated) {
+        if !cmd.has_flag("no_auth") && self.auth_required(client) {
             return self.reject(client, db, argv, Some(cmd), Reply::err("NOAUTH Authentication required."));
+        }
+        // server.c processCommand(): CMD_PROTECTED commands (DEBUG, MODULE LOAD/LOADEX/UNLOAD)
+        // run only when enable-debug-command / enable-module-command allows them.
+        if let Some(option) = protected_by(cmd) {
+            let local = self.clients.get(&client).is_none_or(|c| c.is_local());
+            let allowed = match self.config.str(option) {
+                "yes" => true,
+                "local" => local,
+                _ => false,
+            };
+            if !allowed {
+                let what = if option == "enable-debug-command" { "DEBUG" } else { "MODULE" };
+                let msg = format!(
+                    "ERR {what} command not allowed. If the {option} option is set to \"local\", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server."
+                );
+                return self.reject(client, db, argv, Some(cmd), Reply::err(msg));
+            }
+        }
+        // ACLCheckAllPerm(): NOPERM, and an ACL LOG entry.
+        if let Err(denied) = self.acl_check(client, cmd, argv) {
+            let context = self.acl_context(client);
+            self.acl_log_denied(client, cmd, argv, denied, context);
+            return self.reject(client, db, argv, Some(cmd), super::acl::noperm(cmd, denied));
         }
         let (in_multi, in_pubsub, queued_denyoom) = match self.clients.get(&client) {
             Some(c) => (
@@ -110,6 +200,10 @@ impl Engine {
                     Reply::err("OOM command not allowed when used memory > 'maxmemory'."),
                 );
             }
+        }
+        // Make sure to use a reasonable amount of memory for client side caching metadata.
+        if self.tracking.clients > 0 {
+            self.tracking_limit_used_slots();
         }
         if in_pubsub
             && !matches!(
@@ -142,6 +236,20 @@ impl Engine {
             };
             return self.reject(client, db, argv, Some(cmd), err);
         }
+        // Clients are paused: the command waits for the end of the pause (ALL: any command;
+        // WRITE: one that may write or propagate — for EXEC, any it queued).
+        if self.pause.kind.is_some() {
+            let may_write = self.command_may_replicate(cmd, argv)
+                || (is_exec
+                    && self.clients.get(&client).is_some_and(|c| {
+                        c.queued.iter().any(
+                            |q| matches!(table().lookup(q), Lookup::Found(qc) if self.command_may_replicate(qc, q)),
+                        )
+                    }));
+            if self.must_postpone(client, may_write) {
+                return self.postpone(client, cmd, argv, |e, id, argv| e.execute_late(id, argv));
+            }
+        }
         if in_multi && !tx_control {
             if let Some(c) = self.clients.get_mut(&client) {
                 // multi.c queueMultiCommand(): a doomed transaction stops storing commands.
@@ -155,7 +263,10 @@ impl Engine {
     }
 
     /// server.c `call()`: runs a command that passed the checks — directly, from EXEC or from a
-    /// script — and keeps the stats, the memory accounting and the event log.
+    /// script — and keeps the stats, the memory accounting and the event log. The command's
+    /// duration is the whole microseconds the virtual CPU clock crossed while it ran (its own
+    /// cost from src/cost.rs, its frees, the commands it ran itself), as Redis measures
+    /// `ustime()` around the call.
     pub(crate) fn call(&mut self, client: ClientId, cmd: &'static Command, argv: &[Vec<u8>]) -> Reply {
         let Some(db) = self.client_db(client) else {
             return Reply::err("ERR no such client");
@@ -166,14 +277,40 @@ impl Engine {
         let call = Call { client, db, argv, cmd, table: table() };
         let outer = self.current_command.replace(cmd.name.as_str());
         if let Some(c) = self.clients.get_mut(&client) {
-            c.last_cmd = cmd.name.as_str();
+            // `c->lastcmd` stays the client's own command (EXEC, EVAL) while it runs others.
+            if outer.is_none() {
+                c.last_cmd = cmd.name.as_str();
+            }
             c.argv_mem = argv.iter().map(|a| a.len()).sum();
+            if outer.is_none() {
+                c.reply_pos = c.outbox.len();
+            }
         }
+        // Tracking remembers the keys of the command a client sent — inside a script, the
+        // script's caller's (tracking.c 7.0 reads the caller's argv).
+        if !self.in_script && self.tracking.clients > 0 && self.tracks_reads(client) {
+            self.tracking_caller_keys = crate::command::server::command_key_names(cmd, argv);
+        }
+        // The script commands feed MONITOR before they run, so their commands follow them.
+        if cmd.has_flag("skip_monitor") && !self.monitors.is_empty() {
+            self.feed_monitors(client, db, argv);
+        }
+        let cpu_before = self.cpu.ns;
+        let outer_counted = std::mem::replace(&mut self.error_already_counted, false);
         let reply = handler(self, &call);
+        let error_counted = std::mem::replace(&mut self.error_already_counted, outer_counted);
         if self.errno_erange.is_some() {
             crate::command::sort::after_command(self, &cmd.name, argv);
         }
         self.current_command = outer;
+        let db_after = self.client_db(client).unwrap_or(db);
+        if cmd.has_flag("readonly") && self.tracking.clients > 0 && self.tracks_reads(client) {
+            let keys = self.tracking_caller_keys.clone();
+            self.tracking_remember_keys(client, keys);
+        }
+        if !self.monitors.is_empty() && !cmd.has_flag("skip_monitor") && !cmd.has_flag("admin") {
+            self.feed_monitors(client, db_after, argv);
+        }
         // Values the command may have changed in place get their size recomputed.
         for d in self.dbs.iter_mut() {
             d.refresh_dirty();
@@ -183,21 +320,46 @@ impl Engine {
         if used > self.stats.peak_memory {
             self.stats.peak_memory = used;
         }
-        self.stats.total_commands_processed += 1;
-        let stat = self.stats.commands.entry(cmd.name.as_str()).or_default();
-        if stat.calls == 0 {
-            self.stats.histograms += 1;
+        // The command's own cost: replies built by the commands it ran were charged by them.
+        let nested_reply =
+            matches!(cmd.name.as_str(), "exec" | "eval" | "evalsha" | "eval_ro" | "evalsha_ro" | "fcall" | "fcall_ro");
+        let mut own = crate::cost::command_cost_ns(argv, if nested_reply { None } else { Some(&reply) });
+        if nested_reply && cmd.name != "exec" {
+            own += crate::cost::SCRIPT_RUN_NS;
         }
+        self.charge_cpu(crate::cost::scaled(own, self.hot.cost_percent));
+        let duration = self.cpu.ns / 1000 - cpu_before / 1000;
+        let blocked = self.clients.get(&client).is_some_and(|c| c.blocked.is_some());
+        let stat = self.stats.commands.entry(cmd.name.as_str()).or_default();
         stat.calls += 1;
+        stat.usec += duration;
         let reply = match reply {
             Reply::Error(msg) => {
                 stat.failed_calls += 1;
-                self.stats.total_error_replies += 1;
-                Reply::Error(sanitize(msg))
+                let msg = sanitize(msg);
+                if !error_counted {
+                    self.count_error_reply(&msg);
+                }
+                Reply::Error(msg)
             }
             other => other,
         };
-        let db_after = self.client_db(client).unwrap_or(db);
+        let info = CallInfo {
+            name: cmd.name.as_str(),
+            fast: cmd.has_flag("fast"),
+            skip_slowlog: cmd.has_flag("skip_slowlog"),
+        };
+        if blocked {
+            // blocked.c: the histogram, the slow log and the latency sample wait for the reply.
+            if let Some(b) = self.clients.get_mut(&client).and_then(|c| c.blocked.as_mut()) {
+                b.duration_us = duration;
+                b.call = info;
+            }
+        } else {
+            let event = if info.fast { "fast-command" } else { "command" };
+            self.record_call(client, info, argv, duration, event, duration);
+        }
+        self.stats.total_commands_processed += 1;
         self.log_command(client, db_after, Cow::Borrowed(cmd.name.as_str()), argv.len(), reply.is_error());
         reply
     }
@@ -233,8 +395,22 @@ impl Engine {
         }
     }
 
+    /// Reads (for tests and views) the virtual CPU clock in ns.
+    pub fn cpu_ns(&self) -> u64 {
+        self.cpu.ns
+    }
+
     fn log_command(&mut self, client: ClientId, db: usize, name: Cow<'static, str>, argc: usize, error: bool) {
         let at_ms = self.now_ms;
         self.events.push(Event::Command { at_ms, client, db, name, argc, error });
+    }
+}
+
+/// The config option that guards a CMD_PROTECTED command (commands/*.json `PROTECTED`).
+fn protected_by(cmd: &Command) -> Option<&'static str> {
+    match cmd.name.as_str() {
+        "debug" => Some("enable-debug-command"),
+        "module|load" | "module|loadex" | "module|unload" => Some("enable-module-command"),
+        _ => None,
     }
 }

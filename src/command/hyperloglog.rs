@@ -148,7 +148,7 @@ pub fn pfcount(e: &mut Engine, c: &Call) -> Reply {
     };
     hll::set_cached_card(bytes, card);
     // A write Redis propagates (signalModifiedKey + dirty), with no keyspace event.
-    e.touch_watched_key(c.db, key);
+    e.signal_modified_key(c.db, key, false);
     e.dirty(1);
     Reply::Integer(card as i64)
 }

@@ -9,9 +9,15 @@
 //! - `dispatch.rs`: server.c `processCommand()` and `call()`.
 //!
 //! The families (file ↔ Redis file):
-//! - `server.rs` ↔ server.c (PING, ECHO, TIME, INFO, COMMAND), `db.rs` ↔ db.c, `object.rs` ↔
-//!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `networking.rs` ↔ networking.c
-//!   (CLIENT, HELLO, AUTH, RESET, QUIT), `replication.rs` ↔ replication.c (ROLE);
+//! - `server.rs` ↔ server.c (PING, ECHO, TIME, COMMAND), `info.rs` ↔ server.c's INFO, `db.rs` ↔ db.c, `object.rs` ↔
+//!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `latency.rs` ↔ latency.c (LATENCY),
+//!   `slowlog.rs` ↔ slowlog.c (SLOWLOG), `debug.rs` ↔ debug.c (DEBUG), `module.rs` ↔ module.c
+//!   (MODULE, without modules), `lolwut.rs` ↔ lolwut.c, lolwut5.c, lolwut6.c, `networking.rs` ↔ networking.c
+//!   (CLIENT, HELLO, AUTH, RESET, QUIT), `tracking.rs` ↔ tracking.c's CLIENT subcommands
+//!   (TRACKING, CACHING, GETREDIR, TRACKINGINFO), `replication.rs` ↔ replication.c (ROLE,
+//!   MONITOR);
+//! - `acl.rs` ↔ acl.c (ACL, and the permission check dispatch, EXEC and scripts run; users are
+//!   ../acl.rs);
 //! - `string.rs` ↔ t_string.c, `expire.rs` ↔ expire.c, `list.rs` ↔ t_list.c, `hash.rs` ↔
 //!   t_hash.c, `set.rs` ↔ t_set.c, `zset.rs` ↔ t_zset.c, `geo.rs` ↔ geo.c, `bitops.rs` ↔
 //!   bitops.c, `hyperloglog.rs` ↔ hyperloglog.c, `sort.rs` ↔ sort.c;
@@ -20,19 +26,25 @@
 //!   `eval.rs` ↔ eval.c (the Lua side is ../script/);
 //! - `clock.rs`: the playground's own CLOCK command (not Redis).
 
+pub mod acl;
 pub mod bitops;
 pub mod call;
 pub mod clock;
 pub mod cluster;
 pub mod config;
 pub mod db;
+pub mod debug;
 pub mod dispatch;
 pub mod eval;
 pub mod expire;
 pub mod geo;
 pub mod hash;
 pub mod hyperloglog;
+pub mod info;
+pub mod latency;
 pub mod list;
+pub mod lolwut;
+pub mod module;
 pub mod multi;
 pub mod networking;
 pub mod object;
@@ -40,9 +52,11 @@ pub mod pubsub;
 pub mod replication;
 pub mod server;
 pub mod set;
+pub mod slowlog;
 pub mod sort;
 pub mod string;
 pub mod table;
+pub mod tracking;
 pub mod zset;
 
 use crate::reply::Reply;
@@ -89,6 +103,15 @@ pub fn is_opt(arg: &[u8], word: &str) -> bool {
 /// `ERR invalid expire time in '<cmd>' command` (networking.c `addReplyErrorExpireTime()`).
 pub fn invalid_expire_time(cmd: &str) -> Reply {
     Reply::Error(format!("ERR invalid expire time in '{cmd}' command").into_bytes())
+}
+
+/// networking.c `addReplySubcommandSyntaxError()`: a subcommand given more arguments than it
+/// takes (`'%.128s'` of the subcommand as typed).
+pub fn subcommand_syntax_error(container: &str, sub: &[u8]) -> Reply {
+    let mut msg = b"ERR unknown subcommand or wrong number of arguments for '".to_vec();
+    msg.extend(c_str(sub).iter().take(128));
+    msg.extend(format!("'. Try {container} HELP.").bytes());
+    Reply::Error(msg)
 }
 
 /// The index arithmetic of t_list.c `addListRangeReply()`/`ltrimCommand()` and t_zset.c's rank

@@ -54,12 +54,26 @@ pub fn exec(e: &mut Engine, c: &Call) -> Reply {
     let queued = std::mem::take(&mut cl.queued);
     e.unwatch_all(c.client);
     let mut replies = Vec::with_capacity(queued.len());
+    e.exec_running = true;
     for argv in &queued {
         let reply = match c.table.lookup(argv) {
-            Lookup::Found(cmd) => e.call(c.client, cmd, argv),
+            // ACLs are checked again: the rules may have changed since the command was queued.
+            Lookup::Found(cmd) => match e.acl_check(c.client, cmd, argv) {
+                Ok(()) => e.call(c.client, cmd, argv),
+                Err(denied) => {
+                    e.acl_log_denied(c.client, cmd, argv, denied, crate::acl::Context::Multi);
+                    e.stats.total_error_replies += 1;
+                    super::acl::noperm_at_exec(denied)
+                }
+            },
             Lookup::Rejected(err) => err,
         };
         replies.push(reply);
+    }
+    // The queue is freed: values stored from its arguments are theirs alone again.
+    e.exec_running = false;
+    for db in e.dbs.iter_mut() {
+        db.release_exec_argv();
     }
     e.discard_transaction(c.client);
     Reply::Array(replies)

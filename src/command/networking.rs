@@ -1,48 +1,56 @@
-//! Connections: models networking.c — CLIENT ID/SETNAME/GETNAME/LIST/INFO/KILL
-//! (`clientCommand()`, `catClientInfoString()`, `clientSetName()`), HELLO (`helloCommand()`:
-//! switches the client to RESP2 or RESP3, with its AUTH and SETNAME options), RESET
-//! (`clearClientConnectionState()`, back to RESP2) and QUIT; AUTH (acl.c `authCommand()`).
+//! Connections: models networking.c — CLIENT ID/SETNAME/GETNAME/LIST/INFO/KILL/REPLY/UNBLOCK/
+//! PAUSE/UNPAUSE/NO-EVICT (`clientCommand()`, `catClientInfoString()`, `clientSetName()`),
+//! HELLO (`helloCommand()`: switches the client to RESP2 or RESP3, with its AUTH and SETNAME
+//! options), RESET (`clearClientConnectionState()`, back to RESP2) and QUIT; AUTH (acl.c
+//! `authCommand()`, whose users and credentials are ../acl.rs). CLIENT TRACKING and its
+//! siblings are in tracking.rs; what PAUSE does is ../pause.rs.
+//!
+//! CLIENT REPLY OFF|SKIP: the replies the client would get are dropped (the engine marks them,
+//! `Engine::reply_dropped`; hosts don't send them), except push messages — Pub/Sub messages and
+//! (un)subscribe confirmations, invalidations — which 7.0 always sends. Deviation: a CLIENT REPLY
+//! inside MULTI drops EXEC's whole reply (OFF) or none of it (SKIP), where 7.0 drops the queued
+//! commands' replies from within the array it announced (a malformed reply).
 //!
 //! Deviations: the engine sees no sockets, so CLIENT LIST's socket fields are stand-ins: `addr`
 //! and `laddr` are the real ones only for a `redisplay serve` connection (a console client shows
 //! 127.0.0.1 with port 40000+id), `fd` is 7+id, buffer sizes are those of an idle redis-server
-//! connection (`qbuf=26 qbuf-free=20448 rbs=1024 … tot-mem=22298`), `events=r`. There is no
-//! ACL: the one user is `default`, whose password is `requirepass` (any password while that is
-//! empty), for AUTH and HELLO's AUTH alike.
+//! connection (`qbuf=26 qbuf-free=20448 rbs=1024 … tot-mem=22298`), `events=r`.
 
+use crate::acl::{Context, LogEntry, Reason};
 use crate::command::call::Call;
-use crate::command::{is_opt, syntax_error};
-use crate::engine::{Client, ClientId, Engine};
+use crate::command::{is_opt, subcommand_syntax_error, syntax_error};
+use crate::engine::{Client, ClientId, Engine, PauseKind};
 use crate::reply::Reply;
 use crate::util::{string2ll, text};
 
 /// networking.c `catClientInfoString()`. `caller`: the client running CLIENT LIST/INFO, whose
 /// query buffer holds the command (the buffer fields are those redis-server 7.0.15 shows for an
 /// idle connection and for the caller).
-fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
+pub(crate) fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
     let now = e.now_ms();
+    // catClientInfoString()'s flag letters, in its order.
     let mut flags = String::new();
-    if c.in_multi {
-        flags.push('x');
-    }
-    if c.blocked.is_some() {
-        flags.push('b');
-    }
-    if c.dirty_cas {
-        flags.push('d');
-    }
-    if c.dirty_exec {
-        flags.push('e');
-    }
-    if c.in_pubsub() {
-        flags.push('P');
+    for (on, letter) in [
+        (c.monitor, 'O'),
+        (c.in_pubsub(), 'P'),
+        (c.in_multi, 'x'),
+        (c.is_blocked(), 'b'),
+        (c.tracking.is_some(), 't'),
+        (c.tracking.as_ref().is_some_and(|t| t.broken_redir), 'R'),
+        (c.tracking.as_ref().is_some_and(|t| t.bcast), 'B'),
+        (c.dirty_cas, 'd'),
+        (c.no_evict, 'e'),
+    ] {
+        if on {
+            flags.push(letter);
+        }
     }
     if flags.is_empty() {
         flags.push('N');
     }
     let multi = if c.in_multi { c.queued.len() as i64 } else { -1 };
     // An idle connection's query buffer was freed; a blocked one still holds its command.
-    let argv_mem = if caller || c.blocked.is_some() { c.argv_mem } else { 0 };
+    let argv_mem = if caller || c.is_blocked() { c.argv_mem } else { 0 };
     let buffers = if caller {
         format!(
             "qbuf=26 qbuf-free=20448 argv-mem={argv_mem} multi-mem=0 rbs=16384 rbp=16384 obl=0 oll=0 omem=0 tot-mem={}",
@@ -55,11 +63,11 @@ fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
         )
     };
     format!(
-        "id={} addr={} laddr={} fd={} name={} age={} idle={} flags={} db={} sub={} psub={} ssub=0 multi={} \
-         {} events=r cmd={} user=default redir=-1 resp={}",
+        "id={} addr={} laddr={} fd={} name={} age={} idle={} flags={} db={} sub={} psub={} ssub={} multi={} \
+         {} events=r cmd={} user={} redir={} resp={}",
         c.id,
-        addr_of(c),
-        laddr_of(c),
+        c.peer_addr(),
+        c.local_addr(),
         7 + c.id,
         text(&c.name),
         (now - c.created_ms).max(0) / 1000,
@@ -68,9 +76,12 @@ fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
         c.db,
         c.channels.len(),
         c.patterns.len(),
+        c.shard_channels.len(),
         multi,
         buffers,
         c.last_cmd,
+        text(&c.user),
+        c.tracking.as_ref().map_or(-1, |t| t.redirect as i64),
         c.resp,
     )
 }
@@ -83,21 +94,6 @@ pub fn client_getname(e: &mut Engine, c: &Call) -> Reply {
     match e.clients.get(&c.client) {
         Some(cl) if !cl.name.is_empty() => Reply::bulk(&cl.name),
         _ => Reply::Nil,
-    }
-}
-
-/// The client's `ip:port`: the real peer for a network client, a stand-in for a console.
-fn addr_of(c: &Client) -> String {
-    match &c.addr {
-        Some((addr, _)) => addr.clone(),
-        None => format!("127.0.0.1:{}", 40000 + c.id),
-    }
-}
-
-fn laddr_of(c: &Client) -> String {
-    match &c.addr {
-        Some((_, laddr)) => laddr.clone(),
-        None => "127.0.0.1:6379".into(),
     }
 }
 
@@ -177,7 +173,7 @@ pub fn client_list(e: &mut Engine, c: &Call) -> Reply {
 pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
     if c.argc() == 3 {
         let target = c.arg(2);
-        let victim = e.clients.values().find(|cl| addr_of(cl).as_bytes() == target).map(|cl| cl.id);
+        let victim = e.clients.values().find(|cl| cl.peer_addr().as_bytes() == target).map(|cl| cl.id);
         return match victim {
             Some(id) => {
                 e.disconnect(id);
@@ -210,10 +206,13 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
         } else if is_opt(opt, "laddr") {
             laddr_f = Some(val.to_vec());
         } else if is_opt(opt, "user") {
-            if val != b"default" {
-                return Reply::err(format!("ERR No such user '{}'", text(val)));
+            if e.acl.user(val).is_none() {
+                let mut msg = b"ERR No such user '".to_vec();
+                msg.extend(crate::acl::c_str(val));
+                msg.push(b'\'');
+                return Reply::Error(msg);
             }
-            user_f = Some(());
+            user_f = Some(val.to_vec());
         } else if is_opt(opt, "skipme") {
             if is_opt(val, "yes") {
                 skipme = true;
@@ -227,13 +226,12 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
         }
         i += 2;
     }
-    let _ = user_f;
     let victims: Vec<ClientId> = e
         .clients
         .values()
         .filter(|cl| id_f.is_none_or(|id| cl.id == id))
-        .filter(|cl| addr_f.as_ref().is_none_or(|a| addr_of(cl).as_bytes() == a.as_slice()))
-        .filter(|cl| laddr_f.as_ref().is_none_or(|a| laddr_of(cl).as_bytes() == a.as_slice()))
+        .filter(|cl| addr_f.as_ref().is_none_or(|a| cl.peer_addr().as_bytes() == a.as_slice()))
+        .filter(|cl| laddr_f.as_ref().is_none_or(|a| cl.local_addr().as_bytes() == a.as_slice()))
         .filter(|cl| {
             type_f.as_ref().is_none_or(|t| match t.as_slice() {
                 b"normal" => !cl.in_pubsub(),
@@ -241,6 +239,7 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
                 _ => false,
             })
         })
+        .filter(|cl| user_f.as_ref().is_none_or(|u| cl.user == *u))
         .filter(|cl| !(skipme && cl.id == c.client))
         .map(|cl| cl.id)
         .collect();
@@ -250,9 +249,12 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
     Reply::Integer(victims.len() as i64)
 }
 
-/// networking.c `clearClientConnectionState()` (RESET): out of MULTI, no watches, no
-/// subscriptions, no blocking, db 0, no name.
+/// networking.c `clearClientConnectionState()` (RESET): out of MONITOR, tracking off, out of
+/// MULTI, no watches, no subscriptions, no blocking, db 0, no name, RESP2, CLIENT REPLY ON
+/// (NO-EVICT stays on in 7.0.15).
 pub fn reset(e: &mut Engine, c: &Call) -> Reply {
+    e.monitors.retain(|&id| id != c.client);
+    e.disable_tracking(c.client);
     e.discard_transaction(c.client);
     crate::pubsub::unsubscribe_all(e, c.client);
     e.unblock(c.client);
@@ -261,20 +263,17 @@ pub fn reset(e: &mut Engine, c: &Call) -> Reply {
         cl.name.clear();
         cl.outbox.clear();
         cl.resp = 2;
+        cl.monitor = false;
+        cl.reply_off = false;
+        cl.reply_skip_next = false;
     }
-    // clientSetDefaultAuth(): back to the default user, authenticated only if it has no password.
-    let nopass = e.config.str("requirepass").is_empty();
+    // clientSetDefaultAuth(): back to the default user, authenticated only if it is open.
+    let open = e.default_user_open();
     if let Some(cl) = e.clients.get_mut(&c.client) {
-        cl.authenticated = nopass;
+        cl.user = b"default".to_vec();
+        cl.authenticated = open;
     }
     Reply::Status("RESET".into())
-}
-
-/// acl.c `ACLCheckUserCredentials()` for the one user the playground has, `default`: a
-/// password-less default user takes any password; otherwise it must equal requirepass.
-fn check_credentials(e: &Engine, user: &[u8], pass: &[u8]) -> bool {
-    let required = e.config.str("requirepass");
-    user == b"default" && (required.is_empty() || required.as_bytes() == pass)
 }
 
 /// acl.c `authCommand()`: `AUTH password` or `AUTH username password`.
@@ -284,7 +283,7 @@ pub fn auth(e: &mut Engine, c: &Call) -> Reply {
     }
     let (user, pass): (&[u8], &[u8]) = if c.argc() == 2 {
         // The legacy form on a server without a password is a configuration mistake.
-        if e.config.str("requirepass").is_empty() {
+        if e.acl.default_user().nopass() {
             return Reply::err(
                 "ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?",
             );
@@ -293,11 +292,8 @@ pub fn auth(e: &mut Engine, c: &Call) -> Reply {
     } else {
         (c.arg(1), c.arg(2))
     };
-    if !check_credentials(e, user, pass) {
+    if !e.authenticate_user(c.client, user, pass, c.arg(0)) {
         return Reply::err("WRONGPASS invalid username-password pair or user is disabled.");
-    }
-    if let Some(cl) = e.clients.get_mut(&c.client) {
-        cl.authenticated = true;
     }
     Reply::ok()
 }
@@ -321,37 +317,27 @@ pub fn hello(e: &mut Engine, c: &Call) -> Reply {
         }
         proto = Some(ver as u8);
     }
-    let mut setname: Option<Vec<u8>> = None;
-    let mut credentials: Option<(Vec<u8>, Vec<u8>)> = None;
+    // Options take effect in order: an AUTH or SETNAME before a bad option stays done.
     while j < c.argc() {
         let more = c.argc() - j - 1;
         if is_opt(c.arg(j), "auth") && more >= 2 {
-            credentials = Some((c.arg(j + 1).to_vec(), c.arg(j + 2).to_vec()));
+            if !e.authenticate_user(c.client, c.arg(j + 1), c.arg(j + 2), c.arg(0)) {
+                return Reply::err("WRONGPASS invalid username-password pair or user is disabled.");
+            }
             j += 3;
         } else if is_opt(c.arg(j), "setname") && more >= 1 {
-            setname = Some(c.arg(j + 1).to_vec());
+            if let Err(r) = set_name(e, c.client, c.arg(j + 1)) {
+                return r;
+            }
             j += 2;
         } else {
             return Reply::err(format!("ERR Syntax error in HELLO option '{}'", text(c.arg(j))));
-        }
-    }
-    if let Some((user, pass)) = credentials {
-        if !check_credentials(e, &user, &pass) {
-            return Reply::err("WRONGPASS invalid username-password pair or user is disabled.");
-        }
-        if let Some(cl) = e.clients.get_mut(&c.client) {
-            cl.authenticated = true;
         }
     }
     if e.clients.get(&c.client).is_some_and(|cl| !cl.authenticated) {
         return Reply::err(
             "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time",
         );
-    }
-    if let Some(name) = setname {
-        if let Err(r) = set_name(e, c.client, &name) {
-            return r;
-        }
     }
     let resp = match (proto, e.clients.get_mut(&c.client)) {
         (Some(p), Some(client)) => {
@@ -370,4 +356,160 @@ pub fn hello(e: &mut Engine, c: &Call) -> Reply {
         (Reply::bulk("role"), Reply::bulk("master")),
         (Reply::bulk("modules"), Reply::Array(vec![])),
     ])
+}
+
+/// `CLIENT REPLY ON|OFF|SKIP`: OFF and SKIP have no reply of their own.
+pub fn client_reply(e: &mut Engine, c: &Call) -> Reply {
+    let Some(cl) = e.clients.get_mut(&c.client) else { return Reply::err("ERR no such client") };
+    if is_opt(c.arg(2), "on") {
+        cl.reply_off = false;
+        cl.reply_skip = false;
+        cl.reply_skip_next = false;
+        return Reply::ok();
+    }
+    if is_opt(c.arg(2), "off") {
+        cl.reply_off = true;
+    } else if is_opt(c.arg(2), "skip") {
+        if !cl.reply_off {
+            cl.reply_skip_next = true;
+        }
+    } else {
+        return syntax_error();
+    }
+    // No reply — but inside EXEC the array already counts one (see the header).
+    if !cl.in_multi {
+        cl.reply_dropped = true;
+    }
+    Reply::ok()
+}
+
+/// `CLIENT UNBLOCK id [TIMEOUT|ERROR]`: a client blocked on keys gets its timeout reply or an
+/// UNBLOCKED error. One postponed by CLIENT PAUSE gets the error as 7.0.15 gives it — and its
+/// command still runs (postponed again while the pause lasts); TIMEOUT there makes 7.0.15 panic
+/// (`replyToBlockedClientTimedOut()` knows no BLOCKED_POSTPONE): here it answers 0.
+pub fn client_unblock(e: &mut Engine, c: &Call) -> Reply {
+    if c.argc() > 4 {
+        return subcommand_syntax_error("CLIENT", c.arg(1));
+    }
+    let mut error = false;
+    if c.argc() == 4 {
+        if is_opt(c.arg(3), "error") {
+            error = true;
+        } else if !is_opt(c.arg(3), "timeout") {
+            return Reply::err("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR");
+        }
+    }
+    let Some(id) = string2ll(c.arg(2)) else { return Reply::err(crate::command::NOT_INTEGER) };
+    let target = id as ClientId;
+    if error && e.clients.get(&target).is_some_and(|t| t.postponed.is_some()) {
+        e.add_reply(target, Reply::err("UNBLOCKED client unblocked via CLIENT UNBLOCK"));
+        e.release_postponed(target);
+        return Reply::Integer(1);
+    }
+    if e.clients.get(&target).is_none_or(|t| t.blocked.is_none()) {
+        return Reply::Integer(0);
+    }
+    let reply = if error {
+        Reply::err("UNBLOCKED client unblocked via CLIENT UNBLOCK")
+    } else {
+        // blocked.c replyToBlockedClientTimedOut(): a blocking pop's timeout is a null array.
+        Reply::NilArray
+    };
+    e.unblock(target);
+    e.add_reply(target, reply);
+    if let Some(t) = e.clients.get_mut(&target) {
+        t.reset_after_command(false);
+    }
+    Reply::Integer(1)
+}
+
+/// `CLIENT PAUSE timeout [WRITE|ALL]`: the mode is checked first, then the timeout (ms), which
+/// is added to the clock as 7.0 adds it — without an overflow check.
+pub fn client_pause(e: &mut Engine, c: &Call) -> Reply {
+    if c.argc() > 4 {
+        return subcommand_syntax_error("CLIENT", c.arg(1));
+    }
+    let mut kind = PauseKind::All;
+    if c.argc() == 4 {
+        if is_opt(c.arg(3), "write") {
+            kind = PauseKind::Write;
+        } else if !is_opt(c.arg(3), "all") {
+            return Reply::err("ERR CLIENT PAUSE mode must be WRITE or ALL");
+        }
+    }
+    let Some(ms) = string2ll(c.arg(2)) else {
+        return Reply::err("ERR timeout is not an integer or out of range");
+    };
+    if ms < 0 {
+        return Reply::err("ERR timeout is negative");
+    }
+    let end = if ms > 0 { ms.wrapping_add(e.now_ms()) } else { 0 };
+    e.pause_clients(end, kind);
+    Reply::ok()
+}
+
+/// `CLIENT UNPAUSE`: the postponed commands run before the server sleeps again.
+pub fn client_unpause(e: &mut Engine, _c: &Call) -> Reply {
+    e.unpause_clients();
+    Reply::ok()
+}
+
+/// `CLIENT NO-EVICT ON|OFF` (the `e` flag; the playground has no client eviction to exempt from).
+pub fn client_no_evict(e: &mut Engine, c: &Call) -> Reply {
+    let on = if is_opt(c.arg(2), "on") {
+        true
+    } else if is_opt(c.arg(2), "off") {
+        false
+    } else {
+        return syntax_error();
+    };
+    if let Some(cl) = e.clients.get_mut(&c.client) {
+        cl.no_evict = on;
+    }
+    Reply::ok()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Authentication and the ACL log's client-info (acl.c, beside catClientInfoString())
+// ---------------------------------------------------------------------------------------------
+
+impl Engine {
+    /// acl.c `addACLLogEntry()`: an entry with the client's CLIENT INFO line as it is now.
+    pub(crate) fn acl_log(
+        &mut self,
+        client: ClientId,
+        reason: Reason,
+        context: Context,
+        object: Vec<u8>,
+        user: Vec<u8>,
+    ) {
+        let Some(c) = self.clients.get(&client) else { return };
+        let entry = LogEntry {
+            count: 1,
+            reason,
+            context,
+            object,
+            username: user,
+            ctime_ms: self.now_ms(),
+            client_info: client_info_string(self, c, true),
+        };
+        let max_len = usize::try_from(self.config.int("acllog-max-len")).unwrap_or(usize::MAX);
+        self.acl.log_add(entry, max_len);
+    }
+
+    /// acl.c `ACLAuthenticateUser()` (AUTH, HELLO AUTH): on success the client runs as `user`;
+    /// a failure is logged (`object`: the command's name as typed).
+    pub(crate) fn authenticate_user(&mut self, client: ClientId, user: &[u8], pass: &[u8], object: &[u8]) -> bool {
+        if self.acl.check_credentials(user, pass) {
+            if let Some(c) = self.clients.get_mut(&client) {
+                c.authenticated = true;
+                c.user = user.to_vec();
+            }
+            return true;
+        }
+        let context =
+            if self.clients.get(&client).is_some_and(|c| c.in_multi) { Context::Multi } else { Context::Toplevel };
+        self.acl_log(client, Reason::Auth, context, object.to_vec(), user.to_vec());
+        false
+    }
 }

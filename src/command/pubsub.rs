@@ -1,13 +1,13 @@
-//! pubsub.c's commands: SUBSCRIBE, UNSUBSCRIBE, PSUBSCRIBE, PUNSUBSCRIBE, PUBLISH and PUBSUB
-//! CHANNELS/NUMSUB/NUMPAT/SHARDCHANNELS/SHARDNUMSUB. The tables and the delivery are in
-//! ../pubsub.rs. Shard channels are not modelled yet: their introspection answers as a server
-//! with none.
+//! pubsub.c's commands: SUBSCRIBE, UNSUBSCRIBE, PSUBSCRIBE, PUNSUBSCRIBE, PUBLISH, the sharded
+//! SSUBSCRIBE, SUNSUBSCRIBE, SPUBLISH, and PUBSUB CHANNELS/NUMSUB/NUMPAT/SHARDCHANNELS/
+//! SHARDNUMSUB. The tables and the delivery are in ../pubsub.rs.
 
 use crate::command::call::Call;
+use crate::command::subcommand_syntax_error;
 use crate::engine::Engine;
 use crate::pubsub::{
-    kind_reply, publish, reply_many, subscribe_channel, subscribe_pattern, subscriptions, unsubscribe_channel,
-    unsubscribe_pattern,
+    kind_reply, publish, reply_many, shard_subscriptions, spublish, subscribe_channel, subscribe_pattern,
+    subscribe_shard_channel, subscriptions, unsubscribe_channel, unsubscribe_pattern, unsubscribe_shard_channel,
 };
 use crate::reply::Reply;
 use crate::util::glob_match;
@@ -54,6 +54,9 @@ pub fn publish_command(e: &mut Engine, c: &Call) -> Reply {
 }
 
 pub fn pubsub_channels(e: &mut Engine, c: &Call) -> Reply {
+    if c.argc() > 3 {
+        return subcommand_syntax_error("PUBSUB", c.arg(1));
+    }
     let pattern = (c.argc() > 2).then(|| c.arg(2));
     Reply::Array(
         e.pubsub
@@ -78,15 +81,56 @@ pub fn pubsub_numpat(e: &mut Engine, _c: &Call) -> Reply {
     Reply::Integer(e.pubsub.patterns.len() as i64)
 }
 
-pub fn pubsub_shardchannels(_e: &mut Engine, _c: &Call) -> Reply {
-    Reply::Array(vec![])
+/// `PUBSUB SHARDCHANNELS [pattern]`: shard channels with at least one subscriber.
+pub fn pubsub_shardchannels(e: &mut Engine, c: &Call) -> Reply {
+    if c.argc() > 3 {
+        return subcommand_syntax_error("PUBSUB", c.arg(1));
+    }
+    let pattern = (c.argc() > 2).then(|| c.arg(2));
+    Reply::Array(
+        e.shard_channels
+            .keys()
+            .filter(|ch| pattern.is_none_or(|p| glob_match(p, ch, false)))
+            .map(Reply::bulk)
+            .collect(),
+    )
 }
 
-pub fn pubsub_shardnumsub(_e: &mut Engine, c: &Call) -> Reply {
+/// `PUBSUB SHARDNUMSUB [channel …]`.
+pub fn pubsub_shardnumsub(e: &mut Engine, c: &Call) -> Reply {
     let mut out = Vec::new();
     for ch in &c.argv[2..] {
         out.push(Reply::bulk(ch));
-        out.push(Reply::Integer(0));
+        out.push(Reply::Integer(e.shard_channels.get(ch).map_or(0, |l| l.len()) as i64));
     }
     Reply::Array(out)
+}
+
+/// `SSUBSCRIBE shardchannel …`: refused inside a transaction (`CLIENT_DENY_BLOCKING`), which
+/// SUBSCRIBE allows.
+pub fn ssubscribe(e: &mut Engine, c: &Call) -> Reply {
+    if e.clients.get(&c.client).is_some_and(|cl| cl.in_multi) {
+        return Reply::err("ERR SSUBSCRIBE isn't allowed for a DENY BLOCKING client");
+    }
+    let replies = c.argv[1..].iter().map(|ch| subscribe_shard_channel(e, c.client, ch)).collect();
+    reply_many(e, c.client, replies)
+}
+
+/// `SUNSUBSCRIBE [shardchannel …]`: without channels, every shard channel of the client.
+pub fn sunsubscribe(e: &mut Engine, c: &Call) -> Reply {
+    let names: Vec<Vec<u8>> = if c.argc() > 1 {
+        c.argv[1..].to_vec()
+    } else {
+        e.clients.get(&c.client).map(|cl| cl.shard_channels.clone()).unwrap_or_default()
+    };
+    let mut replies: Vec<Reply> = names.iter().map(|ch| unsubscribe_shard_channel(e, c.client, ch)).collect();
+    if replies.is_empty() {
+        replies.push(kind_reply("sunsubscribe", None, shard_subscriptions(e, c.client)));
+    }
+    reply_many(e, c.client, replies)
+}
+
+/// `SPUBLISH shardchannel message`: how many subscribers received it.
+pub fn spublish_command(e: &mut Engine, c: &Call) -> Reply {
+    Reply::Integer(spublish(e, c.arg(1), c.arg(2)))
 }

@@ -7,9 +7,7 @@
 //! COMMAND COUNT and LIST describe our table, not Redis's 240 commands, and a command Redis has
 //! but the playground doesn't is unknown to COMMAND INFO (nil), DOCS (left out) and GETKEYS
 //! (`Invalid command specified`); a container's subcommands are listed in table order where
-//! Redis uses its dict's hash order (random per process); INFO has the sections and fields
-//! that the playground models (see `info`); a `# Playground` section (not Redis) shows the clock,
-//! seed, expiry algorithm and the cost model's constants.
+//! Redis uses its dict's hash order (random per process). INFO is info.rs.
 use crate::command::call::{doc_field, Call, Command, CommandTable};
 use crate::command::{is_opt, syntax_error};
 use crate::engine::Engine;
@@ -32,8 +30,12 @@ pub fn echo(_e: &mut Engine, c: &Call) -> Reply {
     Reply::bulk(c.arg(1))
 }
 
+/// server.c `timeCommand()`: seconds and microseconds of the clock. The virtual clock counts
+/// milliseconds; the microseconds within the millisecond are the work the cost model charged
+/// since the clock reached it (engine/stats.rs `CpuClock::ustime`), so successive TIMEs move
+/// forward by what ran between them, as a real server's would.
 pub fn time(e: &mut Engine, _c: &Call) -> Reply {
-    let us = e.now_ms().saturating_mul(1000);
+    let us = e.ustime();
     Reply::bulks([us.div_euclid(1_000_000).to_string(), us.rem_euclid(1_000_000).to_string()])
 }
 
@@ -41,194 +43,6 @@ pub fn time(e: &mut Engine, _c: &Call) -> Reply {
 pub fn container_help(_e: &mut Engine, c: &Call) -> Reply {
     let container = c.cmd.name.split('|').next().unwrap_or("");
     c.table.get(container.as_bytes()).and_then(|cmd| cmd.help.clone()).unwrap_or(Reply::Array(vec![]))
-}
-
-// ---------------------------------------------------------------------------------------------
-// INFO
-// ---------------------------------------------------------------------------------------------
-
-const SECTIONS: &[&str] = &[
-    "server",
-    "clients",
-    "memory",
-    "persistence",
-    "stats",
-    "replication",
-    "cpu",
-    "commandstats",
-    "keyspace",
-    "playground",
-];
-const DEFAULT_SECTIONS: &[&str] =
-    &["server", "clients", "memory", "persistence", "stats", "replication", "cpu", "keyspace", "playground"];
-
-/// server.c `infoCommand()` / `genRedisInfoString()`: the sections asked for (default: all but
-/// commandstats), each `# Title` then `field:value` lines, CRLF-separated, blank line between.
-pub fn info(e: &mut Engine, c: &Call) -> Reply {
-    let mut wanted: Vec<&str> = Vec::new();
-    let args = &c.argv[1..];
-    if args.is_empty() {
-        wanted.extend(DEFAULT_SECTIONS);
-    }
-    for a in args {
-        if is_opt(a, "default") {
-            wanted.extend(DEFAULT_SECTIONS);
-        } else if is_opt(a, "all") || is_opt(a, "everything") {
-            wanted.extend(SECTIONS);
-        } else if let Some(s) = SECTIONS.iter().find(|s| is_opt(a, s)) {
-            wanted.push(s);
-        }
-    }
-    let mut out = String::new();
-    for s in SECTIONS.iter().filter(|s| wanted.contains(s)) {
-        if !out.is_empty() {
-            out.push_str("\r\n");
-        }
-        out.push_str(&info_section(e, s));
-    }
-    // addReplyVerbatim(…, "txt"): a bulk over RESP2.
-    Reply::Verbatim(out.into_bytes())
-}
-
-fn info_section(e: &Engine, name: &str) -> String {
-    let mut lines: Vec<String> = Vec::new();
-    let mut kv = |k: &str, v: String| lines.push(format!("{k}:{v}"));
-    let title = match name {
-        "server" => {
-            let uptime_s = (e.now_ms - e.start_ms).max(0) / 1000;
-            kv("redis_version", "7.0.15".into());
-            kv("redis_mode", "standalone".into());
-            kv("os", format!("redisplay {} ({})", env!("CARGO_PKG_VERSION"), std::env::consts::ARCH));
-            kv("arch_bits", "64".into());
-            kv("run_id", e.run_id.clone());
-            kv("tcp_port", e.tcp_port.to_string());
-            kv("server_time_usec", (e.now_ms.saturating_mul(1000)).to_string());
-            kv("uptime_in_seconds", uptime_s.to_string());
-            kv("uptime_in_days", (uptime_s / 86400).to_string());
-            kv("hz", e.hz().to_string());
-            kv("configured_hz", e.config.int("hz").to_string());
-            kv("lru_clock", e.lruclock.to_string());
-            "Server"
-        }
-        "clients" => {
-            kv("connected_clients", e.clients.len().to_string());
-            kv("cluster_connections", "0".into());
-            kv("maxclients", e.config.int("maxclients").to_string());
-            kv("blocked_clients", e.blocked_clients().to_string());
-            kv("tracking_clients", "0".into());
-            kv(
-                "clients_in_timeout_table",
-                e.clients.values().filter(|c| c.blocked.as_ref().is_some_and(|b| b.timeout_ms > 0)).count().to_string(),
-            );
-            "Clients"
-        }
-        "memory" => {
-            let used = e.used_memory();
-            let max = e.config.int("maxmemory");
-            kv("used_memory", used.to_string());
-            kv("used_memory_human", crate::memory::bytes_to_human(used as f64));
-            let peak = e.stats.peak_memory.max(used);
-            kv("used_memory_peak", peak.to_string());
-            kv("used_memory_peak_human", crate::memory::bytes_to_human(peak as f64));
-            kv("used_memory_startup", crate::memory::USED_MEMORY_STARTUP.to_string());
-            kv("used_memory_dataset", used.saturating_sub(crate::memory::USED_MEMORY_STARTUP).to_string());
-            kv("maxmemory", max.to_string());
-            kv("maxmemory_human", crate::memory::bytes_to_human(max as f64));
-            kv("maxmemory_policy", e.config.str("maxmemory-policy").to_string());
-            kv("mem_allocator", "jemalloc-5.3.0 (modelled)".into());
-            kv("lazyfree_pending_objects", "0".into());
-            kv("lazyfreed_objects", e.stats.lazyfreed_objects.to_string());
-            kv("redisplay_memory", "modelled".into());
-            "Memory"
-        }
-        "persistence" => {
-            kv("loading", "0".into());
-            kv("async_loading", "0".into());
-            kv("rdb_changes_since_last_save", e.stats.dirty.to_string());
-            kv("rdb_bgsave_in_progress", "0".into());
-            kv("rdb_last_save_time", (e.start_ms / 1000).to_string());
-            kv("aof_enabled", "0".into());
-            "Persistence"
-        }
-        "stats" => {
-            let s = &e.stats;
-            kv("total_connections_received", s.total_connections_received.to_string());
-            kv("total_commands_processed", s.total_commands_processed.to_string());
-            kv("expired_keys", s.expired_keys.to_string());
-            kv("expired_stale_perc", format!("{:.2}", s.expired_stale_perc * 100.0));
-            kv("expired_time_cap_reached_count", s.expired_time_cap_reached_count.to_string());
-            kv("expire_cycle_cpu_milliseconds", (s.expire_cycle_time_used_us / 1000).to_string());
-            kv("evicted_keys", s.evicted_keys.to_string());
-            kv("evicted_clients", "0".into());
-            kv("total_eviction_exceeded_time", "0".into());
-            kv("current_eviction_exceeded_time", "0".into());
-            kv("keyspace_hits", s.keyspace_hits.to_string());
-            kv("keyspace_misses", s.keyspace_misses.to_string());
-            kv("pubsub_channels", e.pubsub.channels.len().to_string());
-            kv("pubsub_patterns", e.pubsub.patterns.len().to_string());
-            kv("total_error_replies", s.total_error_replies.to_string());
-            "Stats"
-        }
-        "replication" => {
-            kv("role", "master".into());
-            kv("connected_slaves", "0".into());
-            "Replication"
-        }
-        "playground" => {
-            // Not Redis: what the playground models and the constants it models them with.
-            use crate::cost::*;
-            kv("clock", "virtual".into());
-            kv("seed", e.seed.to_string());
-            kv("cron_loops", e.cronloops.to_string());
-            kv("expire_algorithm", e.config.str("playground-expire-algorithm").to_string());
-            kv("cost_percent", e.config.int("playground-cost-percent").to_string());
-            kv("cost_examine_key_ns", EXAMINE_KEY_NS.to_string());
-            kv("cost_visit_bucket_ns", VISIT_BUCKET_NS.to_string());
-            kv("cost_delete_key_ns", DELETE_KEY_NS.to_string());
-            kv("cost_free_zset_member_ns", FREE_ZSET_MEMBER_NS.to_string());
-            kv("cost_free_hash_field_ns", FREE_HASH_FIELD_NS.to_string());
-            kv("cost_free_set_member_ns", FREE_SET_MEMBER_NS.to_string());
-            kv("cost_free_list_node_ns", FREE_LIST_NODE_NS.to_string());
-            kv("cost_free_string_kib_ns", FREE_STRING_KIB_NS.to_string());
-            kv("lazyfree_threshold", LAZYFREE_THRESHOLD.to_string());
-            kv("main_thread_free_us", (e.stats.free_time_ns / 1000).to_string());
-            "Playground"
-        }
-        "cpu" => {
-            kv("used_cpu_sys", "0.000000".into());
-            kv("used_cpu_user", "0.000000".into());
-            "CPU"
-        }
-        "commandstats" => {
-            for (name, st) in &e.stats.commands {
-                kv(
-                    &format!("cmdstat_{name}"),
-                    format!(
-                        "calls={},usec=0,usec_per_call=0.00,rejected_calls={},failed_calls={}",
-                        st.calls, st.rejected_calls, st.failed_calls
-                    ),
-                );
-            }
-            "Commandstats"
-        }
-        _ => {
-            for (i, db) in e.dbs.iter().enumerate() {
-                if !db.is_empty() {
-                    kv(
-                        &format!("db{i}"),
-                        format!("keys={},expires={},avg_ttl={}", db.len(), db.expires.len(), db.avg_ttl),
-                    );
-                }
-            }
-            "Keyspace"
-        }
-    };
-    let mut s = format!("# {title}\r\n");
-    for l in lines {
-        s.push_str(&l);
-        s.push_str("\r\n");
-    }
-    s
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -357,24 +171,14 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
         return Reply::err("ERR Invalid command specified");
     };
     let specs = key_specs(cmd);
-    let has_getkeys_proc = matches!(cmd.name.as_str(), "set" | "sort" | "sort_ro" | "bitfield");
-    if !has_getkeys_proc && specs.iter().all(|s| s.has("not_key")) {
+    if get_keys_proc(cmd).is_none() && specs.iter().all(|s| s.has("not_key")) {
         return Reply::err("ERR The command has no key arguments");
     }
     let argc = args.len() as i64;
     if (cmd.arity > 0 && cmd.arity != argc) || argc < -cmd.arity {
         return Reply::err("ERR Invalid number of arguments specified for command");
     }
-    let variable_flags = specs.iter().any(|s| s.has("variable_flags"));
-    let mut keys = if variable_flags { None } else { keys_from_specs(cmd, &specs, args) };
-    if keys.is_none() && has_getkeys_proc {
-        keys = Some(match cmd.name.as_str() {
-            "sort" | "sort_ro" => super::sort::sort_get_keys(args, cmd.name == "sort_ro"),
-            "bitfield" => super::bitops::bitfield_get_keys(args),
-            _ => set_get_keys(args),
-        });
-    }
-    let keys = keys.unwrap_or_default();
+    let keys = keys_with_specs(cmd, &specs, args);
     if keys.is_empty() {
         return if cmd.has_flag("no_mandatory_keys") {
             Reply::Array(vec![])
@@ -394,6 +198,60 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
             })
             .collect(),
     )
+}
+
+/// db.c `getKeysFromCommand()` as tracking.c calls it: the keys of the legacy (first, last,
+/// step) range, or — for commands with movable keys, whose getkeys_proc decides — what their
+/// key specs find.
+pub(crate) fn command_key_names(cmd: &Command, argv: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    if cmd.has_flag("movablekeys") {
+        let found = keys_from_specs(cmd, &key_specs(cmd), argv).unwrap_or_default();
+        return found.into_iter().filter_map(|(i, _)| argv.get(i).cloned()).collect();
+    }
+    if cmd.first_key <= 0 {
+        return vec![];
+    }
+    let argc = argv.len() as i64;
+    let last = if cmd.last_key < 0 { argc + cmd.last_key } else { cmd.last_key };
+    let step = cmd.step.max(1);
+    let mut keys = Vec::new();
+    let mut j = cmd.first_key;
+    while j <= last {
+        if let Some(k) = argv.get(j as usize) {
+            keys.push(k.clone());
+        }
+        j += step;
+    }
+    keys
+}
+
+/// db.c `getKeysFromCommandWithSpecs()` with `GET_KEYSPEC_DEFAULT`, as the ACL check runs it:
+/// each key's position in `args` (args[0] is the command name) and its key-spec flags; none
+/// when the command has no keys or the specs don't fit these arguments.
+pub(crate) fn command_keys(cmd: &Command, args: &[Vec<u8>]) -> Vec<(usize, Vec<String>)> {
+    keys_with_specs(cmd, &key_specs(cmd), args)
+}
+
+type KeysProc = fn(&[Vec<u8>]) -> Vec<(usize, Vec<String>)>;
+
+/// The commands whose `getkeys_proc` Redis falls back to when their key specs are incomplete
+/// or have variable flags (the others' specs always answer).
+fn get_keys_proc(cmd: &Command) -> Option<KeysProc> {
+    match cmd.name.as_str() {
+        "set" => Some(set_get_keys),
+        "sort" => Some(|args| super::db::sort_get_keys(args, false)),
+        "sort_ro" => Some(|args| super::db::sort_get_keys(args, true)),
+        "bitfield" => Some(super::bitops::bitfield_get_keys),
+        _ => None,
+    }
+}
+
+/// db.c `getKeysFromCommandWithSpecs()`: the specs when their flags are reliable and they fit,
+/// else the command's `getkeys_proc`.
+fn keys_with_specs(cmd: &Command, specs: &[KeySpec], args: &[Vec<u8>]) -> Vec<(usize, Vec<String>)> {
+    let variable_flags = specs.iter().any(|s| s.has("variable_flags"));
+    let keys = if variable_flags { None } else { keys_from_specs(cmd, specs, args) };
+    keys.or_else(|| get_keys_proc(cmd).map(|proc| proc(args))).unwrap_or_default()
 }
 
 /// db.c `setGetKeys()`: the key is read too when a GET option is present (compared as a C

@@ -8,7 +8,7 @@
 //! pattern's value, integer-encoded values taken as they are), `sortCompare()`, the sorts
 //! (`pqsort()` when BY and LIMIT cut the range, else glibc's `qsort()` — ds/pqsort.rs) and the
 //! output or STORE — and `lookupKeyByPattern()` (`#`, the first `*` replaced by the element,
-//! `key->field` reading a hash field), and db.c `sortGetKeys()` for COMMAND GETKEYS.
+//! `key->field` reading a hash field). db.c `sortGetKeys()` (COMMAND GETKEYS, ACL) is in db.rs.
 //!
 //! Redis's special cases kept: a sorted set is converted to a skiplist for good before it is
 //! sorted (t_zset.c `zsetConvert()`, even by SORT_RO); a set sorted `BY nosort` is sorted ALPHA
@@ -30,6 +30,9 @@
 //! patterns fetch may not add up to more than `playground-max-alloc` (many GETs, or big values
 //! fetched for many elements, could make a reply of gigabytes): past it the playground answers
 //! an error, after the lookups made so far.
+//!
+//! ACL: a BY pattern with `*` and every GET need a user who may run the command and read every
+//! key (acl.c `ACLUserCheckCmdWithUnrestrictedKeyAccess()`), else the option is refused.
 
 use crate::command::call::Call;
 use crate::command::{c_str, is_opt, parse_i64, syntax_error, wrongtype};
@@ -350,6 +353,8 @@ fn sort_generic(e: &mut Engine, c: &Call, readonly: bool) -> Reply {
     let mut sortby: Option<&[u8]> = None;
     let mut storekey: Option<&[u8]> = None;
     let mut gets: Vec<&[u8]> = Vec::new();
+    // BY and GET patterns reach any key: only for a user who may read them all.
+    let full_key_access = e.acl_all_keys_readable(c.client, c.cmd, c.argv);
     let mut j = 2;
     while j < c.argc() {
         let leftargs = c.argc() - j - 1;
@@ -375,9 +380,14 @@ fn sort_generic(e: &mut Engine, c: &Call, readonly: bool) -> Reply {
             // A pattern without `*` (as a C string) is constant: nothing to sort by.
             if !c_str(p).contains(&b'*') {
                 dontsort = true;
+            } else if !full_key_access {
+                return Reply::err("ERR BY option of SORT denied due to insufficient ACL permissions.");
             }
             j += 1;
         } else if is_opt(a, "get") && leftargs >= 1 {
+            if !full_key_access {
+                return Reply::err("ERR GET option of SORT denied due to insufficient ACL permissions.");
+            }
             gets.push(c.arg(j + 1));
             j += 1;
         } else {
@@ -555,34 +565,6 @@ pub fn sort_ro(e: &mut Engine, c: &Call) -> Reply {
     sort_generic(e, c, true)
 }
 
-/// db.c `sortGetKeys()`: the key, and the destination of the last STORE that has an argument
-/// after it — options are scanned skipping LIMIT's two arguments and GET's and BY's one
-/// (`sortROGetKeys()`: the key alone).
-pub(crate) fn sort_get_keys(args: &[Vec<u8>], readonly: bool) -> Vec<(usize, Vec<String>)> {
-    let flags = |f: &[&str]| f.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let mut keys = vec![(1, flags(&["RO", "access"]))];
-    if readonly {
-        return keys;
-    }
-    let mut store = None;
-    let mut i = 2;
-    while i < args.len() {
-        let a = &args[i];
-        if is_opt(a, "limit") {
-            i += 2;
-        } else if is_opt(a, "get") || is_opt(a, "by") {
-            i += 1;
-        } else if is_opt(a, "store") && i + 1 < args.len() {
-            store = Some(i + 1);
-        }
-        i += 1;
-    }
-    if let Some(pos) = store {
-        keys.push((pos, flags(&["OW", "update"])));
-    }
-    keys
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -610,15 +592,5 @@ mod tests {
         ] {
             assert_eq!(strtod_prefix(s.as_bytes()), n, "{s}");
         }
-    }
-
-    #[test]
-    fn getkeys_takes_the_last_store_with_an_argument() {
-        let args = |s: &str| s.split(' ').map(|w| w.as_bytes().to_vec()).collect::<Vec<_>>();
-        let pos = |k: Vec<(usize, Vec<String>)>| k.into_iter().map(|(p, _)| p).collect::<Vec<_>>();
-        assert_eq!(pos(sort_get_keys(&args("SORT k BY x STORE d GET y LIMIT 0 1 STORE e"), false)), vec![1, 12]);
-        assert_eq!(pos(sort_get_keys(&args("SORT k STORE"), false)), vec![1]);
-        assert_eq!(pos(sort_get_keys(&args("SORT k GET store STORE d"), false)), vec![1, 5]);
-        assert_eq!(pos(sort_get_keys(&args("SORT k STORE d"), true)), vec![1]);
     }
 }

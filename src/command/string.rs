@@ -45,15 +45,32 @@ fn write_string(e: &mut Engine, db: usize, key: &[u8]) -> Result<Option<StrValue
     }
 }
 
-/// Stores a string, keeping the TTL (db.c `dbOverwrite()`/`dbAdd()`).
+/// Stores a string, keeping the TTL (db.c `dbOverwrite()`/`dbAdd()`): over an existing key the
+/// new object keeps the old one's LFU data under an LFU policy.
 fn store_keep_ttl(e: &mut Engine, db: usize, key: &[u8], v: StrValue) {
-    let obj = e.new_obj(Value::Str(v));
+    let old_lru = e.dbs[db].get(key).map(|o| o.lru);
+    let mut obj = e.new_obj(Value::Str(v));
+    if let (Some(lru), true) = (old_lru, e.lfu_policy()) {
+        obj.lru = lru;
+    }
     e.dbs[db].insert(key.to_vec(), obj);
 }
 
-/// db.c `setKey()`: stores a string and clears the TTL unless `keep_ttl`.
-fn set_key(e: &mut Engine, db: usize, key: &[u8], v: StrValue, keep_ttl: bool) {
-    let obj = e.new_obj(Value::Str(v));
+/// db.c `setKey()`: stores a string (the command's argument object) and clears the TTL unless
+/// `keep_ttl`. `lookup`: setKey's own `lookupKeyWrite()` (GETSET, MSET), which the callers that
+/// already looked the key up skip (SET, MSETNX). Over an existing key, `dbOverwrite()` keeps
+/// the old value's LFU data under an LFU policy — the access just counted included.
+fn set_key(e: &mut Engine, db: usize, key: &[u8], v: StrValue, keep_ttl: bool, lookup: bool) {
+    if lookup {
+        e.lookup_write(db, key);
+    }
+    let old_lru = e.dbs[db].get(key).map(|o| o.lru);
+    let shared_int = matches!(v, StrValue::Int { shared: true, .. });
+    let mut obj = e.new_obj(Value::Str(v));
+    if let (Some(lru), true) = (old_lru, e.lfu_policy()) {
+        obj.lru = lru;
+    }
+    obj.exec_argv = e.storing_exec_argv() && !shared_int;
     e.dbs[db].set_key(key.to_vec(), obj, keep_ttl);
 }
 
@@ -210,7 +227,7 @@ fn set_generic(
         return get_reply.unwrap_or(abort_reply);
     }
     let value = StrValue::encoded(val.to_vec(), shared_ok(e));
-    set_key(e, c.db, key, value, flags & KEEPTTL != 0);
+    set_key(e, c.db, key, value, flags & KEEPTTL != 0, false);
     e.dirty(1);
     e.notify("set", c.db, key);
     if let Some(ms) = when {
@@ -309,7 +326,7 @@ pub fn getset(e: &mut Engine, c: &Call) -> Reply {
         Err(r) => return r,
     };
     let value = StrValue::encoded(c.arg(2).to_vec(), shared_ok(e));
-    set_key(e, c.db, key, value, false);
+    set_key(e, c.db, key, value, false, true);
     e.notify("set", c.db, key);
     e.dirty(1);
     old.map(|s| Reply::Bulk(s.to_bytes())).unwrap_or(Reply::Nil)
@@ -329,7 +346,7 @@ fn mset_generic(e: &mut Engine, c: &Call, nx: bool) -> Reply {
     }
     let shared = shared_ok(e);
     for pair in c.argv[1..].chunks(2) {
-        set_key(e, c.db, &pair[0], StrValue::encoded(pair[1].clone(), shared), false);
+        set_key(e, c.db, &pair[0], StrValue::encoded(pair[1].clone(), shared), false, !nx);
         e.notify("set", c.db, &pair[0]);
     }
     e.dirty(((c.argc() - 1) / 2) as u64);
@@ -384,10 +401,13 @@ fn incr_decr(e: &mut Engine, c: &Call, incr: i64) -> Reply {
     let Some(new) = value.checked_add(incr) else {
         return Reply::err("ERR increment or decrement would overflow");
     };
-    // An unshared int object is updated in place; anything else gets a fresh object, which
-    // is a shared integer when small (createStringObjectFromLongLongForValue).
-    let in_place =
-        matches!(old, Some(StrValue::Int { shared: false, .. })) && !(0..crate::object::SHARED_INTEGERS).contains(&new);
+    // An unshared int object (refcount 1: not an EXEC's argument still) is updated in place;
+    // anything else gets a fresh object, which is a shared integer when small
+    // (createStringObjectFromLongLongForValue).
+    let exec_argv = e.dbs[c.db].get(key).is_some_and(|o| o.exec_argv);
+    let in_place = matches!(old, Some(StrValue::Int { shared: false, .. }))
+        && !exec_argv
+        && !(0..crate::object::SHARED_INTEGERS).contains(&new);
     let v = if in_place { StrValue::Int { value: new, shared: false } } else { StrValue::from_i64(new, shared_ok(e)) };
     if in_place {
         if let Some(o) = e.dbs[c.db].get_mut(key) {
@@ -467,9 +487,13 @@ pub fn append(e: &mut Engine, c: &Call) -> Reply {
     };
     let total = match old {
         None => {
+            // A new key stores the argument object itself (t_string.c appendCommand()).
             let v = StrValue::encoded(add.to_vec(), shared_ok(e));
             let len = v.len();
-            store_keep_ttl(e, c.db, key, v);
+            let shared_int = matches!(v, StrValue::Int { shared: true, .. });
+            let mut obj = e.new_obj(Value::Str(v));
+            obj.exec_argv = e.storing_exec_argv() && !shared_int;
+            e.dbs[c.db].insert(key.to_vec(), obj);
             len
         }
         Some(s) => {

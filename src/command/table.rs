@@ -24,7 +24,7 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("ping", server::ping),
     ("echo", server::echo),
     ("time", server::time),
-    ("info", server::info),
+    ("info", super::info::info),
     // replication.c
     ("role", super::replication::role),
     ("command", server::command),
@@ -41,6 +41,29 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("config|resetstat", config::config_resetstat),
     ("config|rewrite", config::config_rewrite),
     ("config|help", server::container_help),
+    // debug.c
+    ("debug", super::debug::debug),
+    // module.c
+    ("module|list", super::module::module_list),
+    ("module|load", super::module::module_load),
+    ("module|loadex", super::module::module_load),
+    ("module|unload", super::module::module_unload),
+    ("module|help", server::container_help),
+    // lolwut.c
+    ("lolwut", super::lolwut::lolwut),
+    // latency.c
+    ("latency|latest", super::latency::latency_latest),
+    ("latency|history", super::latency::latency_history),
+    ("latency|reset", super::latency::latency_reset),
+    ("latency|doctor", super::latency::latency_doctor),
+    ("latency|graph", super::latency::latency_graph),
+    ("latency|histogram", super::latency::latency_histogram),
+    ("latency|help", server::container_help),
+    // slowlog.c
+    ("slowlog|get", super::slowlog::slowlog_get),
+    ("slowlog|len", super::slowlog::slowlog_len),
+    ("slowlog|reset", super::slowlog::slowlog_reset),
+    ("slowlog|help", server::container_help),
     // db.c
     ("select", db::select),
     ("swapdb", db::swapdb),
@@ -281,12 +304,29 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("psubscribe", pubsub::psubscribe),
     ("punsubscribe", pubsub::punsubscribe),
     ("publish", pubsub::publish_command),
+    ("ssubscribe", pubsub::ssubscribe),
+    ("sunsubscribe", pubsub::sunsubscribe),
+    ("spublish", pubsub::spublish_command),
     ("pubsub|channels", pubsub::pubsub_channels),
     ("pubsub|numsub", pubsub::pubsub_numsub),
     ("pubsub|numpat", pubsub::pubsub_numpat),
     ("pubsub|shardchannels", pubsub::pubsub_shardchannels),
     ("pubsub|shardnumsub", pubsub::pubsub_shardnumsub),
     ("pubsub|help", server::container_help),
+    // acl.c
+    ("acl|setuser", super::acl::acl_setuser),
+    ("acl|deluser", super::acl::acl_deluser),
+    ("acl|getuser", super::acl::acl_getuser),
+    ("acl|list", super::acl::acl_list),
+    ("acl|users", super::acl::acl_users),
+    ("acl|whoami", super::acl::acl_whoami),
+    ("acl|cat", super::acl::acl_cat),
+    ("acl|genpass", super::acl::acl_genpass),
+    ("acl|log", super::acl::acl_log),
+    ("acl|dryrun", super::acl::acl_dryrun),
+    ("acl|load", super::acl::acl_load),
+    ("acl|save", super::acl::acl_save),
+    ("acl|help", server::container_help),
     // networking.c
     ("client|id", networking::client_id),
     ("client|getname", networking::client_getname),
@@ -294,7 +334,19 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("client|info", networking::client_info),
     ("client|list", networking::client_list),
     ("client|kill", networking::client_kill),
+    ("client|reply", networking::client_reply),
+    ("client|unblock", networking::client_unblock),
+    ("client|pause", networking::client_pause),
+    ("client|unpause", networking::client_unpause),
+    ("client|no-evict", networking::client_no_evict),
     ("client|help", server::container_help),
+    // tracking.c's CLIENT subcommands
+    ("client|tracking", super::tracking::client_tracking),
+    ("client|caching", super::tracking::client_caching),
+    ("client|getredir", super::tracking::client_getredir),
+    ("client|trackinginfo", super::tracking::client_trackinginfo),
+    // replication.c
+    ("monitor", super::replication::monitor),
     ("hello", networking::hello),
     ("auth", networking::auth),
     ("reset", networking::reset),
@@ -359,10 +411,61 @@ fn build_table() -> CommandTable {
         }
     }
     commands.push(super::clock::spec(&handlers));
+    let acl = acl_universe();
     // Keep only what we can run: a command with a handler, or a container with subcommands.
     commands.retain(|c| c.handler.is_some() || !c.subcommands.is_empty());
     commands.sort_by(|a, b| a.name.cmp(&b.name));
-    CommandTable::new(commands)
+    CommandTable::new(commands).with_acl(acl)
+}
+
+/// Every command and subcommand redis-server 7.0.15 has, with its ACL categories, as
+/// recorded in specs.resp (handler or not: `+@read` and ACL LIST's best fit count them all):
+/// acl.c's view of `server.orig_commands`. The playground's CLOCK is not among them: like a
+/// module command loaded later, it runs for users whose rules start from `+@all`.
+fn acl_universe() -> crate::acl::Universe {
+    let words = |r: Option<&Reply>| -> Vec<String> {
+        match r {
+            Some(Reply::Array(w) | Reply::Set(w)) => w
+                .iter()
+                .filter_map(|x| match x {
+                    Reply::Status(s) => Some(s.clone()),
+                    Reply::Bulk(b) => Some(String::from_utf8_lossy(b).into_owned()),
+                    _ => None,
+                })
+                .collect(),
+            _ => vec![],
+        }
+    };
+    // (name, categories, subcommands' (name, categories)), sorted.
+    type Named = (String, Vec<String>);
+    let mut all: Vec<(String, Vec<String>, Vec<Named>)> = Vec::new();
+    if let Some((Reply::Array(entries), _)) = parse_resp(SPECS) {
+        for entry in entries {
+            let Reply::Array(parts) = entry else { continue };
+            let [Reply::Bulk(name), Reply::Array(info), ..] = parts.as_slice() else { continue };
+            let mut subs: Vec<Named> = Vec::new();
+            if let Some(Reply::Array(list) | Reply::Set(list)) = info.get(9) {
+                for sub in list {
+                    if let Reply::Array(sub) = sub {
+                        if let Some(Reply::Bulk(n)) = sub.first() {
+                            subs.push((String::from_utf8_lossy(n).into_owned(), words(sub.get(6))));
+                        }
+                    }
+                }
+            }
+            subs.sort();
+            all.push((String::from_utf8_lossy(name).into_owned(), words(info.get(6)), subs));
+        }
+    }
+    all.sort();
+    let mut u = crate::acl::Universe::new();
+    for (name, cats, subs) in all {
+        let id = u.add(&name, &cats, None);
+        for (sub, cats) in subs {
+            u.add(&sub, &cats, id);
+        }
+    }
+    u
 }
 
 #[cfg(test)]

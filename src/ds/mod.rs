@@ -6,11 +6,15 @@
 //! - `map.rs`: the hash maps behind every dict (deterministic hasher);
 //! - `geohash.rs`: geohash.c and geohash_helper.c; `pqsort.rs`: pqsort.c and glibc's qsort;
 //! - `long_double.rs`: x87 80-bit `long double` arithmetic, `strtold` and its printing;
+//! - `hdr_histogram.rs`: the HDR histogram behind per-command latency tracking;
+//! - `sparkline.rs`: sparkline.c's ASCII graphs (LATENCY GRAPH);
+//! - `sha256.rs`: sha256.c (ACL password hashes);
 //! - `sds.rs`: sds.c's string sizes on jemalloc's size classes;
 //! - `hll.rs`: hyperloglog.c's sparse and dense representations and estimator.
 
 pub mod buckets;
 pub mod geohash;
+pub mod hdr_histogram;
 pub mod hll;
 pub mod intset;
 pub mod listpack;
@@ -18,5 +22,7 @@ pub mod long_double;
 pub mod map;
 pub mod pqsort;
 pub mod sds;
+pub mod sha256;
 pub mod skiplist;
+pub mod sparkline;
 pub mod ziplist;

@@ -1,6 +1,7 @@
 //! Time: the virtual clock, server.c `serverCron()` (once per `1000/hz` ms crossed: the LRU
-//! clock, the slow active-expire cycle, databasesCron's table shrinking, the eviction timer) and
-//! `beforeSleep()` (the fast cycle), and the event log the host drains after them.
+//! clock, the slow active-expire cycle, databasesCron's table shrinking, the eviction timer, the
+//! end of a client pause) and `beforeSleep()` (blocked clients' timeouts, commands a pause held,
+//! the fast cycle, BCAST invalidations), and the event log the host drains after them.
 
 use super::{Advance, Engine, MAX_CLOCK_MS};
 use crate::events::Event;
@@ -48,11 +49,15 @@ impl Engine {
                 self.push_cron_event(ticks);
                 return Advance { ticks, lag_ms: t - at };
             }
-            if !self.cron_has_work() {
+            if !self.cron_has_work() && !self.pause_ends_by(self.next_cron_ms) {
                 // No volatile key and no table to shrink: a tick only bumps its counters and
-                // decays the stale-percentage average, so jump to the last one.
+                // decays the stale-percentage average, so jump to the last one (or to the last
+                // before a client pause ends: the tick after it ends the pause).
                 let period = self.cron_period_ms();
-                let remaining = ((t - self.next_cron_ms) / period) as u64 + 1;
+                let mut remaining = ((t - self.next_cron_ms) / period) as u64 + 1;
+                if let Some(end) = self.pause_end_ms() {
+                    remaining = remaining.min(((end - self.next_cron_ms) / period) as u64 + 1);
+                }
                 let n = remaining.min(max_ticks - ticks);
                 let at = self.next_cron_ms + (n as i64 - 1) * period;
                 self.now_ms = at;
@@ -87,11 +92,17 @@ impl Engine {
     /// server.c `serverCron()`: one timer tick — the LRU clock, dynamic hz, and
     /// `databasesCron()` (the slow active-expire cycle, then shrinking tables).
     fn server_cron(&mut self) {
+        // DEBUG PAUSE-CRON 1 (`server.pause_cron`).
+        if self.debug.pause_cron {
+            return;
+        }
         self.lruclock = self.lru_clock_at(self.now_ms);
         self.update_hz();
         self.cronloops += 1;
         self.active_expire_cycle(crate::events::CycleKind::Slow);
         self.try_resize_tables();
+        // Clear the paused clients state if needed.
+        self.check_client_pause_timeout();
     }
 
     /// server.c `beforeSleep()`: the fast active-expire cycle (under its gating rules). Redis
@@ -102,11 +113,15 @@ impl Engine {
             return;
         }
         self.handle_blocked_clients_timeout();
+        // Commands postponed by a client pause that ended run now.
+        self.process_unblocked_clients();
         self.active_expire_cycle(crate::events::CycleKind::Fast);
         // evict.c evictionTimeProc(): keep evicting between commands once started.
         if self.evict.timer_running {
             self.perform_evictions();
         }
+        // Client-side caching in BCAST mode: the keys changed since the last time.
+        self.tracking_broadcast_invalidation_messages();
     }
 
     /// Takes every queued event and the number dropped since the last drain.

@@ -10,9 +10,13 @@ use crate::object::RObj;
 
 impl Engine {
     /// db.c `expireIfNeeded()`: deletes the key if its time has passed; true if it did.
+    /// While clients are paused (CLIENT PAUSE) the key reads as expired but stays.
     pub(crate) fn expire_if_needed(&mut self, db: usize, key: &[u8]) -> bool {
         if !self.dbs[db].is_expired(key, self.now_ms) {
             return false;
+        }
+        if self.check_client_pause_timeout() {
+            return true;
         }
         self.delete_expired_key(db, key, ExpiredBy::Lazy);
         true
@@ -79,6 +83,8 @@ impl Engine {
         }
         let ns = crate::cost::scaled(ns, self.hot.cost_percent);
         self.stats.free_time_ns += ns;
+        // Freeing is work on the main thread: the virtual CPU clock moves (src/cost.rs).
+        self.charge_cpu(ns);
         if ns >= 1_000_000 && self.events.enabled() {
             let at_ms = self.now_ms;
             self.events.push(Event::Stall { at_ms, db, key: crate::util::text(key), cause, us: ns / 1000 });
@@ -88,11 +94,9 @@ impl Engine {
 
     /// db.c `lookupKey()`: lazy expiry, then LRU touch and hit/miss stats per `flags`.
     pub(crate) fn lookup(&mut self, db: usize, key: &[u8], flags: u32) -> Option<&mut RObj> {
-        if self.dbs[db].contains(key) {
-            self.expire_if_needed(db, key);
-        }
+        let expired = self.dbs[db].contains(key) && self.expire_if_needed(db, key);
         let lru = self.lruclock;
-        let found = self.dbs[db].contains(key);
+        let found = !expired && self.dbs[db].contains(key);
         if found {
             if flags & (lookup::WRITE | lookup::NOSTATS) == 0 {
                 self.stats.keyspace_hits += 1;
@@ -144,6 +148,6 @@ impl Engine {
     /// (object.c `createObject()`).
     pub(crate) fn new_obj(&self, value: crate::object::Value) -> RObj {
         let lru = if self.lfu { crate::object::lfu_initial(self.now_ms) } else { self.lruclock };
-        RObj { value, lru, mem: 0 }
+        RObj { value, lru, exec_argv: false, mem: 0 }
     }
 }

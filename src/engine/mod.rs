@@ -33,7 +33,7 @@ use crate::events::{EventLog, PoolEntry};
 use crate::object::{LRU_CLOCK_MAX, LRU_CLOCK_RESOLUTION};
 use crate::reply::Reply;
 
-pub use stats::{CommandStat, Stats};
+pub use stats::{CallInfo, CommandStat, CpuClock, LatencyMonitor, SlowLog, Stats};
 
 pub type ClientId = u64;
 
@@ -50,6 +50,11 @@ pub(crate) struct HotConfig {
     pub proto_max_bulk_len: i64,
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub client_query_buffer_limit: i64,
+    /// Read by call() after every command (slowlog.c, latency.c, server.c).
+    pub slowlog_log_slower_than: i64,
+    pub slowlog_max_len: i64,
+    pub latency_monitor_threshold: i64,
+    pub latency_tracking: bool,
 }
 
 /// A uniform double in [0, 1) from 53 random bits.
@@ -103,6 +108,11 @@ pub struct Client {
     pub resp: u8,
     /// `c->authenticated`: set at connect when the default user has no password, by AUTH.
     pub authenticated: bool,
+    /// The ACL user the client runs as (`c->user`): `default` until AUTH/HELLO name another.
+    pub user: Vec<u8>,
+    /// `CLIENT_CLOSE_AFTER_COMMAND`: its user was deleted by its own command; the connection
+    /// closes once the reply is out.
+    pub close_after_command: bool,
     /// The peer and local `ip:port` of a network connection (`redisplay serve`); None for
     /// the page's consoles, which CLIENT LIST shows with stand-in addresses.
     pub addr: Option<(String, String)>,
@@ -110,6 +120,25 @@ pub struct Client {
     pub outbox: std::collections::VecDeque<Reply>,
     /// Blocked on keys (blocked.c): what to re-run when a key becomes ready, and when to give up.
     pub blocked: Option<Blocked>,
+    /// Client-side caching (`CLIENT_TRACKING` and its mode flags); None while tracking is off.
+    pub tracking: Option<ClientTracking>,
+    /// CLIENT REPLY: `CLIENT_REPLY_OFF`, `CLIENT_REPLY_SKIP` (this command's reply is dropped)
+    /// and `CLIENT_REPLY_SKIP_NEXT` (the next one's will be).
+    pub reply_off: bool,
+    pub reply_skip: bool,
+    pub reply_skip_next: bool,
+    /// The last command's reply was not sent (CLIENT REPLY OFF/SKIP): hosts must not print it.
+    pub reply_dropped: bool,
+    /// How many outbox entries the last command's reply comes after (see `take_outbox_before`).
+    pub reply_pos: usize,
+    /// A command held while clients are paused (blocked.c `BLOCKED_POSTPONE`), run on unpause.
+    pub postponed: Option<Postponed>,
+    /// In MONITOR mode (`CLIENT_MONITOR`).
+    pub monitor: bool,
+    /// CLIENT NO-EVICT on (`CLIENT_NO_EVICT`).
+    pub no_evict: bool,
+    /// Sharded Pub/Sub subscriptions (SSUBSCRIBE), in subscription order.
+    pub shard_channels: Vec<Vec<u8>>,
 }
 
 impl Client {
@@ -121,14 +150,74 @@ impl Client {
             last_cmd: "NULL",
             resp: 2,
             authenticated: true,
+            user: b"default".to_vec(),
             ..Default::default()
         }
     }
 
-    /// Subscribed to any channel or pattern (RESP2 Pub/Sub mode).
-    pub fn in_pubsub(&self) -> bool {
-        !self.channels.is_empty() || !self.patterns.is_empty()
+    /// The client's `ip:port` (CLIENT LIST `addr`, SLOWLOG, MONITOR): the real peer for a
+    /// network client, a stand-in (port 40000 + id) for a console of the page.
+    pub fn peer_addr(&self) -> String {
+        match &self.addr {
+            Some((addr, _)) => addr.clone(),
+            None => format!("127.0.0.1:{}", 40000 + self.id),
+        }
     }
+
+    /// networking.c `islocalClient()`: a console of the page, or a loopback connection.
+    pub fn is_local(&self) -> bool {
+        match &self.addr {
+            None => true,
+            Some((peer, _)) => peer.starts_with("127.") || peer.starts_with("[::1]") || peer.starts_with("::1"),
+        }
+    }
+
+    /// Subscribed to any channel, pattern or shard channel (`CLIENT_PUBSUB`: RESP2 Pub/Sub mode).
+    pub fn in_pubsub(&self) -> bool {
+        !self.channels.is_empty() || !self.patterns.is_empty() || !self.shard_channels.is_empty()
+    }
+
+    /// The address the client connected to (CLIENT LIST `laddr`).
+    pub fn local_addr(&self) -> String {
+        match &self.addr {
+            Some((_, laddr)) => laddr.clone(),
+            None => "127.0.0.1:6379".into(),
+        }
+    }
+
+    /// networking.c `resetClient()`'s flags after a command (or when a blocked one is
+    /// answered): CLIENT REPLY SKIP lasts one command (`SKIP_NEXT` → `SKIP`); CLIENT CACHING's
+    /// flag lasts until a command other than CLIENT, outside MULTI.
+    pub(crate) fn reset_after_command(&mut self, client_cmd: bool) {
+        self.reply_skip = std::mem::take(&mut self.reply_skip_next);
+        if !self.in_multi && !client_cmd {
+            if let Some(t) = self.tracking.as_mut() {
+                t.caching = false;
+            }
+        }
+    }
+
+    /// Waits for something: blocked on keys, or postponed by CLIENT PAUSE (`CLIENT_BLOCKED`).
+    pub fn is_blocked(&self) -> bool {
+        self.blocked.is_some() || self.postponed.is_some()
+    }
+}
+
+/// A tracking client's mode (tracking.c; the `CLIENT_TRACKING_*` flags of server.h).
+#[derive(Debug, Clone, Default)]
+pub struct ClientTracking {
+    /// `client_tracking_redirection`: the client invalidations go to (0: this one).
+    pub redirect: ClientId,
+    pub bcast: bool,
+    pub optin: bool,
+    pub optout: bool,
+    pub noloop: bool,
+    /// `CLIENT_TRACKING_CACHING`: CLIENT CACHING yes (OPTIN) / no (OPTOUT) for the next command.
+    pub caching: bool,
+    /// `CLIENT_TRACKING_BROKEN_REDIR`: the redirection target is gone.
+    pub broken_redir: bool,
+    /// BCAST prefixes (`client_tracking_prefixes`, a rax: byte order).
+    pub prefixes: BTreeSet<Vec<u8>>,
 }
 
 /// db.c `lookupKey()` flags.
@@ -199,6 +288,73 @@ pub struct Engine {
     pub tcp_port: u16,
     /// Lua scripting: the Lua state, the script cache, math.random's generator (script/).
     pub(crate) scripts: crate::script::Scripts,
+    /// The virtual CPU clock the cost model advances (stats.rs `CpuClock`).
+    pub(crate) cpu: CpuClock,
+    /// `server.slowlog` (slowlog.rs) and `server.latency_events` (latency.rs).
+    pub(crate) slowlog: SlowLog,
+    pub(crate) latency: LatencyMonitor,
+    /// Set by a script whose error reply came from `redis.call`/`redis.pcall` and was counted
+    /// there (script_lua.c's `ignore_error_stats_update`): call() then counts the failed call
+    /// but not the error again (networking.c `ERR_REPLY_FLAG_NO_STATS_UPDATE`).
+    pub(crate) error_already_counted: bool,
+    /// What DEBUG changed (command/debug.rs).
+    pub(crate) debug: DebugState,
+    /// Parameters the host set at startup, as redis-server reads its command line — kept so
+    /// `reset()` starts over with them (`configure_startup`).
+    startup_config: Vec<(String, String)>,
+    /// INFO replication's `master_replid` (DEBUG CHANGE-REPL-ID draws a new one).
+    pub(crate) replid: String,
+    /// EXEC is running its queue: values stored from a queued command's arguments are shared
+    /// with the queue until it ends (`RObj::exec_argv`).
+    pub(crate) exec_running: bool,
+    /// `server.current_client`: the client whose command runs now (None in cron, beforeSleep).
+    pub(crate) current_client: Option<ClientId>,
+    /// Client-side caching: the tracking table, BCAST prefixes, pending invalidations (tracking.c).
+    pub(crate) tracking: TrackingState,
+    /// CLIENT PAUSE: its type and end, and the clients whose commands wait (networking.c).
+    pub(crate) pause: PauseState,
+    /// `server.monitors`: clients in MONITOR mode, in the order they entered it.
+    pub(crate) monitors: Vec<ClientId>,
+    /// Sharded Pub/Sub channels (`server.pubsubshard_channels`): name → subscribers.
+    pub(crate) shard_channels: IndexMap<Vec<u8>, Vec<ClientId>>,
+    /// The keys a tracking client's read remembers: those of the command the client sent (for
+    /// a script's `redis.call`, the EVAL's — tracking.c 7.0 reads the caller's argv).
+    pub(crate) tracking_caller_keys: Vec<Vec<u8>>,
+    /// ACL users and the ACL log (acl.rs).
+    pub(crate) acl: crate::acl::Acl,
+}
+
+/// What the DEBUG command switches (debug.c's server fields).
+#[derive(Debug, Clone)]
+pub struct DebugState {
+    /// `server.active_expire_enabled` (DEBUG SET-ACTIVE-EXPIRE).
+    pub active_expire: bool,
+    /// `packed_threshold` of quicklist.c (DEBUG QUICKLIST-PACKED-THRESHOLD).
+    pub quicklist_packed_threshold: u64,
+    /// How many times DEBUG CHANGE-REPL-ID ran (each draws the next replication id).
+    pub replid_changes: u64,
+    /// `server.pause_cron` (DEBUG PAUSE-CRON): serverCron's ticks do nothing.
+    pub pause_cron: bool,
+    /// `server.skip_checksum_validation` (DEBUG SET-SKIP-CHECKSUM-VALIDATION), for RESTORE.
+    pub skip_checksum_validation: bool,
+}
+
+impl Default for DebugState {
+    fn default() -> Self {
+        DebugState {
+            active_expire: true,
+            quicklist_packed_threshold: 1 << 30,
+            replid_changes: 0,
+            pause_cron: false,
+            skip_checksum_validation: false,
+        }
+    }
+}
+
+/// INFO replication's `master_replid` for a seed: 40 hex digits derived from the seed without
+/// drawing from the engine's RNG (so every other random choice stays as it was).
+pub(crate) fn replication_id(seed: u64, changes: u64) -> String {
+    crate::util::sha1hex(format!("redisplay replid {seed} {changes}").as_bytes())
 }
 
 // -------------------------------------------------------------------------------------------
@@ -228,6 +384,65 @@ pub struct PubSub {
     pub patterns: IndexMap<Vec<u8>, Vec<ClientId>>,
 }
 
+/// tracking.c's globals: `TrackingTable` (key → ids of clients that may cache it),
+/// `PrefixTable` (BCAST prefix → keys modified in this event-loop iteration and subscribed
+/// clients), `server.tracking_pending_keys`, `server.tracking_clients`.
+#[derive(Debug, Default, Clone)]
+pub struct TrackingState {
+    pub table: IndexMap<Vec<u8>, BTreeSet<ClientId>>,
+    /// `TrackingTableTotalItems`: client ids stored across the table.
+    pub total_items: u64,
+    pub prefixes: BTreeMap<Vec<u8>, BcastState>,
+    /// Invalidations for the current client, sent after its command (None: a flush's null).
+    pub pending: Vec<Option<Vec<u8>>>,
+    /// Clients with tracking on.
+    pub clients: usize,
+    /// trackingLimitUsedSlots()'s `timeout_counter` static.
+    pub timeout_counter: u64,
+}
+
+/// tracking.c `bcastState`: keys modified since the last broadcast (→ the client that last
+/// modified each, for NOLOOP; None when no client did: expiry, eviction, a script) and the
+/// clients subscribed to the prefix.
+#[derive(Debug, Default, Clone)]
+pub struct BcastState {
+    pub keys: BTreeMap<Vec<u8>, Option<ClientId>>,
+    pub clients: BTreeSet<ClientId>,
+}
+
+/// networking.c's client pause (`server.client_pause_type`, `client_pause_end_time`) and
+/// `server.postponed_clients`.
+#[derive(Debug, Default, Clone)]
+pub struct PauseState {
+    /// `server.client_pause_type`: None when clients are not paused.
+    pub kind: Option<PauseKind>,
+    /// Unix ms at which the pause ends (may be in the past until the next check).
+    pub end_ms: i64,
+    /// Clients whose command waits for the pause to end, in the order they were postponed.
+    pub postponed: Vec<ClientId>,
+    /// `server.unblocked_clients`: postponed clients released, their commands run before sleep.
+    pub unblocked: Vec<ClientId>,
+}
+
+/// Runs a postponed command when the pause ends (dispatch.rs's late `execute`).
+pub type ResumeFn = fn(&mut Engine, ClientId, &[Vec<u8>]);
+
+/// A command that waits for a pause to end, and how to run it then.
+#[derive(Debug, Clone)]
+pub struct Postponed {
+    pub argv: Vec<Vec<u8>>,
+    pub resume: ResumeFn,
+}
+
+/// CLIENT PAUSE's modes, the stricter last (`CLIENT_PAUSE_WRITE` < `CLIENT_PAUSE_ALL`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PauseKind {
+    /// Commands that may write or propagate wait; reads run; expiry and eviction stop.
+    Write,
+    /// Every command waits.
+    All,
+}
+
 /// Serves one blocked client from the ready key `key` of db `db`: `Some(reply)` when it could
 /// (the reply is what the client receives), `None` when the key's value is of no to it.
 pub type ServeFn = fn(&mut Engine, ClientId, usize, &[u8], &[Vec<u8>]) -> Option<Reply>;
@@ -243,6 +458,10 @@ pub struct Blocked {
     pub argv: Vec<Vec<u8>>,
     pub serve: ServeFn,
     pub since_ms: i64,
+    /// The blocking call's own duration (µs), counted again when it is served (blocked.c
+    /// `updateStatsOnUnblock()`), and its command.
+    pub duration_us: u64,
+    pub call: CallInfo,
 }
 
 /// `db->blocking_keys` for every db, and `server.ready_keys`.
@@ -309,6 +528,21 @@ impl Engine {
             errno_erange: None,
             tcp_port: 6379,
             scripts: Default::default(),
+            cpu: CpuClock::default(),
+            slowlog: SlowLog::default(),
+            latency: LatencyMonitor::default(),
+            error_already_counted: false,
+            debug: DebugState::default(),
+            startup_config: Vec::new(),
+            replid: replication_id(opts.seed, 0),
+            exec_running: false,
+            current_client: None,
+            tracking: Default::default(),
+            pause: Default::default(),
+            monitors: Vec::new(),
+            shard_channels: IndexMap::new(),
+            tracking_caller_keys: Vec::new(),
+            acl: Default::default(),
         };
         e.config_changed();
         e.lruclock = e.lru_clock_at(opts.start_ms);
@@ -321,7 +555,11 @@ impl Engine {
     pub fn reset(&mut self) {
         let clients: Vec<ClientId> = self.clients.keys().copied().collect();
         let (next, port) = (self.next_client_id, self.tcp_port);
+        let startup = std::mem::take(&mut self.startup_config);
         *self = Engine::new(EngineOptions { seed: self.seed, start_ms: self.start_ms });
+        for (name, value) in startup {
+            let _ = self.configure_startup(&name, &value);
+        }
         for id in clients {
             self.clients.insert(id, Client::new(id, self.now_ms));
         }
@@ -344,6 +582,10 @@ impl Engine {
             lfu_log_factor: self.config.int("lfu-log-factor"),
             proto_max_bulk_len: self.config.int("proto-max-bulk-len"),
             client_query_buffer_limit: self.config.int("client-query-buffer-limit"),
+            slowlog_log_slower_than: self.config.int("slowlog-log-slower-than"),
+            slowlog_max_len: self.config.int("slowlog-max-len"),
+            latency_monitor_threshold: self.config.int("latency-monitor-threshold"),
+            latency_tracking: self.config.bool("latency-tracking"),
         };
         // config.c updateHZ(): server.hz follows config_hz at once.
         self.update_hz();
@@ -355,6 +597,28 @@ impl Engine {
         self.lfu = policy.ends_with("-lfu");
         let lru_or_lfu = self.lfu || policy.ends_with("-lru");
         self.shared_integers = !(self.config.int("maxmemory") != 0 && lru_or_lfu);
+        // config.c updateRequirePass(): requirepass is the default user's password.
+        let pass = self.config.str("requirepass").as_bytes().to_vec();
+        self.acl.sync_requirepass(&pass);
+    }
+
+    /// Sets a parameter as redis-server's command line or config file does at startup
+    /// (`redisplay serve --enable-debug-command yes`): immutable parameters included, with
+    /// CONFIG SET's validation. `reset()` keeps what was set this way.
+    pub fn configure_startup(&mut self, name: &str, value: &str) -> Result<(), String> {
+        self.config
+            .set_at_startup(name.as_bytes(), value.as_bytes())
+            .map_err(|m| String::from_utf8_lossy(&m).into_owned())?;
+        self.startup_config.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        self.startup_config.push((name.to_string(), value.to_string()));
+        self.config_changed();
+        Ok(())
+    }
+
+    /// Whether a value stored now is a queued EXEC command's argument object (not from a
+    /// script's `redis.call`, whose arguments are its own).
+    pub(crate) fn storing_exec_argv(&self) -> bool {
+        self.exec_running && !self.in_script
     }
 
     pub(crate) fn lfu_policy(&self) -> bool {
@@ -367,9 +631,33 @@ impl Engine {
 
     /// INFO `used_memory` (the model in memory.rs).
     pub fn used_memory(&self) -> u64 {
-        debug_assert_eq!(self.stats.histograms, self.stats.commands.values().filter(|s| s.calls > 0).count() as u64);
+        debug_assert_eq!(
+            self.stats.histograms,
+            self.stats.commands.values().filter(|s| s.histogram.is_some()).count() as u64
+        );
         let dbs = self.dbs.iter().map(|d| d.memory()).sum();
         crate::memory::used_memory(self.clients.len(), self.stats.histograms, dbs)
+    }
+
+    /// Advances the virtual CPU clock by `ns` of work (already scaled by the cost model).
+    pub(crate) fn charge_cpu(&mut self, ns: u64) {
+        self.cpu.charge(self.now_ms, ns);
+    }
+
+    /// server.c `ustime()`: the virtual clock in µs (see `CpuClock::ustime`).
+    pub fn ustime(&self) -> i64 {
+        self.cpu.ustime(self.now_ms)
+    }
+
+    /// networking.c `addReply()` for a reply that comes without a command of the client's own
+    /// (a monitor's line, a blocked command's late reply): to its outbox — unless CLIENT REPLY
+    /// OFF/SKIP holds replies back, which in 7.0 spares push messages (`CLIENT_PUSHING`).
+    pub(crate) fn add_reply(&mut self, client: ClientId, reply: Reply) {
+        let Some(c) = self.clients.get_mut(&client) else { return };
+        if (c.reply_off || c.reply_skip) && !matches!(reply, Reply::Push(_)) {
+            return;
+        }
+        c.outbox.push_back(reply);
     }
 
     /// Counts a write (server.dirty, INFO rdb_changes_since_last_save).

@@ -31,8 +31,8 @@
 //!   other clients are read meanwhile: their commands wait for it, get BUSY once it timed out,
 //!   or stop it (SCRIPT KILL); the script's client gets its reply when it ends.
 //!
-//! Deviations: no TLS, no unix sockets, no CLIENT TRACKING (RESP3 push messages are used for
-//! Pub/Sub only); the playground's memory model, not the process's, answers INFO memory.
+//! Deviations: no TLS, no unix sockets; the playground's memory model, not the process's,
+//! answers INFO memory.
 
 use std::collections::BTreeMap;
 use std::io::{ErrorKind, Read, Write};
@@ -62,11 +62,14 @@ pub struct ServeOptions {
     pub time: Option<i64>,
     /// requirepass at start (required when binding beyond loopback).
     pub requirepass: Option<String>,
+    /// Any other Redis parameter given as `--name value`, as redis-server's command line takes
+    /// it — immutable ones included (`--enable-debug-command yes|local`, `--databases 4`).
+    pub config: Vec<(String, String)>,
 }
 
 impl Default for ServeOptions {
     fn default() -> Self {
-        ServeOptions { bind: "127.0.0.1".into(), port: 6379, seed: 0, time: None, requirepass: None }
+        ServeOptions { bind: "127.0.0.1".into(), port: 6379, seed: 0, time: None, requirepass: None, config: vec![] }
     }
 }
 
@@ -143,8 +146,12 @@ fn new_engine(opts: &ServeOptions) -> Engine {
     engine.set_event_recording(false);
     if let Some(pass) = opts.requirepass.as_deref().filter(|p| !p.is_empty()) {
         // Set directly: no client (a fresh server's first connection gets the first id).
-        let _ = engine.config.set(&[(b"requirepass".to_vec(), pass.as_bytes().to_vec())]);
-        engine.config_changed();
+        let _ = engine.configure_startup("requirepass", pass);
+    }
+    // CONFIG GET bind answers what the server listens on, as redis-server's does.
+    let _ = engine.configure_startup("bind", &opts.bind);
+    for (name, value) in &opts.config {
+        let _ = engine.configure_startup(name, value);
     }
     engine
 }
@@ -423,7 +430,7 @@ impl EventLoop {
             if c.closing || self.engine.is_blocked(client) {
                 return progressed;
             }
-            c.query.auth_required = self.engine.client(client).is_some_and(|cl| !cl.authenticated);
+            c.query.auth_required = self.engine.auth_required(client);
             c.query.max_bulk_len = self.engine.hot.proto_max_bulk_len;
             match c.query.next_request() {
                 Parsed::Incomplete => {
@@ -456,9 +463,17 @@ impl EventLoop {
             self.offset_ms = self.engine.now_ms() - wall_ms();
         }
         let quit = argv[0].eq_ignore_ascii_case(b"quit");
-        if !self.engine.is_blocked(client) {
-            let proto = self.engine.client(client).map_or(2, |c| c.resp);
-            if let Some(c) = self.conns.get_mut(&id) {
+        let proto = self.engine.client(client).map_or(2, |c| c.resp);
+        // What reached the client before its reply was made (an invalidation of a key evicted
+        // before the command ran), then the reply — unless it waits (blocked, paused) or
+        // CLIENT REPLY OFF/SKIP drops it.
+        let before = self.engine.take_outbox_before_reply(client);
+        let send = !self.engine.is_blocked(client) && !self.engine.reply_dropped(client);
+        if let Some(c) = self.conns.get_mut(&id) {
+            for r in &before {
+                r.encode(proto, &mut c.out);
+            }
+            if send {
                 reply.encode(proto, &mut c.out);
             }
         }
@@ -566,7 +581,17 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<ServeOptions, St
                 opts.time = Some(t);
             }
             "--requirepass" => opts.requirepass = Some(value("a password")?),
-            _ => return Err(format!("unknown serve option {a}")),
+            _ => match a.strip_prefix("--") {
+                // A Redis parameter, checked as redis-server checks its command line.
+                Some(name) if crate::config::is_parameter(name) => {
+                    let v = value("a value")?;
+                    crate::config::Config::default()
+                        .set_at_startup(name.as_bytes(), v.as_bytes())
+                        .map_err(|m| String::from_utf8_lossy(&m).into_owned())?;
+                    opts.config.push((name.to_string(), v));
+                }
+                _ => return Err(format!("unknown serve option {a}")),
+            },
         }
     }
     Ok(opts)

@@ -1,6 +1,7 @@
 //! Running a script: models script_lua.c `luaCallFunction()` and `luaRedisGenericCommand()`,
 //! script.c `scriptCall()` with its checks — `scriptVerifyCommandArity()`, the `noscript`
-//! flag, `scriptVerifyWriteCommandAllow()`, `scriptVerifyOOM()` — and the busy script:
+//! flag, `scriptVerifyACL()`, `scriptVerifyWriteCommandAllow()`, `scriptVerifyOOM()` — and the
+//! busy script:
 //! script.c `scriptInterrupt()` (past `busy-reply-threshold` the script is timed out and other
 //! clients are served between its slices), `scriptKill()`, and server.c `processCommand()`'s
 //! BUSY rule. This is where Redis is re-entrant: EVAL runs a script, whose `redis.call` runs a
@@ -32,13 +33,14 @@ use crate::cost;
 use crate::engine::{ClientId, Engine};
 use crate::reply::Reply;
 
-use super::convert::{error_reply_from_lua, internal, lua_string_bytes, lua_to_reply, string_array};
+use super::convert::{error_reply_from_lua, internal, is_counted, lua_string_bytes, lua_to_reply, string_array};
 use super::vm::{Request, Response, Vm, ENGINE_IMPL, MAX_HEAP};
 use super::{BusyScript, RunKind, RunPolicy, RunState, Running, ScriptSlice};
 
-/// Steps a script runs inside the command that starts it before it is suspended (about 20 ms
-/// of its virtual time; hosts run the rest in slices).
-pub const FIRST_SLICE_STEPS: u64 = 10_000_000;
+/// Steps a script runs inside the command that starts it before it is suspended (25 ms of its
+/// virtual time; hosts run the rest in slices): small, so that an endless script typed in the
+/// page doesn't hold the tab for long before the page's slices take over.
+pub const FIRST_SLICE_STEPS: u64 = 1_000_000;
 
 /// shared.slowevalerr / shared.slowscripterr.
 pub const BUSY_EVAL: &str = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
@@ -189,10 +191,15 @@ impl Engine {
                 // A stopped script's thread holds what it built (a doubled string…): it goes
                 // now, not later, before the next script's budget starts.
                 let tripped = vm.sandbox.tripped().is_some();
+                // An error the script got from redis.call/pcall was counted when it failed.
+                let counted = matches!(&ended, Ok(Some((_, v))) if is_counted(v));
                 let reply = self.end_script(&vm, &r, ended);
                 self.scripts.last_elapsed_ns = r.elapsed_ns;
                 if r.suspended {
-                    self.deliver(&r, reply.clone());
+                    self.deliver(&r, reply.clone(), counted);
+                } else if counted && reply.is_error() {
+                    // EVAL/FCALL's call() does not count it again.
+                    self.error_already_counted = true;
                 }
                 drop(r);
                 if tripped {
@@ -223,9 +230,15 @@ impl Engine {
                 let request = control.request.borrow_mut().take();
                 let response = match request {
                     Some(Request::Call(argv)) => self.script_command(&argv, run),
+                    // script_lua.c luaRedisAclCheckCmdPermissionsCommand(): lookupCommand() (no
+                    // arity check), then the caller's user's permissions.
                     Some(Request::AclCheck(argv)) => match resolve(&argv) {
-                        Resolved::Found(_) => Response::Allowed,
-                        _ => Response::Refused("ERR Invalid command passed to redis.acl_check_cmd()".into()),
+                        Resolved::Found(cmd) | Resolved::BadArity(cmd) => {
+                            Response::Permitted(self.acl_check(run.client, cmd, &argv).is_ok())
+                        }
+                        Resolved::Unknown => {
+                            Response::Refused("ERR Invalid command passed to redis.acl_check_cmd()".into())
+                        }
                     },
                     None => Response::Refused("ERR no request".into()),
                 };
@@ -312,11 +325,14 @@ impl Engine {
         }
     }
 
-    /// A suspended script's reply reaches its client, counted as call() would have.
-    fn deliver(&mut self, r: &Running, reply: Reply) {
-        if reply.is_error() {
-            self.stats.total_error_replies += 1;
+    /// A suspended script's reply reaches its client, counted as call() would have (an error
+    /// `counted` already is not counted again in INFO errorstats).
+    fn deliver(&mut self, r: &Running, reply: Reply, counted: bool) {
+        if let Reply::Error(msg) = &reply {
             self.stats.commands.entry(r.command).or_default().failed_calls += 1;
+            if !counted {
+                self.count_error_reply(msg);
+            }
         }
         if let Some(c) = self.clients.get_mut(&r.run.client) {
             c.outbox.push_back(reply);
@@ -402,7 +418,11 @@ impl Engine {
         run.calls += 1;
         match self.call_from_script(argv, run) {
             Ok(cmd) => Response::Reply(self.call(run.client, cmd, argv)),
-            Err(msg) => Response::Refused(msg),
+            Err(msg) => {
+                // script.c scriptCall(): its own refusals are counted as error replies.
+                self.count_error_reply(msg.as_bytes());
+                Response::Refused(msg)
+            }
         }
     }
 
@@ -422,6 +442,12 @@ impl Engine {
         if cmd.has_flag("noscript") {
             self.reject_from_script(cmd);
             return Err("ERR This Redis command is not allowed from script".into());
+        }
+        // scriptVerifyACL(): the caller's user's permissions, logged in the "lua" context.
+        if let Err(denied) = self.acl_check(run.client, cmd, argv) {
+            self.acl_log_denied(run.client, cmd, argv, denied, crate::acl::Context::Lua);
+            self.reject_from_script(cmd);
+            return Err(crate::command::acl::noperm_in_script(denied).into());
         }
         let writes = cmd.has_flag("write");
         if run.policy.read_only && (writes || may_replicate(cmd)) {
@@ -444,7 +470,6 @@ impl Engine {
     }
 
     fn reject_from_script(&mut self, cmd: &'static Command) {
-        self.stats.total_error_replies += 1;
         self.stats.commands.entry(cmd.name.as_str()).or_default().rejected_calls += 1;
     }
 }

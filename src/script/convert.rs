@@ -70,6 +70,23 @@ pub(crate) fn raise(msg: &[u8]) -> LuaError {
     LuaError::RuntimeMsg(marked.into_boxed_slice())
 }
 
+/// `raise` for an error a command (or scriptCall's checks) already counted in INFO errorstats:
+/// the table Lua sees carries `ignore_error_stats_update = true`, as script_lua.c
+/// `redisProtocolToLuaType_Error()` marks it, so the script's final error is not counted again.
+pub(crate) fn raise_counted(msg: &[u8]) -> LuaError {
+    let mut marked = vec![2u8];
+    marked.extend_from_slice(msg);
+    LuaError::RuntimeMsg(marked.into_boxed_slice())
+}
+
+/// Whether a script's error value was already counted (see `raise_counted`).
+pub(crate) fn is_counted(v: &Value) -> bool {
+    match v {
+        Value::Table(t) => matches!(t.get::<_, Value>("ignore_error_stats_update"), Ok(Value::Boolean(true))),
+        _ => false,
+    }
+}
+
 pub(crate) fn string_array(lua: &Lua, items: &[Vec<u8>]) -> omnilua::Result<Table> {
     let t = lua.create_table()?;
     for (i, item) in items.iter().enumerate() {
@@ -176,6 +193,8 @@ pub(crate) fn push_reply(st: &mut LuaState, reply: &Reply, resp: u8) -> Result<(
                 capi::pop_into_index(st, i as i64 + 1)?;
             }
         }
+        // A RESP3-only frame before the reply (DEBUG PROTOCOL): the script sees the reply alone.
+        Reply::Preceded(_, r) => push_reply(st, r, resp)?,
         // Sent flat, as a RESP2 client receives them.
         Reply::Map(kv) | Reply::Pairs(kv) => {
             capi::push_table(st);

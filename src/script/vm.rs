@@ -19,7 +19,7 @@ use lua_vm::state::LuaState;
 use omnilua::{Function, HostHooks, Lua, LuaRuntime, LuaVersion, Sandbox, SandboxConfig, Table, Value};
 
 use super::capi::{self, RawFn};
-use super::convert::{argv_of, error_table_message, push_reply, raise};
+use super::convert::{argv_of, error_table_message, push_reply, raise, raise_counted};
 use super::lua_bit;
 use super::lua_cjson;
 use super::lua_cmsgpack;
@@ -58,10 +58,11 @@ pub enum Request {
 pub enum Response {
     /// The command ran (its reply may be an error).
     Reply(Reply),
-    /// It was refused before running (the message, with its code).
+    /// It was refused before running (the message, with its code). For `redis.call`/`pcall`
+    /// scriptCall() counted it as an error reply already, as call() counts a command's error.
     Refused(String),
-    /// `redis.acl_check_cmd`: the command exists.
-    Allowed,
+    /// `redis.acl_check_cmd`: whether the caller's user may run the command.
+    Permitted(bool),
 }
 
 /// What the engine and a running script share: the count hook's steps and yield point, the
@@ -154,10 +155,12 @@ tostring = G.tostring
 -- for the running slice (so two C frames sit above the script when they raise); the other
 -- API functions that raise are Rust functions too, so the error handler finds the script's
 -- frame right above them even after a tail call. A Redis error raised from Rust travels as
--- "\1" .. message.
-local MARK = '\1'
+-- "\1" .. message; one a command already counted in INFO errorstats as "\2" .. message (its
+-- table says ignore_error_stats_update, so the script's final error is not counted again).
+local MARK, COUNTED = '\1', '\2'
 local function unmark(e)
   if type(e) == 'string' and e:sub(1, 1) == MARK then return {err = e:sub(2)} end
+  if type(e) == 'string' and e:sub(1, 1) == COUNTED then return {err = e:sub(2), ignore_error_stats_update = true} end
   return e
 end
 local redis = {}
@@ -410,19 +413,26 @@ fn engine_functions(control: Rc<Control>) -> Vec<(&'static str, RawFn)> {
     // script_lua.c luaRedisGenericCommand() (call/pcall) and luaRedisAclCheckCmdPermissionsCommand().
     let via = |api: Api, control: Rc<Control>| {
         capi::raw(move |st: &mut LuaState| {
-            let refused = |st: &mut LuaState, msg: &[u8]| -> Result<usize, lua_types::error::LuaError> {
+            // An error table (pcall) or raised error (call); `counted` marks one INFO
+            // errorstats counted already (`ignore_error_stats_update`).
+            let refused = |st: &mut LuaState, msg: &[u8], counted: bool| -> Result<usize, lua_types::error::LuaError> {
                 if api == Api::Pcall {
                     capi::push_table(st);
                     capi::push_bytes(st, b"err")?;
                     capi::push_bytes(st, msg)?;
                     capi::pop_into_table(st)?;
+                    if counted {
+                        capi::push_bytes(st, b"ignore_error_stats_update")?;
+                        st.push(lua_types::value::LuaValue::Bool(true));
+                        capi::pop_into_table(st)?;
+                    }
                     return Ok(1);
                 }
-                Err(raise(msg))
+                Err(if counted { raise_counted(msg) } else { raise(msg) })
             };
             let argv = match argv_of(st) {
                 Ok(argv) => argv,
-                Err(msg) => return refused(st, msg.as_bytes()),
+                Err(msg) => return refused(st, msg.as_bytes(), false),
             };
             *control.request.borrow_mut() =
                 Some(if api == Api::AclCheck { Request::AclCheck(argv) } else { Request::Call(argv) });
@@ -435,16 +445,16 @@ fn engine_functions(control: Rc<Control>) -> Vec<(&'static str, RawFn)> {
                 Some(Response::Reply(Reply::Error(msg))) => {
                     let mut err = b"-".to_vec();
                     err.extend_from_slice(&msg);
-                    refused(st, &error_table_message(&err))
+                    refused(st, &error_table_message(&err), true)
                 }
                 Some(Response::Reply(reply)) => {
                     push_reply(st, &reply, control.resp.get())?;
                     Ok(1)
                 }
                 Some(Response::Refused(msg)) if api == Api::AclCheck => Err(raise(msg.as_bytes())),
-                Some(Response::Refused(msg)) => refused(st, msg.as_bytes()),
-                Some(Response::Allowed) => {
-                    st.push(lua_types::value::LuaValue::Bool(true));
+                Some(Response::Refused(msg)) => refused(st, msg.as_bytes(), true),
+                Some(Response::Permitted(ok)) => {
+                    st.push(lua_types::value::LuaValue::Bool(ok));
                     Ok(1)
                 }
                 None => Err(raise(b"ERR scripting engine error: no answer from the engine")),

@@ -35,6 +35,7 @@ pub fn ours(requirepass: Option<&str>) -> Server {
         seed: 1,
         time: None,
         requirepass: requirepass.map(String::from),
+        ..Default::default()
     })
     .expect("start redisplay's server")
 }
