@@ -397,6 +397,9 @@ pub const PARAMS: &[ParamDef] = &[
     // Playground-only: scales every virtual CPU cost of src/cost.rs (100 = as calibrated
     // against redis-server 7.0.15); time caps, stalls and command durations move with it.
     hidden("playground-cost-percent", int(0, 100_000), "100"),
+    // Playground-only: the virtual ms a script may run before the playground ends it (Redis
+    // lets it run until SCRIPT KILL or SHUTDOWN NOSAVE; BUSY and SCRIPT KILL work until then).
+    hidden("playground-script-time-limit", int(1, LONG_MAX), "60000"),
 ];
 
 /// Whether `name` is a parameter (or an alias of one).

@@ -63,6 +63,15 @@ pub const FREE_STREAM_NODE_NS: u64 = 342;
 /// Freeing one pending entry of a consumer group (its NACK and two rax leaves): DEL of a
 /// 100,000-entry stream with all of them pending in one group took 10.15 ms instead of 0.21.
 pub const FREE_STREAM_NACK_NS: u64 = 99;
+/// One Lua VM instruction of a script. A deviation: redis-server 7.0.15's Lua 5.1 runs one in
+/// a few ns (`for i=1,1e8 do n=n+1 end`, 2·10^8 instructions, in 0.46 s; `while i<1e8 do
+/// i=i+1 end`, 4·10^8, in 0.64 s), but our VM runs ~13–50M instructions a second in wasm: at
+/// 2 ns a script reached the default 5 s `busy-reply-threshold` only after minutes of real
+/// time in the page; at 25 ns it takes seconds.
+pub const LUA_STEP_NS: u64 = 25;
+/// One `redis.call()` from a script, beyond the instructions around it (10^6 calls of PING
+/// in 0.32 s; SET took 0.99 s — the command's own work is not modelled).
+pub const SCRIPT_CALL_NS: u64 = 320;
 /// lazyfree.c LAZYFREE_THRESHOLD.
 pub const LAZYFREE_THRESHOLD: u64 = 64;
 /// Running a command: its lookup and checks, the call, writing its reply's header.

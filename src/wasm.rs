@@ -269,6 +269,8 @@ impl Playground {
 
     /// Moves virtual time forward to `now_ms`, running serverCron for each tick crossed, at most
     /// `max_ticks` (default 10000) of them: `{ticks, lagMs, now}`. Earlier times set the clock.
+    /// While a script runs (past its first slice) no timer runs: `ticks` is 0 and the lag is
+    /// kept until `run_script_slice` has run it to its end.
     pub fn advance_to(&mut self, now_ms: f64, max_ticks: Option<f64>) -> JsValue {
         let max = max_ticks.filter(|m| m.is_finite() && *m >= 1.0).map(|m| m as u64).unwrap_or(DEFAULT_FRAME_TICKS);
         let adv = self.session.engine.advance_to(clock_ms(now_ms), max);
@@ -277,6 +279,23 @@ impl Playground {
         set(&o, "lagMs", adv.lag_ms as f64);
         set(&o, "now", self.session.engine.now_ms() as f64);
         o.into()
+    }
+
+    /// Runs up to `max_steps` Lua instructions (cost.rs `LUA_STEP_NS` of virtual time each) of
+    /// a script that outlived its first slice; whether one still runs. The page calls it each
+    /// frame within its time budget; a console's `poll` prints the script's reply when it ends.
+    pub fn run_script_slice(&mut self, max_steps: f64) -> bool {
+        let steps = if max_steps.is_finite() && max_steps >= 1.0 { max_steps as u64 } else { 1 };
+        if self.session.engine.busy_script().is_some() {
+            self.session.engine.run_script_slice(steps);
+        }
+        self.session.engine.busy_script().is_some()
+    }
+
+    /// Whether a script is running (past its first slice): other consoles' commands wait for
+    /// it, or get BUSY once it passed busy-reply-threshold.
+    pub fn script_busy(&self) -> bool {
+        self.session.engine.busy_script().is_some()
     }
 
     /// Sets the clock without running cron (it may go backwards).

@@ -424,6 +424,14 @@ fn check_engine(name: &str, script: &str) {
                 conns.len() - 1
             }
         };
+        // A script that outlived its first slice, while the server sat in it: until it times
+        // out or ends nothing else ran; after that, a slice between steps.
+        while engine.busy_script().is_some_and(|b| !b.timed_out) {
+            engine.run_script_slice(5_000_000);
+        }
+        if engine.busy_script().is_some() {
+            engine.run_script_slice(5_000_000);
+        }
         let header = format!("{line}\n");
         live.push_str(&header);
         ours.push_str(&header);
@@ -441,10 +449,10 @@ fn check_engine(name: &str, script: &str) {
         };
         let argv = step_argv(&cmd, &ids);
         conn.send(&argv);
+        // The server's answer first: the engine's run (a script's first slice) takes real time.
+        let got = text(&conn.take(usize::from(wait), quiet));
         let reply = engine.execute(id, &argv);
         engine.before_sleep();
-        // Whatever the server answered (at once, for a step that doesn't wait).
-        let got = text(&conn.take(wait as usize, quiet));
         let mut mine = engine.take_outbox_before_reply(id);
         if !engine.is_blocked(id) && !engine.reply_dropped(id) {
             mine.push(reply);
@@ -2009,6 +2017,43 @@ fn stream_keyspace_events_and_watch() {
         E: MULTI
         E: PING
         E: EXEC
+        "#,
+    );
+}
+
+#[test]
+fn a_busy_script_among_clients() {
+    check(
+        "busy script",
+        r#"
+        # Every connection opens first (its CLIENT ID handshake would meet the script).
+        A: SET k v
+        B: PING
+        C: PING
+        # A script that ends on its own: a command sent meanwhile waits for it.
+        A& EVAL "local n = 0 for i = 1, 5e7 do n = n + 1 end return n" 0
+        B: GET k
+        A?
+        A: CONFIG SET busy-reply-threshold 10
+        A& EVAL "local i = 0\nwhile true do i = i + 1 end" 0
+        @sleep 100
+        B: PING
+        B: GET k
+        B: EVAL "return 1" 0
+        B: MULTI
+        B: SET k v2
+        B: EXEC
+        C: SCRIPT KILL
+        A?
+        B: GET k
+        B: SCRIPT KILL
+        # pcall cannot catch the kill.
+        A& EVAL "local f = function() while 1 do redis.call('ping') end end while 1 do pcall(f) end" 0
+        @sleep 100
+        B: SCRIPT KILL
+        A?
+        A: EVAL "return redis.call('GET', KEYS[1])" 1 k
+        A: CONFIG SET busy-reply-threshold 5000
         "#,
     );
 }

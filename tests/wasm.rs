@@ -144,17 +144,30 @@ fn a_frame_budget_reports_lag_instead_of_dropping_ticks() {
 }
 
 #[wasm_bindgen_test]
-fn an_endless_script_is_stopped_and_the_engine_keeps_its_data() {
+fn an_endless_script_runs_in_slices_the_other_console_gets_busy_and_kills_it() {
     let mut pg = Playground::new(Some(1.0), Some(1_735_689_600_000.0));
     assert_eq!(text(&pg.execute("SET k v")), "OK\n");
-    assert!(
-        text(&pg.execute("EVAL \"while true do end\" 0")).starts_with("(error) ERR Script killed by the playground")
+    assert_eq!(text(&pg.execute("CONFIG SET busy-reply-threshold 10")), "OK\n");
+    let out = pg.execute("EVAL \"while true do end\" 0");
+    assert_eq!(text(&out), "");
+    assert_eq!(field(&out, "blocked").as_bool(), Some(true));
+    let other = pg.open_console();
+    assert_eq!(
+        text(&pg.execute_on(other, "GET k")),
+        "(error) BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\n"
     );
-    let out = text(&pg.execute("EVAL \"while true do redis.call('INCR', KEYS[1]) end\" 1 n"));
-    assert!(out.starts_with("(error) ERR Script "), "{out}");
-    assert_eq!(text(&pg.execute("GET k")), "\"v\"\n");
-    let n = text(&pg.execute("GET n"));
-    assert!(n.len() > 4, "the INCRs made before the stop stay: {n}");
+    // Frames keep coming: each runs slices of the script; no timer runs meanwhile.
+    assert!(pg.script_busy());
+    assert!(pg.run_script_slice(250_000.0));
+    let adv = pg.advance_to(pg.now() + 1000.0, None);
+    assert_eq!(field(&adv, "ticks").as_f64(), Some(0.0));
+    assert_eq!(field(&pg.poll(0), "blocked").as_bool(), Some(true));
+    assert_eq!(text(&pg.execute_on(other, "SCRIPT KILL")), "OK\n");
+    assert!(!pg.run_script_slice(250_000.0));
+    assert!(!pg.script_busy());
+    let done = pg.poll(0);
+    assert!(text(&done).starts_with("(error) ERR Script killed by user with SCRIPT KILL..."), "{}", text(&done));
+    assert_eq!(field(&done, "blocked").as_bool(), Some(false));
     assert_eq!(text(&pg.execute("EVAL \"return redis.call('GET', KEYS[1])\" 1 k")), "\"v\"\n");
 }
 

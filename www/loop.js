@@ -4,6 +4,9 @@
 // Each frame: virtual time += real dt × speed (plus any pending jump/step) → engine.advanceTo →
 // drain the engine's events → update the store → redraw the views that say they changed.
 //
+// A script that runs long (EVAL of an endless loop) gets the frame's budget in slices, paused or
+// not, until it ends or another console's SCRIPT KILL stops it.
+//
 // It only runs while there is something to do. Paused (or the tab hidden) and nothing pending,
 // it schedules no frame at all, so an idle page costs no CPU; `wake()` (an input, a control)
 // runs one frame to pick up what changed.
@@ -47,6 +50,10 @@ export const MAX_FRAME_DT_MS = 250;
  *  the rest as lag or pending (a single tick is never split, so one heavy tick can exceed it). */
 export const ENGINE_BUDGET_MS = 8;
 
+/** Lua instructions per call while a script runs (0.5 ms of its virtual time): a frame runs
+ *  such slices until ENGINE_BUDGET_MS of real time is spent, paused or not. */
+export const SCRIPT_SLICE_STEPS = 250_000;
+
 /** Real ms a frame gives a workload driver's background job ("compare policies"). */
 export const COMPARE_BUDGET_MS = 8;
 
@@ -68,7 +75,7 @@ export const COMPARE_BUDGET_MS = 8;
 
 /**
  * @param {object} deps
- * @param {Pick<import("./engine").Engine, "advanceTo" | "drainEvents" | "now" | "nextCronMs" | "hz" | "cronPeriodMs">} deps.engine  from engine.js
+ * @param {Pick<import("./engine").Engine, "advanceTo" | "drainEvents" | "now" | "nextCronMs" | "hz" | "cronPeriodMs"> & Partial<Pick<import("./engine").Engine, "runScriptSlice" | "scriptBusy">>} deps.engine  from engine.js
  * @param {import("./store").Store} deps.store    from store.js
  * @param {LoopView[]} deps.views
  * @param {ReturnType<typeof import("./workload").createWorkloadDriver> | null} [deps.driver]  a workload driver (www/workload.js), or null
@@ -180,6 +187,15 @@ export function createLoop({
       fractionMs = 0;
     }
 
+    // A script that outlived its first slice runs in slices within the frame's budget, paused
+    // or not (no timer runs meanwhile: the clock waits for it, as Redis's does).
+    let scripting = false;
+    if (engine.scriptBusy?.()) {
+      const t0 = realNow();
+      do scripting = engine.runScriptSlice?.(SCRIPT_SLICE_STEPS) ?? false;
+      while (scripting && realNow() - t0 < ENGINE_BUDGET_MS);
+    }
+
     const before = engine.now();
     let frameTicks = 0;
     let lagMs = 0;
@@ -238,7 +254,7 @@ export function createLoop({
     }
     forceDraw = false;
 
-    if (isPlaying || pendingMs >= 1 || animating || working) schedule();
+    if (isPlaying || pendingMs >= 1 || animating || working || scripting) schedule();
   }
 
   // Any change to the UI part of the state (pause, speed, the selected key…) needs a frame;

@@ -185,6 +185,13 @@ fn main() {
         // else happening, the one after the next serverCron tick (which may expire keys first).
         // A command held by CLIENT PAUSE waits for the pause to end, in virtual time too.
         while session.is_waiting(0) {
+            // A long script: nobody else can stop it, so it runs to its end (or to the
+            // playground's time limit).
+            if session.engine.busy_script().is_some() {
+                session.engine.run_script_slice(10_000_000);
+                let _ = out.write_all(&session.poll(0));
+                continue;
+            }
             let timeout = session.engine.next_block_timeout();
             let pause_end = session.engine.pause_end_ms().filter(|&end| end < redisplay::engine::MAX_CLOCK_MS);
             if timeout == 0 && pause_end.is_none() {

@@ -120,6 +120,12 @@ impl Engine {
         let Some(db) = self.client_db(client) else {
             return Reply::err("ERR no such client");
         };
+        // A script is running and has not timed out: Redis reads nothing from other clients
+        // (nor more from the script's own); the command runs when it times out or ends.
+        if self.must_wait_for_script(client) {
+            self.scripts.parked.push_back((client, argv.to_vec()));
+            return Reply::Array(vec![]);
+        }
         if let Some(c) = self.clients.get_mut(&client) {
             c.last_interaction_ms = self.now_ms;
         }
@@ -179,7 +185,10 @@ impl Engine {
         let tx_control = matches!(base, "exec" | "discard" | "multi" | "watch" | "quit" | "reset");
         // Evict before every command while over maxmemory; when nothing can be evicted, refuse
         // commands that may grow memory — and, inside MULTI, any queueing but EXEC/DISCARD/QUIT/RESET.
-        if self.hot.maxmemory != 0 && self.perform_evictions() == crate::evict::EvictResult::Fail {
+        if self.hot.maxmemory != 0
+            && !self.scripts.busy()
+            && self.perform_evictions() == crate::evict::EvictResult::Fail
+        {
             let denyoom = cmd.has_flag("denyoom") || (is_exec && queued_denyoom);
             let queueing = in_multi && !matches!(base, "exec" | "discard" | "quit" | "reset");
             if denyoom || queueing {
@@ -215,6 +224,17 @@ impl Engine {
                 cmd.name
             );
             return self.reject(client, db, argv, Some(cmd), Reply::err(msg));
+        }
+        // A timed-out script runs: only `allow_busy` commands (SCRIPT KILL…) run; EXEC aborts
+        // its transaction (multi.c execCommandAbort()).
+        if let Some(busy) = self.busy_error(cmd) {
+            let err = if is_exec {
+                self.discard_transaction(client);
+                Reply::err(format!("EXECABORT Transaction discarded because of: {busy}"))
+            } else {
+                Reply::err(busy)
+            };
+            return self.reject(client, db, argv, Some(cmd), err);
         }
         // Clients are paused: the command waits for the end of the pause (ALL: any command;
         // WRITE: one that may write or propagate — for EXEC, any it queued).
@@ -369,6 +389,10 @@ impl Engine {
     fn after_command(&mut self) {
         self.flush_new_key_events();
         self.handle_clients_blocked_on_keys();
+        // A script that timed out in its first slice: the commands parked meanwhile run now.
+        if !self.scripts.parked.is_empty() {
+            self.serve_parked();
+        }
     }
 
     /// Reads (for tests and views) the virtual CPU clock in ns.

@@ -3,13 +3,13 @@
 //! (`scriptPrepareForRun()`). The Lua state, the conversions and `redis.call` are in
 //! ../script/.
 //!
-//! Differences: SCRIPT KILL always answers NOTBUSY — a script never runs while another command
-//! waits, and one that runs too long is stopped by the playground (see script/mod.rs); SCRIPT DEBUG
-//! YES/SYNC (the Lua debugger, LDB) is refused.
+//! A script that runs long is suspended between slices (script/call.rs): SCRIPT KILL stops it.
+//! Difference: SCRIPT DEBUG YES/SYNC (the Lua debugger, LDB) is refused.
 
 use crate::engine::Engine;
 use crate::reply::Reply;
-use crate::script::{extract_shebang, RunPolicy};
+use crate::script::call::Invocation;
+use crate::script::{extract_shebang, RunKind, RunPolicy};
 use crate::util::sha1hex;
 
 use super::call::Call;
@@ -100,7 +100,18 @@ fn eval_generic(e: &mut Engine, c: &Call, evalsha: bool, ro: bool) -> Reply {
         oom_at_start: oom,
     };
     let first_arg = 3 + numkeys as usize;
-    e.run_script(c.client, &sha, &c.argv[3..first_arg], &c.argv[first_arg..], policy)
+    let Some(func) = e.scripts.get(&sha).map(|s| s.func.clone()) else {
+        return Reply::err(NOSCRIPT);
+    };
+    let command = c.cmd.name.as_str();
+    let what = Invocation {
+        func,
+        kind: RunKind::Eval { sha },
+        command,
+        keys: &c.argv[3..first_arg],
+        args: &c.argv[first_arg..],
+    };
+    e.run_script(c.client, what, policy)
 }
 
 /// eval.c `luaCreateFunction()`: the shebang, then the compiled body, cached by SHA.
@@ -141,9 +152,9 @@ pub fn script_flush(e: &mut Engine, c: &Call) -> Reply {
     Reply::ok()
 }
 
-/// `SCRIPT KILL`: no script is ever running when a command arrives.
-pub fn script_kill(_e: &mut Engine, _c: &Call) -> Reply {
-    Reply::err("NOTBUSY No scripts in execution right now.")
+/// `SCRIPT KILL` (script.c `scriptKill()`): stops a running script that has not written.
+pub fn script_kill(e: &mut Engine, _c: &Call) -> Reply {
+    e.kill_script(true)
 }
 
 /// `SCRIPT DEBUG YES|SYNC|NO`: NO is accepted; the debugger itself is not modelled.

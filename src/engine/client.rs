@@ -70,9 +70,11 @@ impl Engine {
         self.clients.get_mut(&client).map(|c| c.outbox.drain(..).collect()).unwrap_or_default()
     }
 
-    /// Whether the client waits: in a blocking command, or postponed by CLIENT PAUSE.
+    /// Whether the client waits: in a blocking command, postponed by CLIENT PAUSE, or for a
+    /// running script (its own, or one that holds its command back); the reply then arrives in
+    /// its outbox.
     pub fn is_blocked(&self, client: ClientId) -> bool {
-        self.clients.get(&client).is_some_and(|c| c.is_blocked())
+        self.clients.get(&client).is_some_and(|c| c.is_blocked()) || self.scripts.holds(client)
     }
 
     pub fn client(&self, client: ClientId) -> Option<&Client> {

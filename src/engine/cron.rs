@@ -31,6 +31,11 @@ impl Engine {
     /// `max_ticks` of them (then the clock stops at the last tick run and the lag is returned).
     pub fn advance_to(&mut self, t: i64, max_ticks: u64) -> Advance {
         let t = t.clamp(0, MAX_CLOCK_MS);
+        // No timer runs while a script does (Redis serves only file events then): the host
+        // runs the script's slices (run_script_slice) and the clock waits.
+        if self.scripts.busy() {
+            return Advance { ticks: 0, lag_ms: t.saturating_sub(self.now_ms).max(0) };
+        }
         if t < self.now_ms {
             self.set_time(t);
             return Advance::default();
@@ -104,6 +109,9 @@ impl Engine {
     /// runs it on every event-loop iteration; the engine runs it after each cron tick and the
     /// console after each line it runs.
     pub fn before_sleep(&mut self) {
+        if self.scripts.busy() {
+            return;
+        }
         self.handle_blocked_clients_timeout();
         // Keys made ready outside a command (a stream deleted by expiry or eviction).
         self.flush_new_key_events();

@@ -27,6 +27,10 @@
 //! (Redis has no limit for normal clients; we stop reading instead of growing without bound).
 //! maxclients (10000) refuses further connections with Redis's error.
 //!
+//! - A script that runs past its first slice (script/call.rs) runs on between iterations, so
+//!   other clients are read meanwhile: their commands wait for it, get BUSY once it timed out,
+//!   or stop it (SCRIPT KILL); the script's client gets its reply when it ends.
+//!
 //! Deviations: no TLS, no unix sockets; the playground's memory model, not the process's,
 //! answers INFO memory.
 
@@ -43,6 +47,9 @@ use mio::{Events, Interest, Poll, Token, Waker};
 
 use crate::engine::{ClientId, Engine, EngineOptions};
 use crate::net::query::{Parsed, QueryBuffer};
+
+/// Lua instructions a running script gets per event-loop iteration (10 ms of its virtual time).
+const SCRIPT_SLICE_STEPS: u64 = 5_000_000;
 
 /// How a server is started (`redisplay serve` options).
 #[derive(Debug, Clone)]
@@ -236,6 +243,11 @@ impl EventLoop {
                 }
             }
             self.run_clients();
+            // A script that outlived its first slice runs on, one slice per iteration, so the
+            // other clients are read between slices (parked, BUSY or served: script/call.rs).
+            if self.engine.busy_script().is_some() {
+                self.engine.run_script_slice(SCRIPT_SLICE_STEPS);
+            }
             // beforeSleep(): the fast expire cycle, blocked clients' timeouts, then replies.
             self.engine.before_sleep();
             self.flush_all();
@@ -246,7 +258,7 @@ impl EventLoop {
     /// How long to sleep: until the next serverCron tick under the wall clock; not at all
     /// while a client has input it may now run.
     fn wait_ms(&self) -> u64 {
-        if self.conns.values().any(|c| c.runnable && !c.closing) {
+        if self.engine.busy_script().is_some() || self.conns.values().any(|c| c.runnable && !c.closing) {
             return 0;
         }
         if self.pinned {

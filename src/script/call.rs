@@ -1,177 +1,429 @@
 //! Running a script: models script_lua.c `luaCallFunction()` and `luaRedisGenericCommand()`,
-//! and script.c `scriptCall()` with its checks — `scriptVerifyCommandArity()`, the `noscript`
-//! flag, `scriptVerifyACL()`, `scriptVerifyWriteCommandAllow()`, `scriptVerifyOOM()`. This is where Redis is
-//! re-entrant: EVAL runs a script, whose `redis.call` runs a command through `call()`.
+//! script.c `scriptCall()` with its checks — `scriptVerifyCommandArity()`, the `noscript`
+//! flag, `scriptVerifyACL()`, `scriptVerifyWriteCommandAllow()`, `scriptVerifyOOM()` — and the
+//! busy script:
+//! script.c `scriptInterrupt()` (past `busy-reply-threshold` the script is timed out and other
+//! clients are served between its slices), `scriptKill()`, and server.c `processCommand()`'s
+//! BUSY rule. This is where Redis is re-entrant: EVAL runs a script, whose `redis.call` runs a
+//! command through `call()`.
 //!
-//! Bounded execution (a deviation) is described in mod.rs.
+//! A script runs in slices (a coroutine the count hook yields, vm.rs). EVAL/FCALL runs the
+//! first slice inside the command; a script still running after it is *suspended*: its
+//! client waits (`Engine::is_blocked`) and gets the reply in its outbox when the script ends,
+//! and the host runs further slices with `Engine::run_script_slice`. Time in a script is
+//! virtual: each VM instruction and each `redis.call` is charged from the cost model
+//! (cost.rs), so when a script times out depends only on the script.
+//!
+//! While a suspended script has not timed out, Redis reads nothing from other clients: a
+//! command another client sends then is parked and run when the script times out (it gets
+//! BUSY, or runs if it may: SCRIPT KILL, FUNCTION KILL, …) or ends. Once timed out, commands
+//! without the `allow_busy` flag are refused with BUSY (EXEC with EXECABORT).
+//!
+//! Differences: a script inside MULTI/EXEC runs to its end within EXEC (no slices, no BUSY);
+//! a script's own coroutines are not sliced (they count toward its time and can be killed);
+//! SHUTDOWN NOSAVE is not available (the playground has no process to end); a script nobody
+//! kills is ended by the playground after `playground-script-time-limit` ms of virtual time,
+//! keeping every write it made, as Redis keeps a script's writes.
 
-use std::cell::Cell;
-use std::rc::Rc;
+use omnilua::{Function, Table, Thread, Value, Variadic};
 
-use omnilua::{Lua, Value, Variadic};
-
-use crate::command::call::Command;
+use crate::command::call::{sanitize, Command};
 use crate::command::table::table;
+use crate::cost;
 use crate::engine::{ClientId, Engine};
 use crate::reply::Reply;
 
-use super::convert::{
-    error_reply_from_lua, error_table, is_counted, lua_args_to_argv, lua_string_bytes, lua_to_reply, mark_counted,
-    raise, raise_counted, reply_to_lua, reply_to_lua3, string_array,
-};
-use super::vm::{MAX_CALLS, MAX_HEAP, MAX_STEPS};
-use super::RunPolicy;
+use super::convert::{error_reply_from_lua, internal, is_counted, lua_string_bytes, lua_to_reply, string_array};
+use super::vm::{Request, Response, Vm, ENGINE_IMPL, MAX_HEAP};
+use super::{BusyScript, RunKind, RunPolicy, RunState, Running, ScriptSlice};
 
-/// One script run's mutable state.
-struct RunState {
-    client: ClientId,
-    policy: RunPolicy,
-    /// `SCRIPT_WRITE_DIRTY`: a write command was called.
-    wrote: bool,
-    calls: u64,
-    /// The script client's protocol (`redis.setresp`).
-    resp: Rc<Cell<u8>>,
+/// Steps a script runs inside the command that starts it before it is suspended (25 ms of its
+/// virtual time; hosts run the rest in slices): small, so that an endless script typed in the
+/// page doesn't hold the tab for long before the page's slices take over.
+pub const FIRST_SLICE_STEPS: u64 = 1_000_000;
+
+/// shared.slowevalerr / shared.slowscripterr.
+pub const BUSY_EVAL: &str = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+pub const BUSY_FUNCTION: &str =
+    "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
+
+/// What EVAL or FCALL asks to run.
+pub(crate) struct Invocation<'a> {
+    pub func: Function,
+    pub kind: RunKind,
+    /// The command's name (its statistics count a late error reply).
+    pub command: &'static str,
+    pub keys: &'a [Vec<u8>],
+    pub args: &'a [Vec<u8>],
 }
 
 impl Engine {
-    /// eval.c `evalGenericCommand()` after the script is found: runs `sha` (already cached) for
-    /// `client` with `keys`/`args` and converts its result (script_lua.c `luaCallFunction()`).
-    pub(crate) fn run_script(
-        &mut self,
-        client: ClientId,
-        sha: &str,
-        keys: &[Vec<u8>],
-        args: &[Vec<u8>],
-        policy: RunPolicy,
-    ) -> Reply {
-        let Some(func) = self.scripts.cache.get(sha).map(|s| s.func.clone()) else {
+    /// Starts `func` for `client` (eval.c `evalGenericCommand()` / fcall) and runs its first
+    /// slice. Returns the script's reply, or — when it is still running — a placeholder: the
+    /// client then waits and the reply arrives in its outbox.
+    pub(crate) fn run_script(&mut self, client: ClientId, what: Invocation, policy: RunPolicy) -> Reply {
+        let Invocation { func, kind, command, keys, args } = what;
+        if self.scripts.running.is_some() {
+            return Reply::err(BUSY_EVAL);
+        }
+        let Some(vm) = self.scripts.vm.as_ref() else {
             return Reply::err("NOSCRIPT No matching script. Please use EVAL.");
         };
-        // The Lua state leaves the engine while the script runs, so redis.call can borrow it.
-        let Some(vm) = self.scripts.vm.take() else {
-            return Reply::err("NOSCRIPT No matching script. Please use EVAL.");
+        let started = (|| -> omnilua::Result<(Thread, Table, Table)> {
+            let thread = vm.lua.create_thread(vm.body.clone())?;
+            Ok((thread, string_array(&vm.lua, keys)?, string_array(&vm.lua, args)?))
+        })();
+        let (thread, keys, args) = match started {
+            Ok(t) => t,
+            Err(e) => return internal(&e),
         };
-        let caller_db = self.client_db(client);
-        let outer_in_script = std::mem::replace(&mut self.in_script, true);
         vm.sandbox.reset();
+        vm.control.steps.set(0);
+        let step_ns = cost::scaled(cost::LUA_STEP_NS, self.hot.cost_percent).max(1);
+        let limit_ms = self.config.int("playground-script-time-limit").max(1) as u64;
+        let limit_steps = limit_ms.saturating_mul(1_000_000) / step_ns;
+        if let Err(e) = vm.ctl.call::<_, ()>(("limit", limit_steps as f64)) {
+            return internal(&e);
+        }
         // "Default is RESP2, scripts can change it" (luaCallFunction).
-        vm.resp.set(2);
-        let mut run = RunState { client, policy, wrote: false, calls: 0, resp: vm.resp.clone() };
+        vm.control.resp.set(2);
+        let threshold_ns = (self.config.int("busy-reply-threshold").max(0) as u64).saturating_mul(1_000_000);
+        let run = RunState { client, policy, wrote: false, calls: 0 };
+        self.scripts.running = Some(Box::new(Running {
+            kind,
+            command,
+            thread,
+            start: Some((func, keys, args)),
+            run,
+            caller_db: self.client_db(client),
+            suspended: false,
+            timed_out: false,
+            killed: false,
+            elapsed_ns: 0,
+            charged_steps: 0,
+            charged_calls: 0,
+            threshold_ns,
+        }));
+        // Inside MULTI/EXEC the script runs to its end: EXEC can't be suspended.
+        let in_exec = self.clients.get(&client).is_some_and(|c| c.in_multi);
+        let budget = if in_exec { u64::MAX } else { FIRST_SLICE_STEPS };
+        match self.script_slice(budget) {
+            Some(reply) => reply,
+            None => {
+                if let Some(r) = self.scripts.running.as_mut() {
+                    r.suspended = true;
+                }
+                Reply::Array(vec![])
+            }
+        }
+    }
+
+    /// The script running now, if any (hosts: keep running slices while there is one).
+    pub fn busy_script(&self) -> Option<BusyScript> {
+        let r = self.scripts.running.as_ref()?;
+        Some(BusyScript {
+            client: r.run.client,
+            eval: matches!(r.kind, RunKind::Eval { .. }),
+            timed_out: r.timed_out,
+            elapsed_ms: r.elapsed_ns as f64 / 1e6,
+        })
+    }
+
+    /// Runs the suspended script for up to `max_steps` VM instructions (hosts call this
+    /// between frames or event-loop iterations). When it times out or ends, the commands other
+    /// clients sent meanwhile run (BUSY, or the reply when it ended); when it ends, its reply
+    /// goes to its client's outbox.
+    pub fn run_script_slice(&mut self, max_steps: u64) -> ScriptSlice {
+        let Some(before) = self.scripts.running.as_ref().map(|r| r.elapsed_ns) else {
+            return ScriptSlice { elapsed_ms: 0.0, done: true };
+        };
+        let ended = self.script_slice(max_steps.max(1));
+        let after = self.scripts.running.as_ref().map(|r| r.elapsed_ns);
+        let done = ended.is_some();
+        let elapsed = match (&ended, after) {
+            (Some(_), _) => self.scripts.last_elapsed_ns.saturating_sub(before),
+            (None, Some(a)) => a.saturating_sub(before),
+            (None, None) => 0,
+        };
+        self.serve_parked();
+        ScriptSlice { elapsed_ms: elapsed as f64 / 1e6, done }
+    }
+
+    /// One slice: resumes the script until it yields at `max_steps` (or at the busy
+    /// threshold) or ends. Returns its reply when it ended — and when it had been suspended,
+    /// that reply has gone to its client's outbox.
+    fn script_slice(&mut self, max_steps: u64) -> Option<Reply> {
+        let mut r = self.scripts.running.take()?;
+        let Some(vm) = self.scripts.vm.take() else {
+            return Some(Reply::err("ERR scripting is unavailable"));
+        };
+        let step_ns = cost::scaled(cost::LUA_STEP_NS, self.hot.cost_percent).max(1);
+        let call_ns = cost::scaled(cost::SCRIPT_CALL_NS, self.hot.cost_percent);
+        let steps = vm.control.steps.get();
+        let mut yield_at = steps.saturating_add(max_steps);
+        // u64::MAX: run to the end (inside EXEC), no slice and no BUSY.
+        if !r.timed_out && max_steps != u64::MAX {
+            let to_threshold = r.threshold_ns.saturating_sub(r.elapsed_ns) / step_ns;
+            yield_at = yield_at.min(steps.saturating_add(to_threshold.max(1)));
+        }
+        vm.control.yield_at.set(yield_at);
+        let outer_in_script = std::mem::replace(&mut self.in_script, true);
+        let result = self.resume(&vm, &mut r);
+        self.in_script = outer_in_script;
+        // Charge what the slice did (every thread's instructions, the calls).
+        let used = vm.sandbox.instructions_used().unwrap_or(0);
+        // A kill (between slices) emptied the budget: the script ran one more instruction.
+        let used = if r.killed { used.min(r.charged_steps.saturating_add(1)) } else { used };
+        let (d_steps, d_calls) = (used.saturating_sub(r.charged_steps), r.run.calls - r.charged_calls);
+        r.charged_steps = used;
+        r.charged_calls = r.run.calls;
+        r.elapsed_ns = r.elapsed_ns.saturating_add(d_steps * step_ns).saturating_add(d_calls * call_ns);
+        match result {
+            Ok(None) => {
+                if !r.timed_out && r.elapsed_ns >= r.threshold_ns {
+                    r.timed_out = true;
+                }
+                self.scripts.vm = Some(vm);
+                self.scripts.running = Some(r);
+                None
+            }
+            ended => {
+                // A stopped script's thread holds what it built (a doubled string…): it goes
+                // now, not later, before the next script's budget starts.
+                let tripped = vm.sandbox.tripped().is_some();
+                // An error the script got from redis.call/pcall was counted when it failed.
+                let counted = matches!(&ended, Ok(Some((_, v))) if is_counted(v));
+                let reply = self.end_script(&vm, &r, ended);
+                self.scripts.last_elapsed_ns = r.elapsed_ns;
+                if r.suspended {
+                    self.deliver(&r, reply.clone(), counted);
+                } else if counted && reply.is_error() {
+                    // EVAL/FCALL's call() does not count it again.
+                    self.error_already_counted = true;
+                }
+                drop(r);
+                if tripped {
+                    vm.lua.gc_collect();
+                }
+                vm.sandbox.reset();
+                if self.scripts.vm.is_none() {
+                    self.scripts.vm = Some(vm);
+                }
+                Some(reply)
+            }
+        }
+    }
+
+    /// Resumes the script's coroutine with this slice's `redis.call` implementation:
+    /// `Ok(None)` when it yielded, `Ok(Some((ok, value)))` when its body returned.
+    fn resume(&mut self, vm: &Vm, r: &mut Running) -> omnilua::Result<Option<(bool, Value)>> {
         let lua = &vm.lua;
-        let result: omnilua::Result<(bool, Value)> = lua.scope(|scope| {
-            let keys = string_array(lua, keys)?;
-            let args = string_array(lua, args)?;
-            // redis.call and redis.pcall share the engine and the run state.
-            let shared = std::cell::RefCell::new((&mut *self, &mut run));
-            let shared = &shared;
-            let call = scope.create_function(lua, move |lua, a: Variadic<Value>| {
-                let mut guard = shared.borrow_mut();
-                let (engine, run) = &mut *guard;
-                let (reply, is_error) = engine.script_command(lua, &a, run)?;
-                if is_error {
-                    let msg = match &reply {
-                        Value::Table(t) => lua_string_bytes(&t.get::<_, Value>("err")?).unwrap_or_default(),
-                        _ => vec![],
-                    };
-                    return Err(if is_counted(&reply) { raise_counted(&msg) } else { raise(&msg) });
+        let start = r.start.take();
+        let thread = r.thread.clone();
+        let run = &mut r.run;
+        lua.scope(|scope| {
+            // redis.call, redis.pcall and redis.acl_check_cmd leave their request in
+            // `control`; this runs it and leaves the answer there (nothing is allocated in Lua:
+            // the raw functions convert on the script's own stack).
+            let control = vm.control.clone();
+            let engine = scope.create_function_mut(lua, move |_, ()| {
+                let request = control.request.borrow_mut().take();
+                let response = match request {
+                    Some(Request::Call(argv)) => self.script_command(&argv, run),
+                    // script_lua.c luaRedisAclCheckCmdPermissionsCommand(): lookupCommand() (no
+                    // arity check), then the caller's user's permissions.
+                    Some(Request::AclCheck(argv)) => match resolve(&argv) {
+                        Resolved::Found(cmd) | Resolved::BadArity(cmd) => {
+                            Response::Permitted(self.acl_check(run.client, cmd, &argv).is_ok())
+                        }
+                        Resolved::Unknown => {
+                            Response::Refused("ERR Invalid command passed to redis.acl_check_cmd()".into())
+                        }
+                    },
+                    None => Response::Refused("ERR no request".into()),
+                };
+                *control.response.borrow_mut() = Some(response);
+                Ok(())
+            })?;
+            lua.set_named_registry_value(ENGINE_IMPL, engine)?;
+            let result = match start {
+                Some((f, keys, args)) => {
+                    let mut a = Variadic::new();
+                    a.extend([Value::Thread(thread), Value::Function(f), Value::Table(keys), Value::Table(args)]);
+                    vm.step.call::<_, Variadic<Value>>(a)
                 }
-                Ok(reply)
-            })?;
-            let pcall = scope.create_function(lua, move |lua, a: Variadic<Value>| {
-                let mut guard = shared.borrow_mut();
-                let (engine, run) = &mut *guard;
-                Ok(engine.script_command(lua, &a, run)?.0)
-            })?;
-            // script_lua.c luaRedisAclCheckCmdPermissionsCommand(): lookupCommand() (no arity
-            // check), then the caller's user's permissions.
-            let acl_check_cmd = scope.create_function(lua, move |_, a: Variadic<Value>| {
-                let argv = lua_args_to_argv(&a).map_err(|m| raise(m.as_bytes()))?;
-                match resolve(&argv) {
-                    Resolved::Found(cmd) | Resolved::BadArity(cmd) => {
-                        let guard = shared.borrow();
-                        let (engine, run) = &*guard;
-                        Ok(engine.acl_check(run.client, cmd, &argv).is_ok())
-                    }
-                    Resolved::Unknown => Err(raise(b"ERR Invalid command passed to redis.acl_check_cmd()")),
-                }
-            })?;
-            let mut run_args = Variadic::new();
-            run_args.extend([
-                Value::Function(func),
-                Value::Table(keys),
-                Value::Table(args),
-                Value::Function(call),
-                Value::Function(pcall),
-                Value::Function(acl_check_cmd),
-            ]);
-            vm.run.call::<_, (bool, Value)>(run_args)
-        });
+                None => vm.step.call::<_, Variadic<Value>>(Value::Thread(thread)),
+            };
+            lua.unset_named_registry_value(ENGINE_IMPL)?;
+            let mut it = result?.into_vec().into_iter();
+            let what = it.next().and_then(|v| lua_string_bytes(&v)).unwrap_or_default();
+            let value = it.next().unwrap_or(Value::Nil);
+            match what.as_slice() {
+                b"yield" => Ok(None),
+                b"done" => Ok(Some((true, value))),
+                _ => Ok(Some((false, value))),
+            }
+        })
+    }
+
+    /// The reply of a script that ended (luaCallFunction()'s conversion, or why it was
+    /// stopped), with the client's db restored and what the stop left behind collected.
+    fn end_script(&mut self, vm: &Vm, r: &Running, result: omnilua::Result<Option<(bool, Value)>>) -> Reply {
         // SELECT inside a script changes the script's db, not the caller's.
-        if let (Some(db), Some(c)) = (caller_db, self.clients.get_mut(&client)) {
+        if let (Some(db), Some(c)) = (r.caller_db, self.clients.get_mut(&r.run.client)) {
             c.db = db;
         }
-        self.in_script = outer_in_script;
+        let name = r.kind.name();
         let tripped = vm.sandbox.tripped();
-        if tripped.is_some() {
-            // What the stopped script left behind (a doubled string…) goes now, not later.
-            vm.lua.gc_collect();
-        }
-        // An error the script got from redis.call/pcall was counted when the command failed.
-        let counted = matches!(&result, Ok((_, v)) if is_counted(v));
         let reply = match result {
-            Ok((true, value)) => lua_to_reply(&value, 0, vm.resp.get()),
-            Ok((false, err)) => error_reply_from_lua(&err, sha),
-            Err(e) => match tripped {
-                Some(omnilua::TripReason::Instructions) => Reply::Error(
-                    format!(
-                        "ERR Script killed by the playground after {MAX_STEPS} Lua steps (Redis would run it on and answer other clients BUSY until SCRIPT KILL)"
-                    )
-                    .into_bytes(),
-                ),
-                Some(omnilua::TripReason::Memory) => Reply::Error(
-                    format!("ERR Script killed by the playground: its Lua heap passed {} MB", MAX_HEAP >> 20).into_bytes(),
-                ),
-                None => Reply::Error(format!("ERR Error running script {sha}, {:.100}", e.to_string()).into_bytes()),
-            },
+            Ok(Some((true, value))) => lua_to_reply(&value, 0, vm.control.resp.get()),
+            Ok(Some((false, err))) => error_reply_from_lua(&err, name),
+            Ok(None) => Reply::err("ERR scripting engine error: the script did not end"),
+            Err(e) => {
+                let reply = if r.killed {
+                    // luaMaskCountHook(): the error the kill raised, at the line it stopped on
+                    // (read with a refilled budget: the kill emptied it).
+                    vm.sandbox.reset();
+                    let (source, line) = vm
+                        .locate
+                        .call::<_, (Value, Value)>(Value::Thread(r.thread.clone()))
+                        .ok()
+                        .map(|(s, l)| (lua_string_bytes(&s), l))
+                        .unwrap_or((None, Value::Nil));
+                    let line = match line {
+                        Value::Number(n) => n as i64,
+                        Value::Integer(n) => n,
+                        _ => -1,
+                    };
+                    let mut msg =
+                        format!("ERR Script killed by user with SCRIPT KILL... script: {name}, on ").into_bytes();
+                    msg.extend(source.unwrap_or_else(|| b"?".to_vec()));
+                    msg.extend(format!(":{line}.").into_bytes());
+                    Reply::Error(msg)
+                } else {
+                    match tripped {
+                        Some(omnilua::TripReason::Instructions) => Reply::Error(
+                            format!(
+                                "ERR Script killed by the playground after {} ms of its virtual time (playground-script-time-limit); Redis would run it on, answering other clients BUSY until SCRIPT KILL or SHUTDOWN NOSAVE",
+                                r.elapsed_ns / 1_000_000
+                            )
+                            .into_bytes(),
+                        ),
+                        Some(omnilua::TripReason::Memory) => Reply::Error(
+                            format!("ERR Script killed by the playground: its Lua heap passed {} MB", MAX_HEAP >> 20)
+                                .into_bytes(),
+                        ),
+                        None => Reply::Error(format!("ERR Error running script {name}, {:.100}", e.to_string()).into_bytes()),
+                    }
+                };
+                reply
+            }
         };
-        vm.sandbox.reset();
-        if self.scripts.vm.is_none() {
-            self.scripts.vm = Some(vm);
+        match reply {
+            Reply::Error(msg) => Reply::Error(sanitize(msg)),
+            other => other,
         }
-        if counted && reply.is_error() {
-            self.error_already_counted = true;
+    }
+
+    /// A suspended script's reply reaches its client, counted as call() would have (an error
+    /// `counted` already is not counted again in INFO errorstats).
+    fn deliver(&mut self, r: &Running, reply: Reply, counted: bool) {
+        if let Reply::Error(msg) = &reply {
+            self.stats.commands.entry(r.command).or_default().failed_calls += 1;
+            if !counted {
+                self.count_error_reply(msg);
+            }
         }
-        reply
+        if let Some(c) = self.clients.get_mut(&r.run.client) {
+            c.outbox.push_back(reply);
+        }
+    }
+
+    /// script.c `scriptKill()`: SCRIPT KILL (`eval`) or FUNCTION KILL.
+    pub(crate) fn kill_script(&mut self, eval: bool) -> Reply {
+        let Some(r) = self.scripts.running.as_mut() else {
+            return Reply::err("NOTBUSY No scripts in execution right now.");
+        };
+        if r.run.wrote {
+            return Reply::err(
+                "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.",
+            );
+        }
+        let is_eval = matches!(r.kind, RunKind::Eval { .. });
+        if eval && !is_eval {
+            return Reply::err(BUSY_FUNCTION);
+        }
+        if !eval && is_eval {
+            return Reply::err(BUSY_EVAL);
+        }
+        r.killed = true;
+        // The next instruction, on any of the script's threads, ends it.
+        if let Some(vm) = self.scripts.vm.as_ref() {
+            let _ = vm.ctl.call::<_, ()>(("kill", 0.0));
+        }
+        Reply::ok()
+    }
+
+    /// Whether `client`'s command waits for the running script: every client's while it has
+    /// not timed out, its own client's always.
+    pub(crate) fn must_wait_for_script(&self, client: ClientId) -> bool {
+        self.scripts.running.as_ref().is_some_and(|r| !r.timed_out || r.run.client == client)
+    }
+
+    /// server.c `processCommand()`'s BUSY rule, for a command of another client while a
+    /// timed-out script runs: the error it gets, if any.
+    pub(crate) fn busy_error(&self, cmd: &Command) -> Option<&'static str> {
+        let r = self.scripts.running.as_ref()?;
+        if !r.timed_out || cmd.has_flag("allow_busy") {
+            return None;
+        }
+        Some(if matches!(r.kind, RunKind::Eval { .. }) { BUSY_EVAL } else { BUSY_FUNCTION })
+    }
+
+    /// Runs the commands parked while the script had not timed out, in arrival order, each
+    /// reply to its client's outbox — while no script holds them back.
+    pub(crate) fn serve_parked(&mut self) {
+        // One loop at a time (the commands it runs end in after_command(), which calls this).
+        if std::mem::replace(&mut self.scripts.serving_parked, true) {
+            return;
+        }
+        self.serve_parked_loop();
+        self.scripts.serving_parked = false;
+    }
+
+    fn serve_parked_loop(&mut self) {
+        while let Some((client, argv)) = self.scripts.parked.pop_front() {
+            if self.must_wait_for_script(client) {
+                self.scripts.parked.push_front((client, argv));
+                return;
+            }
+            if !self.clients.contains_key(&client) {
+                continue;
+            }
+            let reply = self.execute(client, &argv);
+            // Its reply, unless the command blocked or started a script that now runs.
+            let waits = self.clients.get(&client).is_some_and(|c| c.blocked.is_some())
+                || self.scripts.running.as_ref().is_some_and(|r| r.suspended && r.client() == client);
+            if !waits {
+                if let Some(c) = self.clients.get_mut(&client) {
+                    c.outbox.push_back(reply);
+                }
+            }
+        }
     }
 
     /// script_lua.c `luaRedisGenericCommand()` + script.c `scriptCall()`: one `redis.call` or
-    /// `redis.pcall`. Returns the Lua value and whether it is an error.
-    fn script_command(&mut self, lua: &Lua, args: &[Value], run: &mut RunState) -> omnilua::Result<(Value, bool)> {
-        let argv = match lua_args_to_argv(args) {
-            Ok(argv) => argv,
-            Err(msg) => return Ok((error_table(lua, &msg)?, true)),
-        };
+    /// `redis.pcall`.
+    fn script_command(&mut self, argv: &[Vec<u8>], run: &mut RunState) -> Response {
         run.calls += 1;
-        if run.calls > MAX_CALLS {
-            let msg = format!("ERR Script stopped by the playground after {MAX_CALLS} redis.call()s");
-            return Ok((error_table(lua, &msg)?, true));
-        }
-        let reply = match self.call_from_script(&argv, run) {
-            Ok(cmd) => self.call(run.client, cmd, &argv),
+        match self.call_from_script(argv, run) {
+            Ok(cmd) => Response::Reply(self.call(run.client, cmd, argv)),
             Err(msg) => {
                 // script.c scriptCall(): its own refusals are counted as error replies.
                 self.count_error_reply(msg.as_bytes());
-                let t = error_table(lua, &msg)?;
-                mark_counted(&t);
-                return Ok((t, true));
+                Response::Refused(msg)
             }
-        };
-        let is_error = reply.is_error();
-        let value = if run.resp.get() >= 3 { reply_to_lua3(lua, &reply)? } else { reply_to_lua(lua, &reply)? };
-        if is_error {
-            mark_counted(&value);
         }
-        Ok((value, is_error))
     }
 
     /// script.c `scriptCall()`'s checks before `call()`: the command exists with a valid arity,

@@ -2,7 +2,12 @@
 //! (RESP2 and RESP3 replies to Lua), `luaReplyToRedisReply()` (Lua values to replies) and
 //! `luaPushErrorBuff()` (error codes), plus the C casts they rely on.
 
+use lua_types::error::LuaError;
+use lua_types::value::LuaValue;
+use lua_vm::state::LuaState;
 use omnilua::{Lua, Table, Value};
+
+use super::capi;
 
 use crate::reply::Reply;
 
@@ -10,22 +15,20 @@ pub(crate) fn internal(e: &omnilua::Error) -> Reply {
     Reply::Error(format!("ERR scripting engine error: {e}").into_bytes())
 }
 
-/// script_lua.c `luaArgsToRedisArgv()`: strings as they are, numbers as `%.17g`; anything else
-/// is an error.
-pub(crate) fn lua_args_to_argv(args: &[Value]) -> Result<Vec<Vec<u8>>, String> {
-    if args.is_empty() {
+/// `luaArgsToRedisArgv()` for a raw function's own arguments.
+pub(crate) fn argv_of(st: &mut LuaState) -> Result<Vec<Vec<u8>>, String> {
+    let n = capi::nargs(st);
+    if n == 0 {
         return Err("ERR Please specify at least one argument for this redis lib call".into());
     }
-    let mut argv = Vec::with_capacity(args.len());
-    for a in args {
-        match a {
-            Value::String(s) => argv.push(s.as_bytes().map_err(|e| e.to_string())?),
-            Value::Number(n) => argv.push(fmt_17g(*n).into_bytes()),
-            Value::Integer(n) => argv.push(fmt_17g(*n as f64).into_bytes()),
-            _ => return Err("ERR Lua redis lib command arguments must be strings or integers".into()),
-        }
-    }
-    Ok(argv)
+    (1..=n)
+        .map(|i| match capi::arg(st, i) {
+            LuaValue::Str(s) => Ok(s.as_bytes().to_vec()),
+            LuaValue::Float(f) => Ok(fmt_17g(f).into_bytes()),
+            LuaValue::Int(i) => Ok(fmt_17g(i as f64).into_bytes()),
+            _ => Err("ERR Lua redis lib command arguments must be strings or integers".into()),
+        })
+        .collect()
 }
 
 /// `snprintf("%.17g")`, with glibc's `-nan` for a NaN whose sign bit is set.
@@ -58,28 +61,22 @@ pub(crate) fn error_table_message(err: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A Redis error raised from Rust: the handler, `pcall` and `xpcall` turn the marked string
-/// into the error table Redis raises (script_lua.c `luaError()` of a `luaPushError()` table).
-pub(crate) fn raise(msg: &[u8]) -> omnilua::Error {
+/// A Redis error raised from Rust: the error handler, `pcall` and `xpcall` turn the marked
+/// string into the error table Redis raises (script_lua.c `luaError()` of a `luaPushError()`
+/// table). Owned bytes: nothing is allocated in Lua until the error is caught.
+pub(crate) fn raise(msg: &[u8]) -> LuaError {
     let mut marked = vec![1u8];
     marked.extend_from_slice(msg);
-    omnilua::LuaError::RuntimeMsg(marked.into_boxed_slice()).into()
+    LuaError::RuntimeMsg(marked.into_boxed_slice())
 }
 
 /// `raise` for an error a command (or scriptCall's checks) already counted in INFO errorstats:
 /// the table Lua sees carries `ignore_error_stats_update = true`, as script_lua.c
 /// `redisProtocolToLuaType_Error()` marks it, so the script's final error is not counted again.
-pub(crate) fn raise_counted(msg: &[u8]) -> omnilua::Error {
+pub(crate) fn raise_counted(msg: &[u8]) -> LuaError {
     let mut marked = vec![2u8];
     marked.extend_from_slice(msg);
-    omnilua::LuaError::RuntimeMsg(marked.into_boxed_slice()).into()
-}
-
-/// Marks an error table as already counted (see `raise_counted`).
-pub(crate) fn mark_counted(v: &Value) {
-    if let Value::Table(t) = v {
-        let _ = t.set("ignore_error_stats_update", true);
-    }
+    LuaError::RuntimeMsg(marked.into_boxed_slice())
 }
 
 /// Whether a script's error value was already counted (see `raise_counted`).
@@ -90,35 +87,6 @@ pub(crate) fn is_counted(v: &Value) -> bool {
     }
 }
 
-/// `lua_tonumber()`: numbers, and strings that read as numbers.
-pub(crate) fn lua_tonumber(v: &Value) -> Option<f64> {
-    match v {
-        Value::Number(n) => Some(*n),
-        Value::Integer(n) => Some(*n as f64),
-        Value::String(s) => {
-            let b = s.as_bytes().ok()?;
-            let t = std::str::from_utf8(&b).ok()?.trim();
-            let (neg, body) = match t.strip_prefix('-') {
-                Some(rest) => (true, rest),
-                None => (false, t),
-            };
-            let v = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-                Some(hex) => u64::from_str_radix(hex, 16).ok()? as f64,
-                None => t.parse::<f64>().ok().filter(|_| !t.is_empty())?,
-            };
-            Some(if neg && body != t { -v.abs() } else { v })
-        }
-        _ => None,
-    }
-}
-
-/// An error table `{err = msg}` for a message that carries its code already.
-pub(crate) fn error_table(lua: &Lua, msg: &str) -> omnilua::Result<Value> {
-    let t = lua.create_table()?;
-    t.set("err", msg)?;
-    Ok(Value::Table(t))
-}
-
 pub(crate) fn string_array(lua: &Lua, items: &[Vec<u8>]) -> omnilua::Result<Table> {
     let t = lua.create_table()?;
     for (i, item) in items.iter().enumerate() {
@@ -127,108 +95,129 @@ pub(crate) fn string_array(lua: &Lua, items: &[Vec<u8>]) -> omnilua::Result<Tabl
     Ok(t)
 }
 
-/// script_lua.c `redisProtocolToLuaType_*()` (RESP2): integers are numbers, bulks strings,
-/// nulls `false`, arrays tables, a status `{ok=…}`, an error `{err=…}`. RESP3 shapes (maps,
-/// sets…) arrive as their RESP2 forms, as they do for Redis's RESP2 script client.
-pub(crate) fn reply_to_lua(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
-    Ok(match reply {
-        Reply::Integer(n) => Value::Number(*n as f64),
-        Reply::Bool(b) => Value::Number(*b as i64 as f64),
-        Reply::Bulk(b) | Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => {
-            Value::String(lua.create_string(b)?)
+/// script_lua.c `redisProtocolToLuaType_*()`, pushed onto the running script's stack (raw,
+/// so nothing is allocated through another thread): integers are numbers, bulks strings, a
+/// status `{ok=…}`, an error `{err=…}`; over RESP2 (`resp` 2) nulls are `false` and maps,
+/// sets and other RESP3 shapes arrive in their RESP2 forms; after `redis.setresp(3)` nulls
+/// are `nil`, booleans booleans, doubles `{double=n}`, maps `{map={k=v}}`, sets
+/// `{set={m=true}}`, verbatim text `{verbatim_string={format='txt', string=s}}`, big numbers
+/// `{big_number=s}`.
+pub(crate) fn push_reply(st: &mut LuaState, reply: &Reply, resp: u8) -> Result<(), LuaError> {
+    lua_vm::api::check_stack(st, 4);
+    let resp3 = resp >= 3;
+    let wrap = |st: &mut LuaState, key: &[u8]| -> Result<(), LuaError> {
+        // The value is on top: {key = value}.
+        capi::push_table(st);
+        lua_vm::api::rotate(st, -2, 1);
+        capi::push_bytes(st, key)?;
+        lua_vm::api::rotate(st, -2, 1);
+        capi::pop_into_table(st)
+    };
+    match reply {
+        Reply::Integer(n) => capi::push_number(st, *n as f64),
+        Reply::Bool(b) if resp3 => st.push(LuaValue::Bool(*b)),
+        Reply::Bool(b) => capi::push_number(st, *b as i64 as f64),
+        Reply::Double(d) if resp3 => {
+            capi::push_number(st, *d);
+            wrap(st, b"double")?;
         }
-        Reply::Double(d) => Value::String(lua.create_string(fmt_17g(*d))?),
-        Reply::Nil | Reply::NilArray => Value::Boolean(false),
+        Reply::HumanDouble(b) if resp3 => {
+            capi::push_number(st, crate::util::string2d(b).unwrap_or(0.0));
+            wrap(st, b"double")?;
+        }
+        Reply::BigNumber(b) if resp3 => {
+            capi::push_bytes(st, b)?;
+            wrap(st, b"big_number")?;
+        }
+        Reply::Verbatim(b) if resp3 => {
+            capi::push_table(st);
+            capi::push_bytes(st, b"format")?;
+            capi::push_bytes(st, b"txt")?;
+            capi::pop_into_table(st)?;
+            capi::push_bytes(st, b"string")?;
+            capi::push_bytes(st, b)?;
+            capi::pop_into_table(st)?;
+            wrap(st, b"verbatim_string")?;
+        }
+        Reply::Bulk(b) | Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => capi::push_bytes(st, b)?,
+        Reply::Double(d) => capi::push_bytes(st, fmt_17g(*d).as_bytes())?,
+        Reply::Nil | Reply::NilArray if resp3 => st.push(LuaValue::Nil),
+        Reply::Nil | Reply::NilArray => st.push(LuaValue::Bool(false)),
         Reply::Status(s) => {
-            let t = lua.create_table()?;
-            t.set("ok", s.as_str())?;
-            Value::Table(t)
+            capi::push_table(st);
+            capi::push_bytes(st, b"ok")?;
+            capi::push_bytes(st, s.as_bytes())?;
+            capi::pop_into_table(st)?;
         }
         Reply::Error(msg) => {
             let mut err = b"-".to_vec();
             err.extend_from_slice(msg);
-            let t = lua.create_table()?;
-            t.set("err", lua.create_string(error_table_message(&err))?)?;
-            Value::Table(t)
+            capi::push_table(st);
+            capi::push_bytes(st, b"err")?;
+            capi::push_bytes(st, &error_table_message(&err))?;
+            capi::pop_into_table(st)?;
+        }
+        Reply::Map(kv) | Reply::KeyedMap(kv) if resp3 => {
+            capi::push_table(st);
+            for (k, v) in kv {
+                push_reply(st, k, resp)?;
+                push_reply(st, v, resp)?;
+                set_unless_nil_key(st)?;
+            }
+            wrap(st, b"map")?;
+        }
+        Reply::Set(items) if resp3 => {
+            capi::push_table(st);
+            for item in items {
+                push_reply(st, item, resp)?;
+                st.push(LuaValue::Bool(true));
+                set_unless_nil_key(st)?;
+            }
+            wrap(st, b"set")?;
+        }
+        Reply::Pairs(kv) if resp3 => {
+            capi::push_table(st);
+            for (i, (k, v)) in kv.iter().enumerate() {
+                capi::push_table(st);
+                push_reply(st, k, resp)?;
+                capi::pop_into_index(st, 1)?;
+                push_reply(st, v, resp)?;
+                capi::pop_into_index(st, 2)?;
+                capi::pop_into_index(st, i as i64 + 1)?;
+            }
         }
         Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
-            let t = lua.create_table()?;
+            capi::push_table(st);
             for (i, item) in items.iter().enumerate() {
-                t.raw_set(i as i64 + 1, reply_to_lua(lua, item)?)?;
+                push_reply(st, item, resp)?;
+                capi::pop_into_index(st, i as i64 + 1)?;
             }
-            Value::Table(t)
         }
-        // An array of [key, value] pairs, as a RESP2 client receives them.
-        Reply::KeyedMap(_) => reply_to_lua(lua, &reply.clone().into_resp2())?,
+        // A RESP3-only frame before the reply (DEBUG PROTOCOL): the script sees the reply alone.
+        Reply::Preceded(_, r) => push_reply(st, r, resp)?,
+        // An array of [key, value] pairs, as a RESP2 client receives them (a map over RESP3).
+        Reply::KeyedMap(_) => push_reply(st, &reply.clone().into_resp2(), resp)?,
         // Sent flat, as a RESP2 client receives them.
         Reply::Map(kv) | Reply::Pairs(kv) => {
-            let t = lua.create_table()?;
+            capi::push_table(st);
             for (i, (k, v)) in kv.iter().enumerate() {
-                t.raw_set(2 * i as i64 + 1, reply_to_lua(lua, k)?)?;
-                t.raw_set(2 * i as i64 + 2, reply_to_lua(lua, v)?)?;
+                push_reply(st, k, resp)?;
+                capi::pop_into_index(st, 2 * i as i64 + 1)?;
+                push_reply(st, v, resp)?;
+                capi::pop_into_index(st, 2 * i as i64 + 2)?;
             }
-            Value::Table(t)
         }
-        // A RESP3-only frame before the reply: a RESP2 client sees the reply alone.
-        Reply::Preceded(_, r) => reply_to_lua(lua, r)?,
-    })
+    }
+    Ok(())
 }
 
-/// script_lua.c `redisProtocolToLuaType_*()` for a script that said `redis.setresp(3)`: nulls
-/// are `nil`, booleans booleans, doubles `{double=n}`, maps `{map={k=v}}`, sets
-/// `{set={m=true}}`, verbatim text `{verbatim_string={format='txt', string=s}}`; the rest as
-/// over RESP2.
-pub(crate) fn reply_to_lua3(lua: &Lua, reply: &Reply) -> omnilua::Result<Value> {
-    let wrap = |key: &str, v: Value| -> omnilua::Result<Value> {
-        let t = lua.create_table()?;
-        t.raw_set(key, v)?;
-        Ok(Value::Table(t))
-    };
-    Ok(match reply {
-        Reply::Nil | Reply::NilArray => Value::Nil,
-        Reply::Bool(b) => Value::Boolean(*b),
-        Reply::Double(d) => wrap("double", Value::Number(*d))?,
-        Reply::HumanDouble(b) => wrap("double", Value::Number(crate::util::string2d(b).unwrap_or(0.0)))?,
-        Reply::BigNumber(b) => wrap("big_number", Value::String(lua.create_string(b)?))?,
-        Reply::Verbatim(b) => {
-            let vs = lua.create_table()?;
-            vs.raw_set("format", "txt")?;
-            vs.raw_set("string", lua.create_string(b)?)?;
-            wrap("verbatim_string", Value::Table(vs))?
-        }
-        Reply::Map(kv) | Reply::KeyedMap(kv) => {
-            let m = lua.create_table()?;
-            for (k, v) in kv {
-                m.raw_set(reply_to_lua3(lua, k)?, reply_to_lua3(lua, v)?)?;
-            }
-            wrap("map", Value::Table(m))?
-        }
-        Reply::Set(items) => {
-            let m = lua.create_table()?;
-            for item in items {
-                m.raw_set(reply_to_lua3(lua, item)?, true)?;
-            }
-            wrap("set", Value::Table(m))?
-        }
-        Reply::Array(items) | Reply::Push(items) => {
-            let t = lua.create_table()?;
-            for (i, item) in items.iter().enumerate() {
-                t.raw_set(i as i64 + 1, reply_to_lua3(lua, item)?)?;
-            }
-            Value::Table(t)
-        }
-        Reply::Pairs(kv) => {
-            let t = lua.create_table()?;
-            for (i, (k, v)) in kv.iter().enumerate() {
-                let pair = lua.create_table()?;
-                pair.raw_set(1, reply_to_lua3(lua, k)?)?;
-                pair.raw_set(2, reply_to_lua3(lua, v)?)?;
-                t.raw_set(i as i64 + 1, pair)?;
-            }
-            Value::Table(t)
-        }
-        other => reply_to_lua(lua, other)?,
-    })
+/// `lua_settable(L, -3)` of a key/value pair, skipped when the key is nil (a RESP3 null as a
+/// map key).
+fn set_unless_nil_key(st: &mut LuaState) -> Result<(), LuaError> {
+    if matches!(capi::from_top(st, 2), LuaValue::Nil) {
+        return capi::pop(st, 2);
+    }
+    capi::pop_into_table(st)
 }
 
 /// `(long long)` of a double as x86-64 computes it: truncation toward zero; NaN and values

@@ -8,7 +8,13 @@
 //!   `luaRedisGenericCommand()`; script.c `scriptCall()` and its checks) — the re-entrant part:
 //!   a script calls commands, which may be EVAL's own neighbours;
 //! - `convert.rs`: Lua ⇄ Redis values (`luaReplyToRedisReply()`, `redisProtocolToLuaType_*()`,
-//!   `luaPushErrorBuff()`).
+//!   `luaPushErrorBuff()`);
+//! - `capi.rs`: the slice of Lua's C API the functions written in Rust use (they get the running
+//!   thread's state, as C functions do);
+//! - `stdlib.rs`: the Lua 5.1 library functions omnilua gets wrong, after the C; `printf.rs`:
+//!   glibc's printf/strtod as they print and read Lua's numbers;
+//! - Redis's Lua libraries, after deps/lua/src: `lua_cjson.rs`, `lua_cmsgpack.rs`,
+//!   `lua_struct.rs`, `lua_bit.rs`.
 //!
 //! The commands themselves (EVAL, SCRIPT…) are in command/eval.rs.
 //!
@@ -25,27 +31,35 @@
 //! | luna-core 2.16 (`Lua51`) | 202 / 235 | 5.4 error wording, `string.rep` with a separator, no `\ddd` quirks |
 //! | piccolo 0.3.3 | 70 / 235 | integers and floats (`2^53` prints `9007199254740992`), no `string.format/find/gsub/match/rep`; fuel-based stepping; pulls `getrandom` 0.2 |
 //!
+//! Where omnilua's library differs from Lua 5.1, the function is ours (stdlib.rs, printf.rs,
+//! written against the C, as raw functions: capi.rs): `tonumber`/`tostring`, `string.format`,
+//! `math.*`, `table.concat`, `unpack`, and the wording and position of library errors.
+//!
 //! Known gaps of the VM (checked against redis-server 7.0.15):
 //! - `pairs`/`next` order over string keys differs from Lua 5.1's (the table is 5.4's, with a
 //!   hash seed; natively the seed comes from the clock, so the order can change between runs;
 //!   on wasm32 it is fixed). The border `#t` of a table with holes can differ too.
-//! - `tostring(0/0)` is `nan` (glibc prints `-nan`); `tonumber("inf")`/`tonumber("nan")` are nil.
-//! - a few library errors lack the `user_script:N:` position (`invalid capture index %2`,
-//!   `'setn' is obsolete`, `malformed pattern …`); `string.find(s, "", init)` past the end is
-//!   nil; `string.format("%d", 1e100)` raises instead of printing LLONG_MIN; calling a constant
+//! - What the VM does itself, no library function involved: `..` prints a NaN as `nan` (glibc:
+//!   `-nan`); arithmetic on a string only strtod reads (`'inf' + 0`) raises; `%` is 5.4's
+//!   (`-0.0 % 26` is `-0`, `4 % (1/0)` is `4`; 5.1 gives `0` and `-nan`); calling a constant
 //!   says `attempt to call constant 'x'`.
-//! - `cjson`, `cmsgpack`, `struct` and `bit` are not provided (a script that uses them gets the
-//!   nonexistent-global error).
+//! - The base functions the read-only globals wrap in Lua (`setmetatable`, `getmetatable`,
+//!   `rawget`, `rawset`, `next`, `pairs`, `pcall`, `xpcall`) skip some argument checks
+//!   (`getmetatable()`, `rawget({})`, `pairs(1)` answer instead of raising), and an error they
+//!   raise for a bad argument names `redisplay:N:` (and `=(tail call)` after `return f(…)`).
+//! - `coroutine.wrap` does not add the position to a string error it passes on, and words a
+//!   non-function argument as 5.4 does.
+//! - `cjson.encode` and `cmsgpack.pack` write an object's / a map's members in that table order.
 //!
-//! # Bounded execution (a deviation)
+//! # The busy script
 //!
-//! A script may run at most `MAX_STEPS` VM instructions, make `MAX_CALLS` `redis.call`s and
-//! hold `MAX_HEAP` bytes of Lua heap (checked at every instruction and before `string.rep`/
-//! `table.concat` allocate). Past a limit the VM aborts the script (`pcall` cannot catch it)
-//! and EVAL answers `ERR Script killed by the playground …`. Redis has no such limit: after
-//! `busy-reply-threshold` it answers other clients `BUSY` until SCRIPT KILL (refused once the
-//! script wrote: only SHUTDOWN NOSAVE ends it). Writes the script made before the abort stay,
-//! as every write does in Redis (no rollback) — the data is consistent command by command.
+//! A script runs in slices (call.rs): past `busy-reply-threshold` of its virtual time (each VM
+//! instruction and `redis.call` charged from cost.rs) other clients get `BUSY`, SCRIPT KILL
+//! stops it unless it wrote (`UNKILLABLE`), and no timer runs until it ends. Deviations: a
+//! script nobody stops is ended after `playground-script-time-limit` ms of virtual time (60 s by
+//! default) with `ERR Script killed by the playground …`, keeping every write it made, as Redis
+//! keeps them; a Lua heap above `MAX_HEAP` bytes (checked at every instruction and before
+//! `string.rep`/`table.concat` allocate) ends it the same way. `pcall` catches neither.
 //!
 //! # Read-only globals
 //!
@@ -57,10 +71,17 @@
 //! and `ARGV` are ordinary tables, as in Redis.
 
 pub mod call;
+pub mod capi;
 pub mod convert;
+pub mod lua_bit;
+pub mod lua_cjson;
+pub mod lua_cmsgpack;
+pub mod lua_struct;
+pub mod printf;
+pub mod stdlib;
 pub mod vm;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use omnilua::Function;
 
@@ -68,7 +89,7 @@ use crate::reply::Reply;
 
 use convert::internal;
 use vm::Vm;
-pub use vm::{MAX_CALLS, MAX_HEAP, MAX_STEPS};
+pub use vm::MAX_HEAP;
 
 /// The flags a `#!lua flags=…` shebang declares (script.h `SCRIPT_FLAG_*`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -129,6 +150,82 @@ pub struct RunPolicy {
     pub oom_at_start: bool,
 }
 
+/// What runs: an EVAL'd script (by SHA) or a function (by name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunKind {
+    Eval { sha: String },
+    Function { name: String },
+}
+
+impl RunKind {
+    /// `run_ctx->funcname` as error messages show it.
+    pub(crate) fn name(&self) -> &str {
+        match self {
+            RunKind::Eval { sha } => sha,
+            RunKind::Function { name } => name,
+        }
+    }
+}
+
+/// One script run's mutable state (the part `redis.call` updates).
+pub(crate) struct RunState {
+    pub(crate) client: u64,
+    pub(crate) policy: RunPolicy,
+    /// `SCRIPT_WRITE_DIRTY`: a write command was called.
+    pub(crate) wrote: bool,
+    pub(crate) calls: u64,
+}
+
+/// A script between two slices (script.c `curr_run_ctx`).
+pub(crate) struct Running {
+    pub(crate) kind: RunKind,
+    /// The command that started it (for its statistics when it ends later).
+    pub(crate) command: &'static str,
+    pub(crate) thread: omnilua::Thread,
+    /// The first resume's arguments: the function, KEYS and ARGV.
+    pub(crate) start: Option<(Function, omnilua::Table, omnilua::Table)>,
+    pub(crate) run: RunState,
+    pub(crate) caller_db: Option<usize>,
+    /// Its client has a placeholder reply; the real one goes to the outbox.
+    pub(crate) suspended: bool,
+    /// `SCRIPT_TIMEDOUT`: past busy-reply-threshold; other clients are served between slices.
+    pub(crate) timed_out: bool,
+    /// `SCRIPT_KILLED`.
+    pub(crate) killed: bool,
+    /// Virtual time spent so far, and the instructions and calls it was charged for.
+    pub(crate) elapsed_ns: u64,
+    pub(crate) charged_steps: u64,
+    pub(crate) charged_calls: u64,
+    pub(crate) threshold_ns: u64,
+}
+
+impl Running {
+    pub(crate) fn client(&self) -> u64 {
+        self.run.client
+    }
+}
+
+/// A running script as hosts see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BusyScript {
+    pub client: u64,
+    /// An EVAL'd script (SCRIPT KILL) or a function (FUNCTION KILL).
+    pub eval: bool,
+    /// Past busy-reply-threshold: other clients get BUSY.
+    pub timed_out: bool,
+    /// Its virtual run time so far.
+    pub elapsed_ms: f64,
+}
+
+/// What one slice did.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ScriptSlice {
+    /// Virtual time the slice took.
+    pub elapsed_ms: f64,
+    /// The script ended (its reply is in its client's outbox).
+    pub done: bool,
+}
+
 /// A cached script (eval.c `luaScript`).
 pub struct Script {
     pub body: Vec<u8>,
@@ -144,6 +241,14 @@ pub struct Scripts {
     pub(crate) vm: Option<Vm>,
     pub(crate) cache: HashMap<String, Script>,
     rand48: vm::Rand48,
+    /// The script running between slices (call.rs).
+    pub(crate) running: Option<Box<Running>>,
+    /// Commands other clients sent before it timed out, run after (call.rs).
+    pub(crate) parked: VecDeque<(u64, Vec<Vec<u8>>)>,
+    /// The virtual run time of the last script that ended.
+    pub(crate) last_elapsed_ns: u64,
+    /// serve_parked() is running.
+    pub(crate) serving_parked: bool,
 }
 
 impl Scripts {
@@ -157,6 +262,18 @@ impl Scripts {
 
     pub fn is_empty(&self) -> bool {
         self.cache.is_empty()
+    }
+
+    /// Whether `client` waits on the running script: it runs it, or sent a command while it
+    /// ran (its reply comes to its outbox).
+    pub fn holds(&self, client: u64) -> bool {
+        self.running.as_ref().is_some_and(|r| r.suspended && r.client() == client)
+            || self.parked.iter().any(|(c, _)| *c == client)
+    }
+
+    /// A script is running (between slices).
+    pub fn busy(&self) -> bool {
+        self.running.is_some()
     }
 
     /// SCRIPT FLUSH (eval.c `scriptingReset()`): forget every script and start a new Lua state.

@@ -142,7 +142,7 @@ test("BLPOP waits until the other console pushes, and times out in virtual time"
   }
 });
 
-test("Lua in the consoles: a lock taken with SET NX PX and released by compare-and-delete; an endless script is stopped and the page keeps answering", async () => {
+test("Lua in the consoles: a lock taken with SET NX PX and released by compare-and-delete; an endless script runs in slices, the other console gets BUSY and SCRIPT KILL ends it, frames keep coming", async () => {
   const { page, context, errors } = await newPage(env.browser);
   try {
     assert.equal(await openPlayground(page, env.server.url, QUERY), "ready");
@@ -155,8 +155,31 @@ test("Lua in the consoles: a lock taken with SET NX PX and released by compare-a
     assert.equal(await run(page, 1, release("two")), "(integer) 0\n");
     assert.equal(await run(page, 0, release("one")), "(integer) 1\n");
     assert.equal(await run(page, 1, acquire("two")), "OK\n");
-    const err = await run(page, 0, 'EVAL "while true do end" 0');
-    assert.match(err, /^\(error\) ERR Script killed by the playground after \d+ Lua steps/);
+    // 10 ms of the script's virtual time: its first slice already passes it.
+    assert.equal(await run(page, 0, "CONFIG SET busy-reply-threshold 10"), "OK\n");
+    await page.fill(inputOf(0), 'EVAL "while true do end" 0');
+    await page.press(inputOf(0), "Enter");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.mode === "blocked", `${pane(0)} .console-pane-body`);
+    // The page runs the script in slices, paused or not, and keeps drawing frames.
+    const frames = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          let n = 0;
+          const t0 = performance.now();
+          const count = () => {
+            n += 1;
+            if (performance.now() - t0 < 1000) requestAnimationFrame(count);
+            else resolve(n);
+          };
+          requestAnimationFrame(count);
+        }),
+    );
+    assert.ok(frames >= 15, `frames in the second the script ran: ${frames}`);
+    const busy = "(error) BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\n";
+    assert.equal(await run(page, 1, "GET lock"), busy);
+    assert.equal(await run(page, 1, "SCRIPT KILL"), "OK\n");
+    await page.waitForFunction((sel) => document.querySelector(sel)?.dataset.mode === "ready", `${pane(0)} .console-pane-body`);
+    assert.match(await received(page, 0), /^\(error\) ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.\n$/);
     assert.equal(await run(page, 1, "GET lock"), '"two"\n');
     assert.equal(await run(page, 0, "SCRIPT KILL"), "(error) NOTBUSY No scripts in execution right now.\n");
     assert.deepEqual(errors, []);

@@ -154,6 +154,24 @@ export function createFacade(recovery) {
     },
 
     /**
+     * Runs up to `maxSteps` Lua instructions of a script that outlived its first slice (while
+     * one runs no timer does, and other consoles wait for it or get BUSY).
+     * @param {number} maxSteps
+     * @returns {boolean} whether a script still runs
+     */
+    runScriptSlice(maxSteps) {
+      return guarded("run_script_slice", (pg) => Boolean(pg.run_script_slice(maxSteps)), () => false);
+    },
+
+    /**
+     * Whether a script is running (past its first slice).
+     * @returns {boolean}
+     */
+    scriptBusy() {
+      return guarded("script_busy", (pg) => Boolean(pg.script_busy()), () => false);
+    },
+
+    /**
      * Sets the clock without running cron (it may go backwards).
      * @param {number} ms
      */
