@@ -2166,31 +2166,15 @@ const ACL_COMMANDS: &[&str] = &[
     "nosuch",
     "debug",
 ];
-const ACL_CATEGORIES: &[&str] = &[
-    "all",
-    "keyspace",
-    "read",
-    "write",
-    "set",
-    "sortedset",
-    "list",
-    "hash",
-    "string",
-    "bitmap",
-    "hyperloglog",
-    "geo",
-    "stream",
-    "pubsub",
-    "admin",
-    "fast",
-    "slow",
-    "blocking",
-    "dangerous",
-    "connection",
-    "transaction",
-    "scripting",
-    "nosuch",
-];
+/// Categories to grant or revoke: acl.c's (redisplay::acl::CATEGORIES), `all`, and one unknown.
+fn acl_category(rng: &mut Rng) -> &'static str {
+    let n = redisplay::acl::CATEGORIES.len();
+    match rng.below(n + 2) {
+        i if i < n => redisplay::acl::CATEGORIES[i],
+        i if i == n => "all",
+        _ => "nosuch",
+    }
+}
 
 /// One ACL SETUSER rule (inside a selector: only the rules a selector takes, mostly).
 fn acl_rule(rng: &mut Rng, in_selector: bool) -> String {
@@ -2230,7 +2214,7 @@ fn acl_rule(rng: &mut Rng, in_selector: bool) -> String {
         10 => rng.opt(&["allkeys", "resetkeys", "allchannels", "resetchannels", "allcommands", "nocommands"]),
         11 => format!("&{}", rng.pick(ACL_CHANNEL_PATTERNS)),
         12 | 13 => format!("{}{}", rng.pick(&["+", "-"]), rng.pick(ACL_COMMANDS)),
-        14 | 15 => format!("{}@{}", rng.pick(&["+", "-"]), rng.pick(ACL_CATEGORIES)),
+        14 | 15 => format!("{}@{}", rng.pick(&["+", "-"]), acl_category(rng)),
         16 => rng.pick(&["+select|0", "+select|1", "+config|get|x", "+get|", "-select|0", "+debug|object"]).into(),
         _ => rng.pick(&["~*", "&*", "+@all", "-@all"]).into(),
     }

@@ -7,20 +7,8 @@
 #[path = "support/live_server.rs"]
 mod live_server;
 
-use live_server::{check_tools, Server};
+use live_server::{check_tools, reply_text as text, Server};
 use redisplay::{Engine, EngineOptions, Reply};
-
-fn text(r: &Reply) -> String {
-    match r {
-        Reply::Integer(n) => n.to_string(),
-        Reply::Bulk(b) => String::from_utf8_lossy(b).into_owned(),
-        Reply::Status(s) => s.clone(),
-        Reply::Error(e) => String::from_utf8_lossy(e).into_owned(),
-        Reply::Nil => "(nil)".into(),
-        Reply::Array(items) => items.iter().map(text).collect::<Vec<_>>().join("\n"),
-        other => format!("{other:?}"),
-    }
-}
 
 /// splitmix64, for the data.
 fn next(x: &mut u64) -> u64 {

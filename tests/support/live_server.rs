@@ -197,3 +197,18 @@ impl Resp {
         text.lines().find_map(|l| l.strip_prefix(&format!("{field}:"))).unwrap_or("").trim().to_string()
     }
 }
+
+/// A reply as one line of text per element, for comparing an engine's reply with the real
+/// server's (integers, bulks, statuses and errors as their text, `(nil)`, arrays one per line).
+pub fn reply_text(r: &redisplay::Reply) -> String {
+    use redisplay::Reply;
+    match r {
+        Reply::Integer(n) => n.to_string(),
+        Reply::Bulk(b) => String::from_utf8_lossy(b).into_owned(),
+        Reply::Status(s) => s.clone(),
+        Reply::Error(e) => String::from_utf8_lossy(e).into_owned(),
+        Reply::Nil => "(nil)".into(),
+        Reply::Array(items) => items.iter().map(reply_text).collect::<Vec<_>>().join("\n"),
+        other => format!("{other:?}"),
+    }
+}
