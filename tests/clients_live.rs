@@ -1527,6 +1527,21 @@ fn sharded_pubsub_delivery_counts_and_restrictions() {
 }
 
 #[test]
+fn protected_commands_are_refused_before_authentication() {
+    check(
+        "protected before auth",
+        r#"
+        A: CONFIG SET requirepass pw
+        B: DEBUG OBJECT x
+        B: MODULE LOAD /nonexistent.so
+        B: MODULE LIST
+        B: GET x
+        A: CONFIG SET requirepass ""
+        "#,
+    );
+}
+
+#[test]
 fn acl_users_among_clients() {
     check(
         "acl",

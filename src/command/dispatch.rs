@@ -144,12 +144,9 @@ impl Engine {
             c.last_cmd = cmd.name.as_str();
             c.argv_mem = argv.iter().map(|a| a.len()).sum();
         }
-        // server.c processCommand(): `authRequired(c)` and the command lacks CMD_NO_AUTH.
-        if !cmd.has_flag("no_auth") && self.auth_required(client) {
-            return self.reject(client, db, argv, Some(cmd), Reply::err("NOAUTH Authentication required."));
-        }
         // server.c processCommand(): CMD_PROTECTED commands (DEBUG, MODULE LOAD/LOADEX/UNLOAD)
-        // run only when enable-debug-command / enable-module-command allows them.
+        // run only when enable-debug-command / enable-module-command allows them — checked
+        // before authentication (an unauthenticated DEBUG gets this error, not NOAUTH).
         if let Some(option) = protected_by(cmd) {
             let local = self.clients.get(&client).is_none_or(|c| c.is_local());
             let allowed = match self.config.str(option) {
@@ -164,6 +161,10 @@ impl Engine {
                 );
                 return self.reject(client, db, argv, Some(cmd), Reply::err(msg));
             }
+        }
+        // server.c processCommand(): `authRequired(c)` and the command lacks CMD_NO_AUTH.
+        if !cmd.has_flag("no_auth") && self.auth_required(client) {
+            return self.reject(client, db, argv, Some(cmd), Reply::err("NOAUTH Authentication required."));
         }
         // ACLCheckAllPerm(): NOPERM, and an ACL LOG entry.
         if let Err(denied) = self.acl_check(client, cmd, argv) {
