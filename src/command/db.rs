@@ -477,6 +477,34 @@ pub(crate) fn sort_get_keys(args: &[Vec<u8>], readonly: bool) -> Vec<(usize, Vec
     keys
 }
 
+/// db.c `migrateGetKeys()` (MIGRATE's key specs are incomplete, so Redis asks this function
+/// whenever its KEYS spec finds something): the key at 3 — or, after a KEYS option (COPY and
+/// REPLACE skipped, AUTH's one argument and AUTH2's two), every argument after it, which needs
+/// the key at 3 empty (else no keys at all). Each key read, written and deleted.
+pub(crate) fn migrate_get_keys(args: &[Vec<u8>]) -> Vec<(usize, Vec<String>)> {
+    let (mut first, mut num) = (3, 1);
+    let mut i = 6;
+    while args.len() > 6 && i < args.len() {
+        let a = &args[i];
+        if is_opt(a, "keys") {
+            if args.get(3).is_some_and(|k| !k.is_empty()) {
+                return vec![];
+            }
+            first = i + 1;
+            num = args.len() - first;
+            break;
+        }
+        if is_opt(a, "auth") {
+            i += 1;
+        } else if is_opt(a, "auth2") {
+            i += 2;
+        }
+        i += 1;
+    }
+    let flags = || ["RW", "access", "delete"].iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    (first..first + num).filter(|&i| i < args.len()).map(|i| (i, flags())).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

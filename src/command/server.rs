@@ -242,6 +242,7 @@ fn get_keys_proc(cmd: &Command) -> Option<KeysProc> {
         "sort" => Some(|args| super::db::sort_get_keys(args, false)),
         "sort_ro" => Some(|args| super::db::sort_get_keys(args, true)),
         "bitfield" => Some(super::bitops::bitfield_get_keys),
+        "migrate" => Some(super::db::migrate_get_keys),
         _ => None,
     }
 }
