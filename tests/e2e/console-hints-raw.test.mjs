@@ -154,11 +154,12 @@ test("raw mode: a switch per console prints as redis-cli --raw does, and is reme
     assert.equal(await page.textContent('.console-pane[data-console="1"] .scrollback > .entry:last-child .out'), '"\\xe5\\x8c\\x97\\xe4\\xba\\xac"\n');
     assert.equal(await page.getAttribute(rawSwitch(1), "aria-pressed"), "false");
 
-    // Remembered: a reload starts console 1 in raw mode again, console 2 not. (The reload also
-    // brings the tab's session back — replayed in slices — so wait for its note before typing.)
+    // Remembered: a reload starts console 1 in raw mode again, console 2 not. (The reload may
+    // also bring the tab's session back — replayed in slices — so wait until the page is ready
+    // and no replay runs before typing.)
     await page.reload();
-    await page.waitForSelector("html[data-boot]");
-    await page.waitForFunction(() => document.querySelector(".scrollback")?.textContent?.includes("your session is back"));
+    await page.waitForSelector("html[data-boot=ready]");
+    await page.waitForFunction(() => document.querySelectorAll(".console-progress:not([hidden])").length === 0);
     await pause(page);
     assert.equal(await page.getAttribute(rawSwitch(0), "aria-pressed"), "true");
     await runLine(page, "SET city 北京");
