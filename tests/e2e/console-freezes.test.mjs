@@ -99,7 +99,7 @@ test("a 1,000-line paste runs in slices with progress, and every frame stays und
     await page.waitForFunction(() => document.querySelector('.console-pane[data-console="0"] .console-progress')?.hidden === true, null, { timeout: 60_000 });
     const seen = await framesSeen(page);
     noFreeze(seen);
-    assert.ok(seen.frames > 5, `${seen.frames} frames`);
+    assert.ok(seen.frames >= 3, `${seen.frames} frames: the paste ran in slices, not in one frame`);
     // All of it ran, in order, and the last line (no newline after it) waits in the input.
     assert.equal(await peek(page, ["GET", "pasted"]), '"500"\n');
     assert.equal(await peek(page, ["DBSIZE"]), "(integer) 501\n");
