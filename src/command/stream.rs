@@ -284,6 +284,20 @@ struct AddTrimArgs {
     limit: i64,
 }
 
+/// The start of a MAXLEN or MINID option (t_stream.c `streamParseAddOrTrimArgsOrReply()`):
+/// only one of the two, and an optional `~` (approximate) or `=` before its argument.
+fn trim_operator(a: &mut AddTrimArgs, c: &Call, i: &mut usize, moreargs: usize) -> Result<(), Reply> {
+    if a.strategy != TrimStrategy::None {
+        return Err(Reply::err("ERR syntax error, MAXLEN and MINID options at the same time are not compatible"));
+    }
+    a.approx = false;
+    let next = c_str(c.arg(*i + 1));
+    if moreargs >= 2 && (next == b"~" || next == b"=") {
+        a.approx = next == b"~";
+        *i += 1;
+    }
+    Ok(())
+}
 /// t_stream.c `streamParseAddOrTrimArgsOrReply()`: the options, and for XADD the position
 /// of the ID (the fields follow it).
 fn parse_add_or_trim(e: &Engine, c: &Call, xadd: bool) -> Result<(AddTrimArgs, usize), Reply> {
@@ -297,19 +311,7 @@ fn parse_add_or_trim(e: &Engine, c: &Call, xadd: bool) -> Result<(AddTrimArgs, u
         if xadd && c_str(opt) == b"*" {
             break;
         } else if is_opt(opt, "maxlen") && moreargs > 0 {
-            if a.strategy != TrimStrategy::None {
-                return Err(Reply::err(
-                    "ERR syntax error, MAXLEN and MINID options at the same time are not compatible",
-                ));
-            }
-            a.approx = false;
-            let next = c_str(c.arg(i + 1));
-            if moreargs >= 2 && next == b"~" {
-                a.approx = true;
-                i += 1;
-            } else if moreargs >= 2 && next == b"=" {
-                i += 1;
-            }
+            trim_operator(&mut a, c, &mut i, moreargs)?;
             let maxlen = parse_i64(c.arg(i + 1))?;
             if maxlen < 0 {
                 return Err(Reply::err("ERR The MAXLEN argument must be >= 0."));
@@ -317,19 +319,7 @@ fn parse_add_or_trim(e: &Engine, c: &Call, xadd: bool) -> Result<(AddTrimArgs, u
             i += 1;
             a.strategy = TrimStrategy::MaxLen(maxlen as u64);
         } else if is_opt(opt, "minid") && moreargs > 0 {
-            if a.strategy != TrimStrategy::None {
-                return Err(Reply::err(
-                    "ERR syntax error, MAXLEN and MINID options at the same time are not compatible",
-                ));
-            }
-            a.approx = false;
-            let next = c_str(c.arg(i + 1));
-            if moreargs >= 2 && next == b"~" {
-                a.approx = true;
-                i += 1;
-            } else if moreargs >= 2 && next == b"=" {
-                i += 1;
-            }
+            trim_operator(&mut a, c, &mut i, moreargs)?;
             let minid = parse_strict_id(c.arg(i + 1), 0)?;
             i += 1;
             a.strategy = TrimStrategy::MinId(minid);
