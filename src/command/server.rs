@@ -200,12 +200,17 @@ fn getkeys(c: &Call, with_flags: bool) -> Reply {
     )
 }
 
-/// db.c `getKeysFromCommand()` as tracking.c calls it: the keys of the legacy (first, last,
-/// step) range, or — for commands with movable keys, whose getkeys_proc decides — what their
-/// key specs find.
+/// db.c `getKeysFromCommand()` as tracking.c calls it: the command's getkeys_proc where this
+/// table has one (`get_keys_proc`), else — for the other commands with movable keys, whose
+/// procs their key specs stand in for — what the specs find, else the legacy (first, last,
+/// step) range.
 pub(crate) fn command_key_names(cmd: &Command, argv: &[Vec<u8>]) -> Vec<Vec<u8>> {
-    if cmd.has_flag("movablekeys") {
-        let found = keys_from_specs(cmd, &key_specs(cmd), argv).unwrap_or_default();
+    let found = match get_keys_proc(cmd) {
+        Some(proc) => Some(proc(argv)),
+        None if cmd.has_flag("movablekeys") => Some(keys_from_specs(cmd, &key_specs(cmd), argv).unwrap_or_default()),
+        None => None,
+    };
+    if let Some(found) = found {
         return found.into_iter().filter_map(|(i, _)| argv.get(i).cloned()).collect();
     }
     if cmd.first_key <= 0 {
