@@ -47,9 +47,10 @@
 //!
 //! The module graph (imports, and calls of `Engine` methods) has one circle, and it is Redis's
 //! own re-entrancy: a command that runs commands. EXEC runs its queue through `call()`, and
-//! EVAL runs a script whose `redis.call` goes through `call()` to any handler — EVAL included.
-//! tests/module_graph.rs fails if the circle changes; these are its modules:
-//! `command::dispatch`, `command::table`, `command::multi`, `command::eval`, `script::call`.
+//! EVAL (and FCALL) runs a script whose `redis.call` goes through `call()` to any handler —
+//! EVAL included. tests/module_graph.rs fails if the circle changes; these are its modules:
+//! `command::dispatch`, `command::table`, `command::multi`, `command::eval`,
+//! `command::functions`, `script::call`.
 
 pub mod acl;
 pub mod blocked;

@@ -206,7 +206,8 @@ fn take_raw(conn: &mut Conn, at_least: usize, quiet: Duration) -> Vec<u8> {
             out.extend(conn.buf.drain(..used));
             frames += 1;
         }
-        let wait = if frames < at_least { Duration::from_secs(5) } else { quiet };
+        // Generous: a debug-build `redisplay serve` on a loaded 2-core machine can take seconds.
+        let wait = if frames < at_least { Duration::from_secs(30) } else { quiet };
         conn.stream.set_read_timeout(Some(wait)).ok();
         let mut chunk = [0u8; 65536];
         match conn.stream.read(&mut chunk) {
@@ -2070,5 +2071,42 @@ fn a_busy_script_among_clients() {
         A: EVAL "return redis.call('GET', KEYS[1])" 1 k
         A: CONFIG SET busy-reply-threshold 5000
         "#,
+    );
+}
+
+#[test]
+fn a_busy_function_among_clients() {
+    check(
+        "busy function",
+        r##"
+        A: SET k v
+        B: PING
+        C: PING
+        A: FUNCTION LOAD "#!lua name=busy\nredis.register_function('spin', function() local i = 0 while true do i = i + 1 end end)\nredis.register_function{function_name='spinro', callback=function() while true do end end, flags={'no-writes'}}"
+        A: CONFIG SET busy-reply-threshold 10
+        A& FCALL spin 0
+        @sleep 100
+        B: PING
+        B: GET k
+        B: SCRIPT KILL
+        B: FCALL spinro 0
+        C: FUNCTION KILL
+        A?
+        B: FUNCTION KILL
+        B: GET k
+        A& FCALL_RO spinro 0
+        @sleep 100
+        B: FUNCTION KILL
+        A?
+        # FUNCTION KILL and FUNCTION STATS while an EVAL'd script runs.
+        A& EVAL "while true do end" 0
+        @sleep 100
+        B: FUNCTION KILL
+        B: FUNCTION STATS
+        B: SCRIPT KILL
+        A?
+        A: FUNCTION FLUSH
+        A: CONFIG SET busy-reply-threshold 5000
+        "##,
     );
 }

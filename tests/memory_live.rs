@@ -166,3 +166,62 @@ fn streams_memory_matches_redis_server() {
     }
     eprintln!("{}", report.join("\n"));
 }
+
+/// functions.c `functionsMemoryOverhead()`: INFO's used_memory_functions (and MEMORY STATS'
+/// functions.caches) after each load and delete, exactly as redis-server 7.0.15 counts them.
+#[test]
+fn functions_memory_matches_redis_server() {
+    check_tools();
+    let server = Server::start();
+    let mut r = server.connect();
+    let mut e = Engine::new(EngineOptions { seed: 5, start_ms: 1_700_000_000_000 });
+    let client = e.connect();
+    let field = |text: &str, name: &str| -> String {
+        let prefix = format!("{name}:");
+        text.lines().find_map(|l| l.strip_prefix(prefix.as_str())).unwrap_or("?").trim().to_string()
+    };
+    let lib = |name: &str, functions: usize, desc: bool| -> String {
+        let mut code = format!("#!lua name={name}\n");
+        for i in 0..functions {
+            let d = if desc { format!(", description='function number {i} of {name}'") } else { String::new() };
+            code.push_str(&format!(
+                "redis.register_function{{function_name='{name}_f{i}', callback=function(keys, args) return {i} end{d}}}\n"
+            ));
+        }
+        code
+    };
+    let steps: Vec<Vec<String>> = vec![
+        vec!["FUNCTION".into(), "LOAD".into(), lib("a", 1, false)],
+        vec!["FUNCTION".into(), "LOAD".into(), lib("b", 2, true)],
+        vec!["FUNCTION".into(), "LOAD".into(), "REPLACE".into(), lib("a", 1, true)],
+        vec!["FUNCTION".into(), "LOAD".into(), lib(&"long".repeat(20), 1, false)],
+        vec!["FUNCTION".into(), "DELETE".into(), "b".into()],
+        vec![
+            "FUNCTION".into(),
+            "LOAD".into(),
+            lib("big", 1, true).replace("return 0", &format!("return '{}'", "x".repeat(70_000))),
+        ],
+        vec!["FUNCTION".into(), "FLUSH".into()],
+        vec!["FUNCTION".into(), "LOAD".into(), lib("c", 3, false)],
+    ];
+    let mut report = Vec::new();
+    for step in &steps {
+        let args: Vec<&str> = step.iter().map(String::as_str).collect();
+        let live_reply = r.call(&args);
+        let argv: Vec<Vec<u8>> = step.iter().map(|a| a.as_bytes().to_vec()).collect();
+        let ours_reply = e.execute(client, &argv);
+        let live = r.call(&["INFO", "memory"]);
+        let Reply::Verbatim(ours) = e.execute(client, &[b"INFO".to_vec(), b"memory".to_vec()]) else { panic!("INFO") };
+        let ours = String::from_utf8_lossy(&ours).into_owned();
+        for name in ["used_memory_functions", "number_of_functions", "number_of_libraries"] {
+            let (l, o) = (field(&live, name), field(&ours, name));
+            if l != o {
+                report.push(format!(
+                    "after {} {} ({live_reply} / {ours_reply:?}): {name} {l} vs ours {o}",
+                    step[0], step[1]
+                ));
+            }
+        }
+    }
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}

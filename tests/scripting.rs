@@ -252,3 +252,57 @@ fn a_suspended_script_counts_its_error_once_in_errorstats() {
     let incr = commandstats.lines().find(|l| l.starts_with("cmdstat_incr:")).expect("incr stats");
     assert!(incr.contains("calls=2,") && incr.ends_with("rejected_calls=0,failed_calls=2"), "{incr}");
 }
+
+const BUSY_FUNCTION: &str = "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
+
+#[test]
+fn a_busy_function_shows_in_function_stats_and_function_kill_ends_it() {
+    let (mut e, a, b) = engine("10");
+    let lib = "#!lua name=busy\nredis.register_function('spin', function(keys, args) local i = 0 while true do i = i + 1 end end)\nredis.register_function('spinw', function(keys) redis.call('set', keys[1], 'w') while true do end end)";
+    assert_eq!(run(&mut e, a, &["FUNCTION", "LOAD", lib]), Reply::bulk("busy"));
+    assert_eq!(run(&mut e, a, &["FCALL", "spin", "1", "key", "arg"]), Reply::Array(vec![]));
+    let busy = e.busy_script().expect("running");
+    assert!(!busy.eval && busy.timed_out, "{busy:?}");
+    assert_eq!(run(&mut e, b, &["PING"]), Reply::err(BUSY_FUNCTION));
+    assert_eq!(run(&mut e, b, &["SCRIPT", "KILL"]), Reply::err(BUSY_FUNCTION));
+    for _ in 0..4 {
+        e.run_script_slice(1_000_000);
+    }
+    // FUNCTION STATS: the function, its caller's command and its (virtual) run time so far.
+    let Reply::Map(stats) = run(&mut e, b, &["FUNCTION", "STATS"]) else { panic!("a map") };
+    let Reply::Map(running) = &stats[0].1 else { panic!("running_script is a map: {stats:?}") };
+    assert_eq!(running[0], (Reply::bulk("name"), Reply::bulk("spin")));
+    assert_eq!(running[1], (Reply::bulk("command"), Reply::bulks(["FCALL", "spin", "1", "key", "arg"])));
+    let Reply::Integer(ms) = running[2].1 else { panic!("duration_ms") };
+    let elapsed = e.busy_script().expect("running").elapsed_ms;
+    assert_eq!(ms, elapsed as i64, "duration_ms is the virtual run time");
+    assert!(ms >= 100, "4 slices of 10^6 instructions at 25 ns: {ms}");
+    assert_eq!(run(&mut e, b, &["FUNCTION", "KILL"]), Reply::ok());
+    assert!(e.run_script_slice(1_000_000).done);
+    let text = error_text(&e.take_outbox(a)[0]);
+    // Redis words it the same for both kills (script_lua.c luaMaskCountHook()).
+    assert_eq!(text, "ERR Script killed by user with SCRIPT KILL... script: spin, on @user_function:2.");
+    assert_eq!(run(&mut e, b, &["FUNCTION", "KILL"]), Reply::err("NOTBUSY No scripts in execution right now."));
+    let Reply::Map(stats) = run(&mut e, b, &["FUNCTION", "STATS"]) else { panic!("a map") };
+    assert_eq!(stats[0].1, Reply::Nil);
+    // A function that wrote can't be killed; the time limit ends it and its write stays.
+    assert_eq!(run(&mut e, a, &["CONFIG", "SET", "playground-script-time-limit", "200"]), Reply::ok());
+    assert_eq!(run(&mut e, a, &["FCALL", "spinw", "1", "w"]), Reply::Array(vec![]));
+    assert_eq!(run(&mut e, b, &["FUNCTION", "KILL"]), Reply::err(UNKILLABLE));
+    finish(&mut e, 1_000_000, 100);
+    assert!(error_text(&e.take_outbox(a)[0]).contains("playground-script-time-limit"));
+    assert_eq!(run(&mut e, b, &["GET", "w"]), Reply::bulk("w"));
+}
+
+#[test]
+fn an_endless_library_load_times_out_and_leaves_the_functions_usable() {
+    let (mut e, a, _) = engine("5000");
+    let r = run(&mut e, a, &["FUNCTION", "LOAD", "#!lua name=slow\nwhile true do end"]);
+    assert_eq!(error_text(&r), "ERR Error registering functions: ERR FUNCTION LOAD timeout");
+    let ok = "#!lua name=ok\nredis.register_function('f', function() return string.len('abc') end)";
+    assert_eq!(run(&mut e, a, &["FUNCTION", "LOAD", ok]), Reply::bulk("ok"));
+    assert_eq!(run(&mut e, a, &["FCALL", "f", "0"]), Reply::Integer(3));
+    // SCRIPT FLUSH leaves functions alone.
+    assert_eq!(run(&mut e, a, &["SCRIPT", "FLUSH"]), Reply::ok());
+    assert_eq!(run(&mut e, a, &["FCALL", "f", "0"]), Reply::Integer(3));
+}

@@ -9,14 +9,14 @@
 use crate::engine::Engine;
 use crate::reply::Reply;
 use crate::script::call::Invocation;
-use crate::script::{extract_shebang, RunKind, RunPolicy};
+use crate::script::{extract_shebang, RunKind, RunPolicy, ScriptFlags};
 use crate::util::sha1hex;
 
 use super::call::Call;
 use super::{is_opt, parse_i64};
 
 const NOSCRIPT: &str = "NOSCRIPT No matching script. Please use EVAL.";
-const OOM: &str = "OOM command not allowed when used memory > 'maxmemory'.";
+pub(super) const OOM: &str = "OOM command not allowed when used memory > 'maxmemory'.";
 
 /// `EVAL script numkeys [key …] [arg …]`
 pub fn eval(e: &mut Engine, c: &Call) -> Reply {
@@ -40,7 +40,7 @@ pub fn evalsha_ro(e: &mut Engine, c: &Call) -> Reply {
 
 /// server.c `processCommand()`'s OOM state for this command (`server.pre_command_oom_state`):
 /// still over maxmemory after the eviction that ran before it.
-fn oom_state(e: &Engine) -> bool {
+pub(super) fn oom_state(e: &Engine) -> bool {
     e.hot.maxmemory != 0 && e.used_memory() > e.hot.maxmemory as u64
 }
 
@@ -85,19 +85,9 @@ fn eval_generic(e: &mut Engine, c: &Call, evalsha: bool, ro: bool) -> Reply {
     let Some(flags) = e.scripts.get(&sha).map(|s| s.flags) else {
         return Reply::err(NOSCRIPT);
     };
-    // scriptPrepareForRun()
-    if flags.shebang && !flags.no_writes && ro {
-        return Reply::err("ERR Can not execute a script with write flag using *_ro command.");
-    }
-    if flags.shebang && oom && !flags.allow_oom && !flags.no_writes {
-        return Reply::err(
-            "OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'",
-        );
-    }
-    let policy = RunPolicy {
-        read_only: ro || (flags.shebang && flags.no_writes),
-        allow_oom: flags.shebang && flags.allow_oom,
-        oom_at_start: oom,
+    let policy = match prepare_run(flags, ro, oom) {
+        Ok(p) => p,
+        Err(r) => return r,
     };
     let first_arg = 3 + numkeys as usize;
     let Some(func) = e.scripts.get(&sha).map(|s| s.func.clone()) else {
@@ -110,8 +100,27 @@ fn eval_generic(e: &mut Engine, c: &Call, evalsha: bool, ro: bool) -> Reply {
         command,
         keys: &c.argv[3..first_arg],
         args: &c.argv[first_arg..],
+        argv: c.argv,
     };
     e.run_script(c.client, what, policy)
+}
+
+/// script.c `scriptPrepareForRun()`'s checks of a script's flags (EVAL's with a shebang, or a
+/// function's), and what the run may then do.
+pub(super) fn prepare_run(flags: ScriptFlags, ro: bool, oom: bool) -> Result<RunPolicy, Reply> {
+    if flags.shebang && !flags.no_writes && ro {
+        return Err(Reply::err("ERR Can not execute a script with write flag using *_ro command."));
+    }
+    if flags.shebang && oom && !flags.allow_oom && !flags.no_writes {
+        return Err(Reply::err(
+            "OOM allow-oom flag is not set on the script, can not run it when used memory > 'maxmemory'",
+        ));
+    }
+    Ok(RunPolicy {
+        read_only: ro || (flags.shebang && flags.no_writes),
+        allow_oom: flags.shebang && flags.allow_oom,
+        oom_at_start: oom,
+    })
 }
 
 /// eval.c `luaCreateFunction()`: the shebang, then the compiled body, cached by SHA.

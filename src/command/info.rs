@@ -210,8 +210,8 @@ fn section(e: &Engine, name: &str, out: &mut String) {
             w.kv("used_memory_lua_human", human(vm_eval));
             w.kv("used_memory_scripts_eval", m.lua_caches);
             w.kv("number_of_cached_scripts", e.scripts.len());
-            w.kv("number_of_functions", 0);
-            w.kv("number_of_libraries", 0);
+            w.kv("number_of_functions", e.scripts.libs.function_count());
+            w.kv("number_of_libraries", e.scripts.libs.library_count());
             w.kv("used_memory_vm_functions", vm_functions);
             w.kv("used_memory_vm_total", vm_eval + vm_functions);
             w.kv("used_memory_vm_total_human", human(vm_eval + vm_functions));

@@ -24,7 +24,7 @@
 //!   `stream.rs`, `stream_read.rs`, `stream_group.rs`, `stream_info.rs` ↔ t_stream.c;
 //! - `cluster.rs` ↔ cluster.c (DUMP, RESTORE: the payload format is ../persist/rdb.rs);
 //! - `multi.rs` ↔ multi.c, `pubsub.rs` ↔ pubsub.c (the tables and delivery are ../pubsub.rs),
-//!   `eval.rs` ↔ eval.c (the Lua side is ../script/);
+//!   `eval.rs` ↔ eval.c, `functions.rs` ↔ functions.c (the Lua side of both is ../script/);
 //! - `clock.rs`: the playground's own CLOCK command (not Redis).
 
 pub mod acl;
@@ -38,6 +38,7 @@ pub mod debug;
 pub mod dispatch;
 pub mod eval;
 pub mod expire;
+pub mod functions;
 pub mod geo;
 pub mod hash;
 pub mod hyperloglog;

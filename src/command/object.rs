@@ -106,8 +106,6 @@ const RSS_OVERHEAD: u64 = 2_240 * 1024;
 /// eval.c: each cached script costs its sha, its body object and its dict entry (measured on
 /// 7.0.15: 120 bytes plus the body's sds).
 const SCRIPT_OVERHEAD: u64 = 120;
-/// functions.c: the (empty) functions library dict.
-pub const FUNCTIONS_CACHES: u64 = 200;
 
 impl MemOverhead {
     pub fn net(&self) -> u64 {
@@ -137,7 +135,8 @@ pub(crate) fn memory_overhead(e: &Engine) -> MemOverhead {
     let clients_normal = CLIENT_MEMORY * e.clients.len() as u64;
     let lua_caches: u64 =
         e.scripts.cache.values().map(|s| SCRIPT_OVERHEAD + sds_grown_alloc(s.body.len()) as u64).sum();
-    let mut total = USED_MEMORY_STARTUP + clients_normal + lua_caches + FUNCTIONS_CACHES;
+    let functions_caches = e.scripts.libs.memory();
+    let mut total = USED_MEMORY_STARTUP + clients_normal + lua_caches + functions_caches;
     let mut keys = 0u64;
     let mut dbs = Vec::new();
     for (i, d) in e.dbs.iter().enumerate() {
@@ -160,7 +159,7 @@ pub(crate) fn memory_overhead(e: &Engine) -> MemOverhead {
         startup: USED_MEMORY_STARTUP,
         clients_normal,
         lua_caches,
-        functions_caches: FUNCTIONS_CACHES,
+        functions_caches,
         dbs,
         total,
         keys,

@@ -311,6 +311,18 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("script|kill", super::eval::script_kill),
     ("script|debug", super::eval::script_debug),
     ("script|help", server::container_help),
+    // functions.c
+    ("function|load", super::functions::function_load),
+    ("function|list", super::functions::function_list),
+    ("function|delete", super::functions::function_delete),
+    ("function|flush", super::functions::function_flush),
+    ("function|dump", super::functions::function_dump),
+    ("function|restore", super::functions::function_restore),
+    ("function|stats", super::functions::function_stats),
+    ("function|kill", super::functions::function_kill),
+    ("function|help", server::container_help),
+    ("fcall", super::functions::fcall),
+    ("fcall_ro", super::functions::fcall_ro),
     // playground-only (not Redis)
     ("clock|get", clock::clock_get),
     ("clock|set", clock::clock_set),

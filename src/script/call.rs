@@ -55,6 +55,8 @@ pub(crate) struct Invocation<'a> {
     pub command: &'static str,
     pub keys: &'a [Vec<u8>],
     pub args: &'a [Vec<u8>],
+    /// The caller's whole command (FUNCTION STATS shows a running function's).
+    pub argv: &'a [Vec<u8>],
 }
 
 impl Engine {
@@ -62,15 +64,16 @@ impl Engine {
     /// slice. Returns the script's reply, or — when it is still running — a placeholder: the
     /// client then waits and the reply arrives in its outbox.
     pub(crate) fn run_script(&mut self, client: ClientId, what: Invocation, policy: RunPolicy) -> Reply {
-        let Invocation { func, kind, command, keys, args } = what;
+        let Invocation { func, kind, command, keys, args, argv } = what;
         if self.scripts.running.is_some() {
             return Reply::err(BUSY_EVAL);
         }
-        let Some(vm) = self.scripts.vm.as_ref() else {
+        let function = matches!(kind, RunKind::Function { .. });
+        let Some(vm) = self.scripts.vm_of(function) else {
             return Reply::err("NOSCRIPT No matching script. Please use EVAL.");
         };
         let started = (|| -> omnilua::Result<(Thread, Table, Table)> {
-            let thread = vm.lua.create_thread(vm.body.clone())?;
+            let thread = vm.lua.create_thread(if function { vm.fbody.clone() } else { vm.body.clone() })?;
             Ok((thread, string_array(&vm.lua, keys)?, string_array(&vm.lua, args)?))
         })();
         let (thread, keys, args) = match started {
@@ -89,8 +92,10 @@ impl Engine {
         vm.control.resp.set(2);
         let threshold_ns = (self.config.int("busy-reply-threshold").max(0) as u64).saturating_mul(1_000_000);
         let run = RunState { client, policy, wrote: false, calls: 0 };
+        let caller_argv = if function { argv.to_vec() } else { Vec::new() };
         self.scripts.running = Some(Box::new(Running {
             kind,
+            caller_argv,
             command,
             thread,
             start: Some((func, keys, args)),
@@ -154,7 +159,8 @@ impl Engine {
     /// that reply has gone to its client's outbox.
     fn script_slice(&mut self, max_steps: u64) -> Option<Reply> {
         let mut r = self.scripts.running.take()?;
-        let Some(vm) = self.scripts.vm.take() else {
+        let function = matches!(r.kind, RunKind::Function { .. });
+        let Some(vm) = self.scripts.take_vm(function) else {
             return Some(Reply::err("ERR scripting is unavailable"));
         };
         let step_ns = cost::scaled(cost::LUA_STEP_NS, self.hot.cost_percent).max(1);
@@ -183,7 +189,7 @@ impl Engine {
                 if !r.timed_out && r.elapsed_ns >= r.threshold_ns {
                     r.timed_out = true;
                 }
-                self.scripts.vm = Some(vm);
+                self.scripts.put_vm(function, vm);
                 self.scripts.running = Some(r);
                 None
             }
@@ -206,9 +212,7 @@ impl Engine {
                     vm.lua.gc_collect();
                 }
                 vm.sandbox.reset();
-                if self.scripts.vm.is_none() {
-                    self.scripts.vm = Some(vm);
-                }
+                self.scripts.put_vm(function, vm);
                 Some(reply)
             }
         }
@@ -358,7 +362,7 @@ impl Engine {
         }
         r.killed = true;
         // The next instruction, on any of the script's threads, ends it.
-        if let Some(vm) = self.scripts.vm.as_ref() {
+        if let Some(vm) = self.scripts.vm_of(!is_eval) {
             let _ = vm.ctl.call::<_, ()>(("kill", 0.0));
         }
         Reply::ok()

@@ -16,7 +16,13 @@
 //! - Redis's Lua libraries, after deps/lua/src: `lua_cjson.rs`, `lua_cmsgpack.rs`,
 //!   `lua_struct.rs`, `lua_bit.rs`.
 //!
-//! The commands themselves (EVAL, SCRIPT…) are in command/eval.rs.
+//! - `flags.rs`: the flags a script's shebang or a function declares (script.c
+//!   `scripts_flags_def`);
+//! - `functions.rs`: the function libraries (functions.c), loaded and run in a Lua state of
+//!   their own (`Scripts::fvm`).
+//!
+//! The commands themselves are in command/eval.rs (EVAL, SCRIPT…) and command/functions.rs
+//! (FUNCTION, FCALL).
 //!
 //! # The Lua VM: omnilua 0.7 in its Lua 5.1 mode
 //!
@@ -73,6 +79,8 @@
 pub mod call;
 pub mod capi;
 pub mod convert;
+pub mod flags;
+pub mod functions;
 pub mod lua_bit;
 pub mod lua_cjson;
 pub mod lua_cmsgpack;
@@ -88,56 +96,9 @@ use omnilua::Function;
 use crate::reply::Reply;
 
 use convert::internal;
+pub use flags::{extract_shebang, ScriptFlags};
 use vm::Vm;
 pub use vm::MAX_HEAP;
-
-/// The flags a `#!lua flags=…` shebang declares (script.h `SCRIPT_FLAG_*`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ScriptFlags {
-    /// Declared with a shebang (no shebang = `SCRIPT_FLAG_EVAL_COMPAT_MODE`).
-    pub shebang: bool,
-    pub no_writes: bool,
-    pub allow_oom: bool,
-    pub allow_stale: bool,
-    pub no_cluster: bool,
-    pub allow_cross_slot_keys: bool,
-}
-
-/// eval.c `evalExtractShebangFlags()`: the flags and the length of the shebang line (the body
-/// handed to Lua starts at its newline, so line numbers stay the script's own).
-pub fn extract_shebang(body: &[u8]) -> Result<(ScriptFlags, usize), Reply> {
-    if !body.starts_with(b"#!") {
-        return Ok((ScriptFlags::default(), 0));
-    }
-    let Some(end) = body.iter().position(|&b| b == b'\n') else {
-        return Err(Reply::err("ERR Invalid script shebang"));
-    };
-    let line = &body[..end];
-    let mut parts = line.split(|&b| b == b' ' || b == b'\t' || b == b'\r').filter(|p| !p.is_empty());
-    let engine = parts.next().unwrap_or(b"");
-    if engine != b"#!lua" {
-        return Err(Reply::Error([b"ERR Unexpected engine in script shebang: ".as_slice(), engine].concat()));
-    }
-    let mut flags = ScriptFlags { shebang: true, ..Default::default() };
-    for part in parts {
-        let Some(list) = part.strip_prefix(b"flags=") else {
-            return Err(Reply::Error([b"ERR Unknown lua shebang option: ".as_slice(), part].concat()));
-        };
-        for flag in list.split(|&b| b == b',').filter(|f| !f.is_empty()) {
-            match flag {
-                b"no-writes" => flags.no_writes = true,
-                b"allow-oom" => flags.allow_oom = true,
-                b"allow-stale" => flags.allow_stale = true,
-                b"no-cluster" => flags.no_cluster = true,
-                b"allow-cross-slot-keys" => flags.allow_cross_slot_keys = true,
-                other => {
-                    return Err(Reply::Error([b"ERR Unexpected flag in script shebang: ".as_slice(), other].concat()))
-                }
-            }
-        }
-    }
-    Ok((flags, end))
-}
 
 /// What a script run may do (script.c `scriptRunCtx` flags).
 #[derive(Debug, Clone, Copy, Default)]
@@ -179,6 +140,8 @@ pub(crate) struct RunState {
 /// A script between two slices (script.c `curr_run_ctx`).
 pub(crate) struct Running {
     pub(crate) kind: RunKind,
+    /// A function's caller's command (FUNCTION STATS); empty for EVAL.
+    pub(crate) caller_argv: Vec<Vec<u8>>,
     /// The command that started it (for its statistics when it ends later).
     pub(crate) command: &'static str,
     pub(crate) thread: omnilua::Thread,
@@ -238,7 +201,13 @@ pub struct Script {
 /// Lua and survives SCRIPT FLUSH as a C static does.
 #[derive(Default)]
 pub struct Scripts {
+    /// EVAL's Lua state.
     pub(crate) vm: Option<Vm>,
+    /// The functions' Lua state (Redis runs them in a state of their own: SCRIPT FLUSH
+    /// leaves it alone, and each has its own cjson configuration).
+    pub(crate) fvm: Option<Vm>,
+    /// The function libraries (functions.c `curr_functions_lib_ctx`).
+    pub(crate) libs: functions::Libraries,
     pub(crate) cache: HashMap<String, Script>,
     rand48: vm::Rand48,
     /// The script running between slices (call.rs).
@@ -304,25 +273,43 @@ impl Scripts {
         Ok(())
     }
 
+    /// The Lua state of EVAL'd scripts, or of functions.
+    pub(crate) fn vm_of(&self, function: bool) -> Option<&Vm> {
+        if function {
+            self.fvm.as_ref()
+        } else {
+            self.vm.as_ref()
+        }
+    }
+
+    pub(crate) fn take_vm(&mut self, function: bool) -> Option<Vm> {
+        if function {
+            self.fvm.take()
+        } else {
+            self.vm.take()
+        }
+    }
+
+    /// Puts back a state a slice took (unless the slot was filled meanwhile).
+    pub(crate) fn put_vm(&mut self, function: bool, vm: Vm) {
+        let slot = if function { &mut self.fvm } else { &mut self.vm };
+        if slot.is_none() {
+            *slot = Some(vm);
+        }
+    }
+
+    /// The functions' Lua state, created on first use.
+    pub(crate) fn function_vm(&mut self) -> Result<&mut Vm, Reply> {
+        if self.fvm.is_none() {
+            self.fvm = Some(Vm::new(self.rand48.clone()).map_err(|e| internal(&e))?);
+        }
+        self.fvm.as_mut().ok_or_else(|| Reply::err("ERR scripting is unavailable"))
+    }
+
     fn vm(&mut self) -> Result<&mut Vm, Reply> {
         if self.vm.is_none() {
             self.vm = Some(Vm::new(self.rand48.clone()).map_err(|e| internal(&e))?);
         }
         self.vm.as_mut().ok_or_else(|| Reply::err("ERR scripting is unavailable"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shebangs() {
-        assert_eq!(extract_shebang(b"return 1").unwrap(), (ScriptFlags::default(), 0));
-        let (f, len) = extract_shebang(b"#!lua flags=no-writes,allow-oom\nreturn 1").unwrap();
-        assert!(f.shebang && f.no_writes && f.allow_oom && !f.allow_stale);
-        assert_eq!(len, 31);
-        assert!(extract_shebang(b"#!lua").is_err());
-        assert!(extract_shebang(b"#!lua flags=bad\n").is_err());
     }
 }

@@ -105,6 +105,11 @@ pub struct Vm {
     /// `ctl(op, n)`: `"limit"` sets the instruction budget (the hard cap) and refills it;
     /// `"kill"` empties it.
     pub ctl: Function,
+    /// `load(f)`: runs a library's compiled code (FUNCTION LOAD): the functions it
+    /// registered, or `nil, error text`.
+    pub load: Function,
+    /// `fbody(f, keys, args)`: a function's run (FCALL), as `body` is a script's.
+    pub fbody: Function,
 }
 
 /// Runs once in a fresh state: keeps exactly the globals Redis 7.0.15 offers, installs
@@ -344,6 +349,149 @@ function host.locate(co)
   end
 end
 host.ctl = raw['host.ctl']
+
+-- Functions (function_lua.c `luaEngineInitEngine()`, `luaEngineCreate()`,
+-- `luaRegisterFunction()`): a library's code runs with only the library API as its globals —
+-- `redis.register_function`, `redis.log`, the log levels and the version, any other name
+-- raising the nonexistent-global error — and the functions it registers later run with the
+-- globals scripts see (no KEYS/ARGV: they get keys and args as arguments). Redis swaps the
+-- `__index` of one globals table between the two; here one environment looks in one or the
+-- other.
+local function strict(t)
+  return setmetatable({}, {
+    __index = function(_, k)
+      local v = rawget(t, k)
+      if v == nil then
+        error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2)
+      end
+      return v
+    end,
+    __newindex = readonly,
+    __metatable = false,
+  })
+end
+local lib_redis = {}
+for _, k in ipairs({'log', 'LOG_DEBUG', 'LOG_VERBOSE', 'LOG_NOTICE', 'LOG_WARNING', 'REDIS_VERSION', 'REDIS_VERSION_NUM'}) do
+  lib_redis[k] = redis[k]
+end
+local lib_api = {redis = strict(lib_redis)}
+local registering -- while a library loads: what it registered, in order
+local fenv = setmetatable({}, {
+  __index = function(_, k)
+    local v = rawget(registering and lib_api or G, k)
+    if v == nil then
+      if type(k) ~= 'string' and type(k) ~= 'number' then
+        error('Second argument to luaProtectedTableError must be a string or number', 2)
+      end
+      error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2)
+    end
+    return v
+  end,
+  __newindex = readonly,
+  __metatable = false,
+})
+real_of[fenv] = G
+
+-- scripts_flags_def (flags.rs), the order FUNCTION LIST prints them in.
+local FLAG_NAMES = prims.flag_names
+local function fail(msg) error(MARK .. 'ERR ' .. msg, 0) end
+local lower = string.lower
+-- lua_isstring(): a string or a number (which reads as its %.14g text).
+local function str(v)
+  if type(v) == 'string' then return v end
+  if type(v) == 'number' then return tostring(v) end
+end
+local function read_flags(t)
+  local flags, j = {}, 1
+  while true do
+    local v = t[j]
+    if v == nil then return flags end
+    local s = str(v)
+    if not s then return nil end
+    local found = false
+    for _, name in ipairs(FLAG_NAMES) do
+      if lower(s) == name then flags[name] = true; found = true; break end
+    end
+    if not found then return nil end
+    j = j + 1
+  end
+end
+function lib_redis.register_function(...)
+  if not registering then fail('redis.register_function can only be called on FUNCTION LOAD command') end
+  local n = select('#', ...)
+  if n < 1 or n > 2 then fail('wrong number of arguments to redis.register_function') end
+  local name, desc, callback, flags
+  if n == 1 then
+    local t = ...
+    if type(t) ~= 'table' then
+      fail('calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).')
+    end
+    for k, v in next, t do
+      local key = str(k)
+      if not key then fail('named argument key given to redis.register_function is not a string') end
+      key = lower(key)
+      if key == 'function_name' then
+        name = str(v)
+        if not name then fail('function_name argument given to redis.register_function must be a string') end
+      elseif key == 'description' then
+        desc = str(v)
+        if not desc then fail('description argument given to redis.register_function must be a string') end
+      elseif key == 'callback' then
+        if type(v) ~= 'function' then fail('callback argument given to redis.register_function must be a function') end
+        callback = v
+      elseif key == 'flags' then
+        if type(v) ~= 'table' then fail('flags argument to redis.register_function must be a table representing function flags') end
+        flags = read_flags(v)
+        if not flags then fail('unknown flag given') end
+      else
+        fail('unknown argument given to redis.register_function')
+      end
+    end
+    if not name then fail('redis.register_function must get a function name argument') end
+    if not callback then fail('redis.register_function must get a callback argument') end
+  else
+    local a, b = ...
+    name = str(a)
+    if not name then fail('first argument to redis.register_function must be a string') end
+    if type(b) ~= 'function' then fail('second argument to redis.register_function must be a function') end
+    callback = b
+  end
+  -- functions.c functionLibCreateFunction()
+  if not name:find('^[%w_]+$') then
+    fail('Library names can only contain letters, numbers, or underscores(_) and must be at least one character long')
+  end
+  if registering.names[name] then fail('Function already exists in the library') end
+  registering.names[name] = true
+  local list = {}
+  for _, f in ipairs(FLAG_NAMES) do if flags and flags[f] then list[#list + 1] = f end end
+  registering[#registering + 1] = {name = name, description = desc, flags = list, callback = callback}
+end
+
+-- `load(f)`: runs a library's compiled code; its registrations, or the error text.
+function host.load(f)
+  setfenv(f, fenv)
+  registering = {names = {}}
+  local ok, err = pcall(f)
+  local got = registering
+  registering = nil
+  if ok then
+    got.names = nil
+    return got
+  end
+  err = unmark(err)
+  if type(err) == 'table' then
+    local m = err.err
+    if type(m) == 'string' or type(m) == 'number' then return nil, tostring(m) end
+    return nil, 'ERR unknown error'
+  end
+  return nil, 'ERR ' .. tostring(err)
+end
+-- A function's run: keys and args are its arguments.
+function host.fbody(f, keys, argv)
+  registering = nil -- a load the instruction budget stopped left it set
+  arm()
+  return call1(f, keys, argv)
+end
 return host
 "#;
 
@@ -379,19 +527,26 @@ impl Vm {
         prims.set("raw", raw)?;
         prims.set("version", REDIS_VERSION)?;
         prims.set("version_num", REDIS_VERSION_NUM)?;
+        let flag_names = lua.create_table()?;
+        for (i, name) in super::flags::NAMES.iter().enumerate() {
+            flag_names.raw_set(i as f64 + 1.0, *name)?;
+        }
+        prims.set("flag_names", flag_names)?;
         let host: Table = lua.load(BOOT).set_name("=redisplay").into_function()?.call(prims)?;
         let prepare: Function = host.get("prepare")?;
         let body: Function = host.get("body")?;
         let step: Function = host.get("step")?;
         let locate: Function = host.get("locate")?;
         let ctl: Function = host.get("ctl")?;
+        let load: Function = host.get("load")?;
+        let fbody: Function = host.get("fbody")?;
         let sandbox = lua.install_sandbox(SandboxConfig {
             instruction_limit: Some(u64::MAX / 2),
             memory_limit_bytes: Some(MAX_HEAP),
             check_interval: 1,
             remove_globals: vec![],
         })?;
-        Ok(Vm { lua, sandbox, control, prepare, body, step, locate, ctl })
+        Ok(Vm { lua, sandbox, control, prepare, body, step, locate, ctl, load, fbody })
     }
 }
 
@@ -503,7 +658,8 @@ fn engine_functions(control: Rc<Control>) -> Vec<(&'static str, RawFn)> {
         Ok(1)
     }
     let call1 = capi::raw(|st: &mut LuaState| {
-        lua_vm::api::call_k(st, 0, 1, 0, Some(first_result))?;
+        let nargs = (capi::nargs(st) - 1).max(0);
+        lua_vm::api::call_k(st, nargs, 1, 0, Some(first_result))?;
         Ok(1)
     });
     vec![

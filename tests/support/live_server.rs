@@ -53,8 +53,13 @@ impl Server {
             let mut server = Server { child, port, dir };
             let deadline = Instant::now() + Duration::from_secs(5);
             while Instant::now() < deadline {
-                if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                    return server;
+                if let Ok(conn) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+                    // Ours, and not another test's server that took the port first (ours then
+                    // fails to bind and exits).
+                    if serves_pid(conn, server.child.id()) {
+                        return server;
+                    }
+                    break;
                 }
                 if let Ok(Some(_)) = server.child.try_wait() {
                     break; // the port was taken meanwhile: try another
@@ -70,6 +75,35 @@ impl Server {
     pub fn cli(&self, input: &[u8]) -> Vec<u8> {
         cli_on(self.port, input)
     }
+}
+
+/// Whether the server behind `conn` is the process `pid` (its INFO's `process_id`).
+fn serves_pid(mut conn: TcpStream, pid: u32) -> bool {
+    let _ = conn.set_read_timeout(Some(Duration::from_secs(5)));
+    if conn.write_all(b"*2\r\n$4\r\nINFO\r\n$6\r\nserver\r\n").is_err() {
+        return false;
+    }
+    let want = format!("process_id:{pid}\r\n");
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    while let Ok(n) = conn.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        got.extend_from_slice(&buf[..n]);
+        // NOAUTH behind requirepass: nothing to compare.
+        if got.first() == Some(&b'-') {
+            return true;
+        }
+        let text = String::from_utf8_lossy(&got);
+        if text.contains(&want) {
+            return true;
+        }
+        if text.contains("process_id:") && text.contains("run_id:") {
+            return false;
+        }
+    }
+    false
 }
 
 /// Everything redis-cli prints for `input` against the server on `port` (redis-server, or
