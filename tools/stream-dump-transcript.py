@@ -20,6 +20,7 @@ import socket
 import struct
 import sys
 
+sys.dont_write_bytecode = True  # no tools/__pycache__ from loading dump-payload.py
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location("dump_payload", os.path.join(HERE, "dump-payload.py"))
 dump_payload = importlib.util.module_from_spec(_spec)
