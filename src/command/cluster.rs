@@ -18,12 +18,12 @@
 //! IDLETIME under a non-LFU policy or its LFU counter from FREQ under an LFU policy
 //! (object.c `objectSetLRUOrLFU()`), WATCHers touched, `restore` fired, one write counted.
 //!
-//! Differences: a payload is always checked as `sanitize-dump-payload yes` checks it, and a
-//! payload whose strings decompress past `playground-max-alloc`, or that holds a stream (DUMP
-//! writes streams; loading them is not done yet), is refused with a `playground` error (see rdb.rs). DUMP of
-//! a hashtable set or hash lists members in our order, and a list's nodes are cut as RPUSH
-//! would have filled them, so those payloads can differ from a real server's bytes while
-//! restoring to the same value everywhere.
+//! Differences: a payload is always checked as `sanitize-dump-payload yes` checks it (with a
+//! few checks beyond it, persist/rdb_load.rs), and a payload whose strings decompress past
+//! `playground-max-alloc` is refused with a `playground` error. DUMP of a hashtable set or hash
+//! lists members in our order, and a list's nodes are cut as RPUSH would have filled them, so
+//! those payloads can differ from a real server's bytes while restoring to the same value
+//! everywhere.
 
 use crate::command::call::Call;
 use crate::command::{is_opt, parse_i64, syntax_error};
@@ -123,12 +123,6 @@ pub fn restore(e: &mut Engine, c: &Call) -> Reply {
     let value = match rdb_load::restore_payload(payload, &opts, &mut level) {
         Ok(v) => v,
         Err(LoadError::BadFormat) => return Reply::err("ERR Bad data format"),
-        Err(LoadError::Unsupported(what)) => {
-            return Reply::Error(
-                format!("ERR playground: this payload holds a {what}, a type the playground has not got yet (Redis would restore it)")
-                    .into_bytes(),
-            )
-        }
         Err(LoadError::TooBig { bytes }) => {
             return Reply::Error(
                 format!(

@@ -149,7 +149,7 @@ pub(crate) fn read_new_entries(
         let Some(g) = s.group(group) else { break };
         if id > g.last_id {
             let read = if g.entries_read != INVALID_ENTRIES_READ && !s.range_has_tombstones(Some(id), None) {
-                g.entries_read + 1
+                g.entries_read.wrapping_add(1)
             } else if s.entries_added > 0 {
                 s.estimate_distance(id)
             } else {
@@ -474,7 +474,7 @@ pub fn xpending(e: &mut Engine, c: &Call) -> Reply {
             break;
         }
         let Some(n) = g.pel.get(&id) else { continue };
-        if minidle != 0 && now - n.delivery_time < minidle {
+        if minidle != 0 && now.wrapping_sub(n.delivery_time) < minidle {
             continue;
         }
         count -= 1;
@@ -484,7 +484,7 @@ pub fn xpending(e: &mut Engine, c: &Call) -> Reply {
         out.push(Reply::Array(vec![
             id_reply(id),
             Reply::bulk(&n.consumer),
-            Reply::Integer((now - n.delivery_time).max(0)),
+            Reply::Integer(now.wrapping_sub(n.delivery_time).max(0)),
             Reply::Integer(n.delivery_count as i64),
         ]));
     }
@@ -596,7 +596,7 @@ pub fn xclaim(e: &mut Engine, c: &Call) -> Reply {
         let forced = force && !g.pel.contains_key(&id);
         if !forced {
             let Some(n) = g.pel.get(&id) else { continue };
-            if minidle != 0 && now - n.delivery_time < minidle {
+            if minidle != 0 && now.wrapping_sub(n.delivery_time) < minidle {
                 continue;
             }
         }
@@ -731,7 +731,7 @@ pub fn xautoclaim(e: &mut Engine, c: &Call) -> Reply {
         }
         if minidle != 0 {
             if let Some(n) = g.pel.get(&id) {
-                if now - n.delivery_time < minidle {
+                if now.wrapping_sub(n.delivery_time) < minidle {
                     continue;
                 }
             }

@@ -177,7 +177,7 @@ pub fn xinfo_consumers(e: &mut Engine, c: &Call) -> Reply {
                 Reply::Map(vec![
                     field("name", Reply::bulk(name)),
                     field("pending", Reply::Integer(cons.pel.len() as i64)),
-                    field("idle", Reply::Integer((now - cons.seen_time).max(0))),
+                    field("idle", Reply::Integer(now.wrapping_sub(cons.seen_time).max(0))),
                 ])
             })
             .collect(),

@@ -12,9 +12,10 @@
 //!
 //! Two users share the one encoder and decoder: the engine keeps hash/set/zset/list listpack
 //! values as vectors (object.rs), and this file turns them into Redis's exact bytes for DUMP
-//! (`Builder`, persist/rdb.rs), reads them back (`entries`, persist/rdb_load.rs) and tells the
-//! memory model (memory.rs) each entry's size; a stream keeps its nodes as real listpacks
-//! (`Listpack`, ds/stream.rs), walked by byte offsets and edited in place.
+//! (`Builder`, persist/rdb.rs), reads them back (`entries`, persist/rdb_load.rs; `walk` for a
+//! stream's nodes) and tells the memory model (memory.rs) each entry's size; a stream keeps its
+//! nodes as real listpacks (`Listpack`, ds/stream.rs), walked by byte offsets and edited in
+//! place.
 //!
 //! Only the bytes are modelled; the allocation behind a `Listpack` (lpNew's capacity,
 //! `lp_malloc_size()` growth, shrinking) is the caller's business (ds/stream.rs), because it
@@ -365,6 +366,18 @@ fn get(lp: &[u8], p: usize) -> Entry<'_> {
 /// every entry's encoding is valid and stays inside, its backlen matches, and the count in the
 /// header is right (or "unknown"). Returns the entries, or None if any check fails.
 pub fn entries(lp: &[u8]) -> Option<Vec<Entry<'_>>> {
+    let out = walk(lp)?;
+    let numele = u16::from_le_bytes([lp[4], lp[5]]);
+    if numele != NUMELE_UNKNOWN && numele as usize != out.len() {
+        return None;
+    }
+    Some(out)
+}
+
+/// `lpValidateIntegrity(lp, size, deep=0)` (the header matches the size, the last byte is EOF),
+/// then `lpValidateNext()` over every entry, as t_stream.c `streamValidateListpackIntegrity()`
+/// walks a stream node: everything `entries()` checks but the count in the header.
+pub fn walk(lp: &[u8]) -> Option<Vec<Entry<'_>>> {
     let size = lp.len();
     if size < HDR_SIZE + 1 {
         return None;
@@ -373,7 +386,6 @@ pub fn entries(lp: &[u8]) -> Option<Vec<Entry<'_>>> {
     if bytes != size || lp[size - 1] != EOF {
         return None;
     }
-    let numele = u16::from_le_bytes([lp[4], lp[5]]);
     let last = (size - 1) as u64;
     let mut out = Vec::new();
     let mut p = HDR_SIZE;
@@ -397,9 +409,6 @@ pub fn entries(lp: &[u8]) -> Option<Vec<Entry<'_>>> {
         p = next;
     }
     if p != size - 1 {
-        return None;
-    }
-    if numele != NUMELE_UNKNOWN && numele as usize != out.len() {
         return None;
     }
     Some(out)

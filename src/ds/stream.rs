@@ -14,7 +14,11 @@
 //! `streamRangeHasTombstones()`, `streamEstimateDistanceFromFirstEverEntry()`, `streamIncrID()`,
 //! `streamDecrID()`; the allocation behind each listpack follows 7.0's pre-allocation (lpNew of
 //! 4096 bytes, `lp_malloc_size()` growth, realloc on shrink, `lpShrinkToFit()` when a node
-//! is full), which is what MEMORY USAGE reports.
+//! is full), which is what MEMORY USAGE reports. A stream restored from a payload
+//! (persist/rdb_load.rs) gets its nodes' bytes as they were written, each allocated at its
+//! exact size as rdb.c loads it, once `validate_listpack()` (`streamValidateListpackIntegrity()`)
+//! passed them; its counters arrive as the payload says, so the arithmetic on them wraps as C's
+//! does.
 //!
 //! The rax itself is not stored: nodes live in a `BTreeMap` by master ID, and the rax's shape
 //! (`numnodes`, which XINFO and MEMORY USAGE report) is computed from the sorted keys — rax.c
@@ -105,6 +109,12 @@ impl StreamId {
         b[..8].copy_from_slice(&self.ms.to_be_bytes());
         b[8..].copy_from_slice(&self.seq.to_be_bytes());
         b
+    }
+
+    /// `streamDecodeID()`.
+    pub fn decode(b: &[u8; 16]) -> StreamId {
+        let half = |h: &[u8]| h.iter().fold(0u64, |acc, &x| acc << 8 | x as u64);
+        StreamId { ms: half(&b[..8]), seq: half(&b[8..]) }
     }
 }
 
@@ -420,6 +430,66 @@ pub fn rax_memory_usage(numele: usize, numnodes: usize) -> usize {
     numele * SIZEOF_STREAM_ID + numnodes * SIZEOF_RAX_NODE + numnodes * 8 * 30
 }
 
+/// t_stream.c `streamValidateListpackIntegrity(lp, size, deep=1)`, what RESTORE checks of a
+/// stream node under `sanitize-dump-payload yes`: a sound listpack (`listpack::walk`; its
+/// header's element count is not looked at) holding the master entry — count, deleted, the
+/// number of master fields, the fields, a 0 — then exactly count + deleted entries, each of
+/// flags, the ID's two deltas, the number of fields unless SAMEFIELDS, the fields and values,
+/// and an lp-count equal to the elements the entry took; every one of those numbers an integer
+/// (or a string that reads as one). A node of the master entry alone passes, as in Redis.
+///
+/// Stricter than Redis, which keeps such nodes and then goes wrong on them (negative counters
+/// after XDEL, replies of a negative length): the counts and numbers of fields must not be
+/// negative, and `count` must be the number of entries not flagged deleted.
+pub fn validate_listpack(lp: &[u8]) -> bool {
+    let Some(elements) = super::listpack::walk(lp) else { return false };
+    let n = elements.len();
+    let int = |i: usize| -> Option<i64> {
+        match elements.get(i)? {
+            LpEntry::Int(v) => Some(*v),
+            LpEntry::Str(s) => crate::util::string2ll(s),
+        }
+    };
+    let check = || -> Option<bool> {
+        let (count, deleted, master_fields) = (int(0)?, int(1)?, int(2)?);
+        if count < 0 || deleted < 0 || master_fields < 0 || master_fields as u64 >= n as u64 {
+            return Some(false);
+        }
+        let mut p = 3 + master_fields as usize;
+        if int(p)? != 0 {
+            return Some(false);
+        }
+        p += 1;
+        let mut live = 0i64;
+        for _ in 0..count.checked_add(deleted)? {
+            let (flags, _ms, _seq) = (int(p)?, int(p + 1)?, int(p + 2)?);
+            p += 3;
+            let same = flags & FLAG_SAMEFIELDS != 0;
+            let fields = if same {
+                master_fields
+            } else {
+                p += 1;
+                int(p - 1)?
+            };
+            if fields < 0 || fields as u64 >= n as u64 {
+                return Some(false);
+            }
+            // lp-count: flags, the two deltas and the values, plus the count and the fields.
+            let extra = if same { 3 } else { 3 + fields + 1 };
+            p += if same { fields as usize } else { 2 * fields as usize };
+            if int(p)? != fields + extra {
+                return Some(false);
+            }
+            p += 1;
+            if flags & FLAG_DELETED == 0 {
+                live += 1;
+            }
+        }
+        Some(p == n && live == count)
+    };
+    check().unwrap_or(false)
+}
+
 /// `stream` (t_stream.c / stream.h).
 #[derive(Debug, PartialEq)]
 pub struct Stream {
@@ -482,6 +552,24 @@ impl Stream {
             shape: rax_shape(&[]),
             lp_alloc: 0,
         }
+    }
+
+    /// rdb.c's loader: adds a node read from a payload (`validate_listpack` passed), its
+    /// listpack allocated at its exact size; false when a node of that master ID exists
+    /// ("Listpack re-added with existing key"). `loaded()` finishes the rax.
+    pub fn load_node(&mut self, master: StreamId, lp: Vec<u8>) -> bool {
+        if self.nodes.contains_key(&master) {
+            return false;
+        }
+        let node = Node { alloc: size_class(lp.len()), lp: Listpack::from(lp) };
+        self.lp_alloc += node.alloc;
+        self.nodes.insert(master, node);
+        true
+    }
+
+    /// After `load_node()`s: the rax's shape, computed once.
+    pub fn loaded(&mut self) {
+        self.reshape();
     }
 
     /// `raxSize(s->rax)`: listpack nodes.
@@ -692,8 +780,9 @@ impl Stream {
             }
             n.append_int(lp_count);
         });
-        self.length += 1;
-        self.entries_added += 1;
+        // Wrapping, as C's unsigned fields do (a restored payload may carry any values).
+        self.length = self.length.wrapping_add(1);
+        self.entries_added = self.entries_added.wrapping_add(1);
         self.last_id = id;
         if self.length == 1 {
             self.first_id = id;
@@ -875,7 +964,7 @@ impl Stream {
         if remove {
             self.remove_node(key);
         }
-        self.length -= 1;
+        self.length = self.length.wrapping_sub(1);
         true
     }
 
@@ -901,7 +990,8 @@ impl Stream {
                 break;
             }
             let remove_node = match strategy {
-                TrimStrategy::MaxLen(maxlen) => (self.length as i64 - entries) >= maxlen as i64,
+                // Unsigned, as in C (`s->length - entries >= maxlen`).
+                TrimStrategy::MaxLen(maxlen) => self.length.wrapping_sub(entries as u64) >= maxlen,
                 TrimStrategy::MinId(min) => {
                     let all = node.entries(key);
                     all.last().map(|e| e.id).unwrap_or(StreamId::MIN) < min
@@ -910,7 +1000,7 @@ impl Stream {
             };
             if remove_node {
                 self.remove_node(key);
-                self.length = (self.length as i64 - entries) as u64;
+                self.length = self.length.wrapping_sub(entries as u64);
                 deleted += entries;
                 continue;
             }
@@ -923,7 +1013,7 @@ impl Stream {
             let mut to_flag = Vec::new();
             for e in &positions {
                 let stop = match strategy {
-                    TrimStrategy::MaxLen(maxlen) => self.length - (to_flag.len() as u64) <= maxlen,
+                    TrimStrategy::MaxLen(maxlen) => self.length.wrapping_sub(to_flag.len() as u64) <= maxlen,
                     TrimStrategy::MinId(min) => e.id >= min,
                     TrimStrategy::None => true,
                 };
@@ -935,8 +1025,10 @@ impl Stream {
                 }
             }
             self.with_node(key, |n| {
-                // Flags are one byte whatever their value: positions do not move.
-                for e in &to_flag {
+                // The last first: setting the deleted bit never changes an integer's width, but
+                // a flags entry restored as a string ("2") comes back shorter as an integer,
+                // which moves what follows it.
+                for e in to_flag.iter().rev() {
                     n.replace_int(e.next.unwrap_or(0), e.flags | FLAG_DELETED);
                     deleted_from_lp += 1;
                 }
@@ -946,7 +1038,7 @@ impl Stream {
                 let marked = n.lp.get_int(q);
                 n.replace_int(q, marked + deleted_from_lp);
             });
-            self.length -= deleted_from_lp as u64;
+            self.length = self.length.wrapping_sub(deleted_from_lp as u64);
             deleted += deleted_from_lp;
             break;
         }
@@ -987,9 +1079,9 @@ impl Stream {
         }
         if self.max_deleted_entry_id.is_zero() || self.max_deleted_entry_id < self.first_id {
             if id < self.first_id {
-                return (self.entries_added - self.length) as i64;
+                return self.entries_added.wrapping_sub(self.length) as i64;
             } else if id == self.first_id {
-                return (self.entries_added - self.length + 1) as i64;
+                return self.entries_added.wrapping_sub(self.length).wrapping_add(1) as i64;
             }
         }
         INVALID_ENTRIES_READ
@@ -1218,6 +1310,51 @@ mod tests {
         assert_eq!(s.first_id, StreamId::new(46, 0));
         assert_eq!(s.trim(TrimStrategy::MinId(StreamId::new(90, 0)), false, 0), 44);
         assert_eq!(s.first_id, StreamId::new(90, 0));
+    }
+
+    /// A listpack of these elements (integers or strings), as a stream node's bytes.
+    fn lp(elements: &[&str]) -> Vec<u8> {
+        let mut b = super::super::listpack::Builder::new();
+        for e in elements {
+            b.push(e.as_bytes());
+        }
+        b.finish()
+    }
+
+    #[test]
+    fn nodes_validate_as_redis_checks_them() {
+        // Every node XADD, XDEL and XTRIM leave passes.
+        let mut s = Stream::new();
+        let lim = NodeLimits { max_bytes: 4096, max_entries: 5 };
+        for i in 1..=23u64 {
+            let f = if i % 4 == 0 { fv(&[("other", "x")]) } else { fv(&[("a", "1"), ("b", "2")]) };
+            s.append_item(&f, Some(StreamId::new(i, 0)), true, 0, lim).unwrap();
+        }
+        s.delete_item(StreamId::new(7, 0));
+        s.trim(TrimStrategy::MaxLen(20), false, 0);
+        assert!(s.listpacks().all(|(_, l)| validate_listpack(l.as_bytes())));
+        let master = ["2", "0", "1", "f", "0"];
+        let entries = ["2", "0", "0", "a", "4", "0", "1", "0", "1", "g", "b", "6"];
+        let node = |m: &[&str], e: &[&str]| lp(&[m, e].concat());
+        assert!(validate_listpack(&node(&master, &entries)));
+        // Accepted as Redis accepts them: the master entry alone; the header's count wrong.
+        assert!(validate_listpack(&node(&["0", "0", "1", "f", "0"], &[])));
+        let mut wrong_count = node(&master, &entries);
+        wrong_count[4] = 3;
+        assert!(validate_listpack(&wrong_count));
+        // Refused as Redis refuses them.
+        assert!(!validate_listpack(&lp(&[])));
+        assert!(!validate_listpack(&node(&["3", "0", "1", "f", "0"], &entries)), "count + deleted ≠ entries");
+        assert!(!validate_listpack(&node(&["2", "0", "1", "f", "7"], &entries)), "no master terminator");
+        assert!(!validate_listpack(&node(&master, &[&entries[..], &["9"]].concat())), "a trailing element");
+        assert!(!validate_listpack(&node(&master, &[&entries[..11], &["5"]].concat())), "lp-count");
+        assert!(!validate_listpack(&node(&master, &[&["x"], &entries[1..]].concat())), "flags not a number");
+        assert!(!validate_listpack(&node(&["2", "0", "9999", "f", "0"], &entries)));
+        // Refused beyond Redis, which keeps them and goes wrong later.
+        assert!(!validate_listpack(&node(&["3", "-1", "1", "f", "0"], &entries)), "negative deleted");
+        assert!(!validate_listpack(&node(&["1", "1", "1", "f", "0"], &entries)), "count ≠ live entries");
+        assert!(!validate_listpack(&node(&master, &["2", "0", "0", "a", "4", "0", "1", "0", "-1", "2"])), "-1 fields");
+        assert!(!validate_listpack(&node(&["1", "0", "-1", "0"], &["2", "0", "0", "2"])), "-1 master fields");
     }
 
     #[test]
