@@ -47,9 +47,9 @@ impl Scripts {
     }
 
     /// The libraries of a FUNCTION DUMP payload, read into a set of their own.
-    fn read_payload(&mut self, payload: &[u8], step_ns: u64) -> Result<Libraries, String> {
+    fn read_payload(&mut self, payload: &[u8], step_ns: u64, max_alloc: u64) -> Result<Libraries, String> {
         let vm = self.function_vm().map_err(|_| "scripting is unavailable".to_string())?;
-        Libraries::from_payload(vm, payload, step_ns)
+        Libraries::from_payload(vm, payload, step_ns, max_alloc)
     }
 }
 
@@ -183,7 +183,8 @@ pub fn function_restore(e: &mut Engine, c: &Call) -> Reply {
         return Reply::err("ERR DUMP payload version or checksum are wrong");
     }
     let step = step_ns(e);
-    let restored = match e.scripts.read_payload(payload, step) {
+    let max_alloc = e.config.int("playground-max-alloc").max(0) as u64;
+    let restored = match e.scripts.read_payload(payload, step, max_alloc) {
         Ok(l) => l,
         Err(msg) => return err_text(msg),
     };

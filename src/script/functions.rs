@@ -297,12 +297,13 @@ impl Libraries {
     }
 
     /// functions.c `functionRestoreCommand()`'s reading (the payload already verified): the
-    /// libraries of `payload` in a fresh set, each created as FUNCTION LOAD would.
-    pub fn from_payload(vm: &Vm, payload: &[u8], step_ns: u64) -> Result<Libraries, String> {
+    /// libraries of `payload` in a fresh set, each created as FUNCTION LOAD would. A string
+    /// may decompress to at most `max_alloc` bytes (playground-max-alloc).
+    pub fn from_payload(vm: &Vm, payload: &[u8], step_ns: u64, max_alloc: u64) -> Result<Libraries, String> {
         let mut libs = Libraries::default();
         // Until the last 10 bytes (version and CRC) — though a library's code may reach into
         // them, as rdb.c's buffer reader lets it.
-        let mut r = Reader::new(payload, payload.len() as u64);
+        let mut r = Reader::new(payload, max_alloc);
         while r.remaining() > 10 {
             let t = r.byte().map_err(|_| "can not read data type".to_string())?;
             let code = match t {
