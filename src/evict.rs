@@ -227,6 +227,7 @@ impl Engine {
             // latency.c: each eviction's delete is the `eviction-del` event (ms).
             self.latency_add_sample_if_needed("eviction-del", del_ns / 1_000_000);
             self.stats.evicted_keys += 1;
+            self.propagate_deletion(db, &key, lazy);
             self.notify("evicted", db, &key);
             keys_freed += 1;
             if tracing {

@@ -31,6 +31,8 @@
 //! - `script`: Lua — the state, `redis.call`, the conversions.
 //! - `acl`: users, their rules and selectors, the permission check, the ACL log (acl.c).
 //! - `persist`: the RDB value encoding behind DUMP/RESTORE (and RDB files), LZF, CRC64.
+//! - `propagate`: the stream of writes an AOF and replicas get (`alsoPropagate()`, the
+//!   rewrites that make a replay give the same data, MULTI/EXEC wrapping, SELECT insertion).
 //! - `zset`: the sorted-set type (listpack ↔ skiplist) shared by ZSET and GEO commands.
 //! - `events`: what the engine did, as plain data for the views.
 //!
@@ -72,6 +74,7 @@ pub mod notify;
 pub mod object;
 pub mod pause;
 pub mod persist;
+pub mod propagate;
 pub mod pubsub;
 pub mod reply;
 pub mod script;

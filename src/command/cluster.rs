@@ -147,6 +147,8 @@ pub fn restore(e: &mut Engine, c: &Call) -> Reply {
         if deleted {
             e.notify("del", c.db, key);
             e.dirty(1);
+            let del: &[u8] = if e.config.bool("lazyfree-lazy-server-del") { b"UNLINK" } else { b"DEL" };
+            e.propagate_as(vec![del.to_vec(), key.to_vec()]);
         }
         return Reply::ok();
     }
@@ -155,6 +157,13 @@ pub fn restore(e: &mut Engine, c: &Call) -> Reply {
     e.dbs[c.db].insert(key.to_vec(), obj);
     if ttl != 0 {
         e.dbs[c.db].set_expire(key, ttl);
+        // The TTL propagates as an absolute time.
+        if !absttl {
+            let mut argv = c.argv.to_vec();
+            argv[2] = ttl.to_string().into_bytes();
+            argv.push(b"ABSTTL".to_vec());
+            e.propagate_as(argv);
+        }
     }
     e.notify("restore", c.db, key);
     e.dirty(1);

@@ -263,6 +263,31 @@ impl Engine {
         self.call(client, cmd, argv)
     }
 
+    /// server.c `call()`'s propagation: a command that changed the dataset (or forced it)
+    /// propagates its argv — or what it rewrote it to — unless it propagated its effects
+    /// instead (EXEC, scripts: their commands did); the top-level command's ops then go out
+    /// (propagatePendingCommands()), unless a script still runs between slices.
+    fn propagate_call(
+        &mut self,
+        cmd: &Command,
+        argv: &[Vec<u8>],
+        db: usize,
+        dirty: bool,
+        state: crate::propagate::CallState,
+        top_level: bool,
+    ) {
+        let effects_only =
+            matches!(cmd.name.as_str(), "exec" | "eval" | "evalsha" | "eval_ro" | "evalsha_ro" | "fcall" | "fcall_ro");
+        let targets = if dirty { Some(crate::propagate::Targets::BOTH) } else { state.force };
+        if let (Some(targets), false, false) = (targets, effects_only, state.prevent) {
+            let argv = state.rewrite.unwrap_or_else(|| argv.to_vec());
+            self.prop.also(db, argv, targets);
+        }
+        if top_level && !self.in_script && !self.scripts.busy() {
+            self.prop.flush_pending();
+        }
+    }
+
     /// server.c `call()`: runs a command that passed the checks — directly, from EXEC or from a
     /// script — and keeps the stats, the memory accounting and the event log. The command's
     /// duration is the whole microseconds the virtual CPU clock crossed while it ran (its own
@@ -298,6 +323,8 @@ impl Engine {
         }
         let cpu_before = self.cpu.ns;
         let outer_counted = std::mem::replace(&mut self.error_already_counted, false);
+        let dirty_before = self.stats.dirty;
+        let outer_prop = std::mem::take(&mut self.prop.call);
         let reply = handler(self, &call);
         let error_counted = std::mem::replace(&mut self.error_already_counted, outer_counted);
         if self.errno_erange.is_some() {
@@ -305,6 +332,10 @@ impl Engine {
         }
         self.current_command = outer;
         let db_after = self.client_db(client).unwrap_or(db);
+        let prop = std::mem::replace(&mut self.prop.call, outer_prop);
+        if self.prop.listening {
+            self.propagate_call(cmd, argv, db_after, self.stats.dirty > dirty_before, prop, outer.is_none());
+        }
         if cmd.has_flag("readonly") && self.tracking.clients > 0 && self.tracks_reads(client) {
             let keys = self.tracking_caller_keys.clone();
             self.tracking_remember_keys(client, keys);

@@ -79,11 +79,21 @@ fn expire_generic(e: &mut Engine, c: &Call, basetime: i64, seconds: bool) -> Rep
         e.dbs[c.db].delete(key);
         e.dirty(1);
         e.notify("del", c.db, key);
+        // Replicated as an explicit DEL (UNLINK under lazyfree-lazy-expire).
+        let del: &[u8] = if e.hot.lazyfree_lazy_expire { b"UNLINK" } else { b"DEL" };
+        e.propagate_as(vec![del.to_vec(), key.to_vec()]);
         return Reply::Integer(1);
     }
     e.dbs[c.db].set_expire(key, when);
     e.notify("expire", c.db, key);
     e.dirty(1);
+    // Propagated as PEXPIREAT key ms, its NX/XX/GT/LT kept.
+    if c.cmd.name != "pexpireat" {
+        let mut argv = c.argv.to_vec();
+        argv[0] = b"PEXPIREAT".to_vec();
+        argv[2] = when.to_string().into_bytes();
+        e.propagate_as(argv);
+    }
     Reply::Integer(1)
 }
 

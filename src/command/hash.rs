@@ -338,6 +338,8 @@ pub fn hincrbyfloat(e: &mut Engine, c: &Call) -> Reply {
     hash_set(h, c.arg(2), text.clone(), lim);
     e.notify("hincrbyfloat", c.db, key);
     e.dirty(1);
+    // Propagated as HSET key field value: a replay gives the same bytes.
+    e.propagate_as(vec![b"HSET".to_vec(), key.to_vec(), c.arg(2).to_vec(), text.clone()]);
     Reply::Bulk(text)
 }
 

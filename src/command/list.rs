@@ -43,6 +43,13 @@ impl End {
             End::Tail => "rpush",
         }
     }
+    /// LMOVE's word for it.
+    fn word(self) -> &'static [u8] {
+        match self {
+            End::Head => b"LEFT",
+            End::Tail => b"RIGHT",
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -504,6 +511,7 @@ pub fn lmpop(e: &mut Engine, c: &Call) -> Reply {
         let items = pop_range(l, end, count);
         let n = items.len();
         elements_removed(e, c.db, key, end, n);
+        propagate_pop(e, key, end, Some(n as i64));
         return Reply::Array(vec![Reply::Bulk(key.clone()), Reply::Array(items)]);
     }
     Reply::NilArray
@@ -571,6 +579,16 @@ pub fn rpoplpush(e: &mut Engine, c: &Call) -> Reply {
 // Blocking pops (blocked.rs parks the client; `serve_blocked` answers it later)
 // ---------------------------------------------------------------------------------------------
 
+/// `listPopRangeAndReplyWithKey()`'s rewrite: LMPOP and the blocking pops served at once
+/// propagate as `LPOP|RPOP key [count]` (the count popped), naming the key popped.
+fn propagate_pop(e: &mut Engine, key: &[u8], end: End, count: Option<i64>) {
+    let mut argv = vec![if end == End::Head { b"LPOP".to_vec() } else { b"RPOP".to_vec() }, key.to_vec()];
+    if let Some(n) = count {
+        argv.push(n.to_string().into_bytes());
+    }
+    e.propagate_as(argv);
+}
+
 /// Pops for a client from a non-empty list: `[key, value]` (BLPOP/BRPOP) or, with a count,
 /// `[key, [values…]]` (BLMPOP) — with the pop event and the `del` of an emptied list.
 fn serve_pop(e: &mut Engine, db: usize, key: &[u8], end: End, count: Option<i64>) -> Reply {
@@ -603,7 +621,19 @@ fn blocking_pop(e: &mut Engine, c: &Call, keys: &[Vec<u8>], end: End, timeout_id
             Err(r) => return r,
             Ok(None) => continue,
             Ok(Some(l)) if l.is_empty() => continue,
-            Ok(Some(_)) => return serve_pop(e, c.db, key, end, count),
+            Ok(Some(_)) => {
+                let reply = serve_pop(e, c.db, key, end, count);
+                // BLMPOP: the count popped.
+                let popped = match (&reply, count) {
+                    (Reply::Array(kv), Some(_)) => match kv.get(1) {
+                        Some(Reply::Array(items)) => Some(items.len() as i64),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                propagate_pop(e, key, end, popped);
+                return reply;
+            }
         }
     }
     if e.deny_blocking(c.client) {
@@ -667,7 +697,17 @@ fn blmove_generic(e: &mut Engine, c: &Call, from: End, to: End, timeout_idx: usi
         Ok(found) => found.is_some(),
     };
     match found {
-        true => lmove_generic(e, c, from, to),
+        true => {
+            let reply = lmove_generic(e, c, from, to);
+            // Served at once: propagated as LMOVE (BLMOVE) or RPOPLPUSH (BRPOPLPUSH).
+            let (src, dst) = (c.arg(1).to_vec(), c.arg(2).to_vec());
+            e.propagate_as(if c.cmd.name == "brpoplpush" {
+                vec![b"RPOPLPUSH".to_vec(), src, dst]
+            } else {
+                vec![b"LMOVE".to_vec(), src, dst, from.word().to_vec(), to.word().to_vec()]
+            });
+            reply
+        }
         false if e.deny_blocking(c.client) => Reply::Nil,
         false => {
             let keys = vec![c.arg(1).to_vec()];

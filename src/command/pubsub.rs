@@ -50,6 +50,8 @@ pub fn punsubscribe(e: &mut Engine, c: &Call) -> Reply {
 
 pub fn publish_command(e: &mut Engine, c: &Call) -> Reply {
     let n = publish(e, c.arg(1), c.arg(2));
+    // forceCommandPropagation(c, PROPAGATE_REPL): replicas publish it to their subscribers.
+    e.prop.call.force = Some(crate::propagate::Targets::REPL);
     Reply::Integer(n)
 }
 
@@ -132,5 +134,7 @@ pub fn sunsubscribe(e: &mut Engine, c: &Call) -> Reply {
 
 /// `SPUBLISH shardchannel message`: how many subscribers received it.
 pub fn spublish_command(e: &mut Engine, c: &Call) -> Reply {
+    // Replicas publish it to their shard subscribers, as PUBLISH.
+    e.prop.call.force = Some(crate::propagate::Targets::REPL);
     Reply::Integer(spublish(e, c.arg(1), c.arg(2)))
 }

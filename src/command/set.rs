@@ -443,6 +443,8 @@ pub fn spop(e: &mut Engine, c: &Call) -> Reply {
         delete_key(e, c.db, key);
     }
     e.dirty(1);
+    // Replicated as SREM key member.
+    e.propagate_as(vec![b"SREM".to_vec(), key.to_vec(), member.clone()]);
     Reply::Bulk(member)
 }
 
@@ -470,6 +472,8 @@ fn spop_with_count(e: &mut Engine, c: &Call) -> Reply {
     if count >= size {
         let reply = sunion_diff_generic(e, c.db, &[key], None, SetOp::Union);
         delete_key(e, c.db, key);
+        // Propagated as a DEL of the set.
+        e.propagate_as(vec![b"DEL".to_vec(), key.to_vec()]);
         return reply;
     }
     let remaining = size - count;
@@ -499,6 +503,14 @@ fn spop_with_count(e: &mut Engine, c: &Call) -> Reply {
         if let (Some(s), Some(ns)) = (set_mut(e, c.db, key), newset) {
             out.extend(set_type_iter(s).map(Elem::reply));
             *s = ns;
+        }
+    }
+    // Propagated as one SREM per member popped (alsoPropagate()), not as SPOP.
+    if e.prop.listening {
+        for m in &out {
+            if let Reply::Bulk(member) = m {
+                e.propagate_instead(c.db, vec![b"SREM".to_vec(), key.to_vec(), member.clone()]);
+            }
         }
     }
     Reply::Set(out)

@@ -233,6 +233,16 @@ fn set_generic(
     if let Some(ms) = when {
         e.dbs[c.db].set_expire(key, ms);
         e.notify("expire", c.db, key);
+        // Propagated as SET key value PXAT ms (unless it was PXAT already).
+        if flags & PXAT == 0 {
+            e.propagate_as(vec![
+                b"SET".to_vec(),
+                key.to_vec(),
+                val.to_vec(),
+                b"PXAT".to_vec(),
+                ms.to_string().into_bytes(),
+            ]);
+        }
     }
     get_reply.unwrap_or(ok_reply)
 }
@@ -290,15 +300,21 @@ pub fn getex(e: &mut Engine, c: &Call) -> Reply {
             e.dbs[c.db].delete(key);
             e.notify("del", c.db, key);
             e.dirty(1);
+            let del: &[u8] = if e.hot.lazyfree_lazy_expire { b"UNLINK" } else { b"DEL" };
+            e.propagate_as(vec![del.to_vec(), key.to_vec()]);
         }
         Some(ms) => {
             e.dbs[c.db].set_expire(key, ms);
             e.notify("expire", c.db, key);
             e.dirty(1);
+            if flags & PXAT == 0 {
+                e.propagate_as(vec![b"PEXPIREAT".to_vec(), key.to_vec(), ms.to_string().into_bytes()]);
+            }
         }
         None if flags & PERSIST != 0 && e.dbs[c.db].remove_expire(key) => {
             e.notify("persist", c.db, key);
             e.dirty(1);
+            e.propagate_as(vec![b"PERSIST".to_vec(), key.to_vec()]);
         }
         None => {}
     }
@@ -312,6 +328,8 @@ pub fn getdel(e: &mut Engine, c: &Call) -> Reply {
             e.dbs[c.db].delete(key);
             e.notify("del", c.db, key);
             e.dirty(1);
+            let del: &[u8] = if e.config.bool("lazyfree-lazy-user-del") { b"UNLINK" } else { b"DEL" };
+            e.propagate_as(vec![del.to_vec(), key.to_vec()]);
             Reply::Bulk(s.to_bytes())
         }
         Ok(None) => Reply::Nil,
@@ -471,6 +489,8 @@ pub fn incrbyfloat(e: &mut Engine, c: &Call) -> Reply {
     store_keep_ttl(e, c.db, key, StrValue::from_bytes(text.clone()));
     e.notify("incrbyfloat", c.db, key);
     e.dirty(1);
+    // Propagated as SET key value KEEPTTL: a replay gives the same bytes, whatever its floats.
+    e.propagate_as(vec![b"SET".to_vec(), key.to_vec(), text.clone(), b"KEEPTTL".to_vec()]);
     Reply::Bulk(text)
 }
 

@@ -711,7 +711,27 @@ pub fn zremrangebylex(e: &mut Engine, c: &Call) -> Reply {
 /// t_zset.c `genericZpopCommand()` for the non-blocking callers. `emit_key` + `nested` is
 /// ZMPOP's `[key, [[m, s], …]]`; neither is ZPOPMIN/ZPOPMAX's flat `[m, s, …]`.
 fn zpop_generic(e: &mut Engine, c: &Call, keys: &[Vec<u8>], max: bool, count: i64, zmpop: bool) -> Reply {
-    zpop_in(e, c.db, keys, max, count, if zmpop { PopShape::Nested } else { PopShape::Flat })
+    let reply = zpop_in(e, c.db, keys, max, count, if zmpop { PopShape::Nested } else { PopShape::Flat });
+    if zmpop {
+        propagate_pop(e, &reply, max, true);
+    }
+    reply
+}
+
+/// `genericZpopCommand()`'s rewrite: ZMPOP and the blocking pops served at once propagate as
+/// `ZPOPMIN|ZPOPMAX key [count]` (`with_count`: the count popped), naming the key popped.
+fn propagate_pop(e: &mut Engine, reply: &Reply, max: bool, with_count: bool) {
+    let Reply::Array(items) = reply else { return };
+    let Some(Reply::Bulk(key)) = items.first() else { return };
+    let mut argv = vec![if max { b"ZPOPMAX".to_vec() } else { b"ZPOPMIN".to_vec() }, key.clone()];
+    if with_count {
+        let popped = match items.get(1) {
+            Some(Reply::Array(pairs)) => pairs.len(),
+            _ => 1,
+        };
+        argv.push(popped.to_string().into_bytes());
+    }
+    e.propagate_as(argv);
 }
 
 /// How a pop answers: ZPOPMIN's `[m, s, …]`, BZPOPMIN's `[key, m, s]`, (B)ZMPOP's
@@ -871,7 +891,11 @@ fn blocking_zpop(
         match check_zset_write(e, c.db, key) {
             Err(r) => return r,
             Ok(false) => continue,
-            Ok(true) => return zpop_in(e, c.db, std::slice::from_ref(key), max, count, shape),
+            Ok(true) => {
+                let reply = zpop_in(e, c.db, std::slice::from_ref(key), max, count, shape);
+                propagate_pop(e, &reply, max, shape == PopShape::Nested);
+                return reply;
+            }
         }
     }
     if e.deny_blocking(c.client) {

@@ -37,6 +37,7 @@ impl Engine {
             if by == ExpiredBy::Lazy { "lazy expiry" } else { "active expiry" },
         );
         self.stats.expired_keys += 1;
+        self.propagate_deletion(db, key, lazy);
         if self.events.enabled() {
             self.events.push(Event::Expired {
                 at_ms: self.now_ms,

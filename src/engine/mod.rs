@@ -315,6 +315,8 @@ pub struct Engine {
     pub(crate) pause: PauseState,
     /// `server.monitors`: clients in MONITOR mode, in the order they entered it.
     pub(crate) monitors: Vec<ClientId>,
+    /// The propagation stream (propagate.rs), recorded while something listens.
+    pub(crate) prop: crate::propagate::Propagation,
     /// Sharded Pub/Sub channels (`server.pubsubshard_channels`): name → subscribers.
     pub(crate) shard_channels: IndexMap<Vec<u8>, Vec<ClientId>>,
     /// The keys a tracking client's read remembers: those of the command the client sent (for
@@ -540,6 +542,7 @@ impl Engine {
             tracking: Default::default(),
             pause: Default::default(),
             monitors: Vec::new(),
+            prop: Default::default(),
             shard_channels: IndexMap::new(),
             tracking_caller_keys: Vec::new(),
             acl: Default::default(),
@@ -658,6 +661,52 @@ impl Engine {
             return;
         }
         c.outbox.push_back(reply);
+    }
+
+    /// Records the propagation stream from now on (an AOF or a replica listens), or stops.
+    pub fn set_propagation(&mut self, on: bool) {
+        self.prop.listening = on;
+        if !on {
+            self.prop.pending.clear();
+            self.prop.out.clear();
+        }
+    }
+
+    /// The ops propagated since the last call (propagate.rs), in order.
+    pub fn take_propagated(&mut self) -> Vec<crate::propagate::Op> {
+        self.prop.out.drain(..).collect()
+    }
+
+    /// `rewriteClientCommandVector()`: the running command propagates as `argv`.
+    pub(crate) fn propagate_as(&mut self, argv: Vec<Vec<u8>>) {
+        if self.prop.listening {
+            self.prop.call.rewrite = Some(argv);
+        }
+    }
+
+    /// `alsoPropagate()` of the running command, which then doesn't propagate itself
+    /// (`preventCommandPropagation()`).
+    pub(crate) fn propagate_instead(&mut self, db: usize, argv: Vec<Vec<u8>>) {
+        if self.prop.listening {
+            self.prop.also(db, argv, crate::propagate::Targets::BOTH);
+            self.prop.call.prevent = true;
+        }
+    }
+
+    /// db.c `propagateDeletion()`: a key expiry or eviction reclaimed goes out as `UNLINK` when
+    /// it was freed lazily, else `DEL` — with the ops of the command that found it expired (in
+    /// 7.0 a write that met an expired key propagates `MULTI`, `DEL`, itself, `EXEC`), or at
+    /// once from the active expire cycle.
+    pub(crate) fn propagate_deletion(&mut self, db: usize, key: &[u8], lazy: bool) {
+        if self.prop.listening {
+            let del: &[u8] = if lazy { b"UNLINK" } else { b"DEL" };
+            let argv = vec![del.to_vec(), key.to_vec()];
+            if self.current_command.is_some() || self.in_script {
+                self.prop.also(db, argv, crate::propagate::Targets::BOTH);
+            } else {
+                self.prop.now(Some(db), argv, crate::propagate::Targets::BOTH);
+            }
+        }
     }
 
     /// Counts a write (server.dirty, INFO rdb_changes_since_last_save).

@@ -202,6 +202,8 @@ impl Engine {
                 let reply = self.end_script(&vm, &r, ended);
                 self.scripts.last_elapsed_ns = r.elapsed_ns;
                 if r.suspended {
+                    // The script's effects go out now (propagatePendingCommands()).
+                    self.prop.flush_pending();
                     self.deliver(&r, reply.clone(), counted);
                 } else if counted && reply.is_error() {
                     // EVAL/FCALL's call() does not count it again.

@@ -1,0 +1,155 @@
+//! Propagation: the stream of write commands an AOF and replicas receive — server.c
+//! `alsoPropagate()`, `propagateNow()`, `propagatePendingCommands()` and `call()`'s rule
+//! (a command that changed the dataset propagates its argv, as the command left it), db.c
+//! `propagateDeletion()` (a key reclaimed by expiry or eviction goes out as `DEL`, or `UNLINK`
+//! under lazyfree), and the rewrites commands make so that a replay gives the same data:
+//! relative expiries become absolute (`SET … PXAT`, `PEXPIREAT`), `INCRBYFLOAT` becomes
+//! `SET … KEEPTTL`, `SPOP` becomes `SREM`, a served blocking pop its non-blocking form, a
+//! script its effects. Ops of one command (EXEC, a script) that are more than one are wrapped
+//! in `MULTI` … `EXEC`.
+//!
+//! The engine records the stream only while something listens (`Engine::set_propagation`):
+//! an AOF or a replica. Its consumer inserts `SELECT` where the db changes (`Feed`), as
+//! `feedAppendOnlyFile()` and `replicationFeedSlaves()` do.
+
+use std::collections::VecDeque;
+
+/// Where an op goes (server.h `PROPAGATE_AOF` / `PROPAGATE_REPL`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Targets {
+    pub aof: bool,
+    pub repl: bool,
+}
+
+impl Targets {
+    pub const BOTH: Targets = Targets { aof: true, repl: true };
+    /// PUBLISH and SPUBLISH: to replicas only (pubsub.c `forceCommandPropagation(c,
+    /// PROPAGATE_REPL)`).
+    pub const REPL: Targets = Targets { aof: false, repl: true };
+}
+
+/// One propagated command: its db (`None` for `EXEC`, which never switches it) and argv.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Op {
+    pub db: Option<usize>,
+    pub argv: Vec<Vec<u8>>,
+    pub targets: Targets,
+}
+
+/// What a running command asked of propagation (the client flags and argv rewrites of
+/// server.c's `call()`).
+#[derive(Debug, Default)]
+pub(crate) struct CallState {
+    /// `rewriteClientCommandVector()`: propagate this instead of the command's argv.
+    pub(crate) rewrite: Option<Vec<Vec<u8>>>,
+    /// `preventCommandPropagation()`: the command's own argv is not propagated (its effects
+    /// were, with `also_propagate`).
+    pub(crate) prevent: bool,
+    /// `forceCommandPropagation()`: propagated even though nothing changed.
+    pub(crate) force: Option<Targets>,
+}
+
+/// The engine's propagation state.
+#[derive(Debug, Default)]
+pub struct Propagation {
+    /// Something listens: ops are recorded.
+    pub(crate) listening: bool,
+    /// `server.also_propagate`: the ops of the command running now.
+    pub(crate) pending: Vec<Op>,
+    /// Ops ready for the consumers.
+    pub(crate) out: VecDeque<Op>,
+    pub(crate) call: CallState,
+}
+
+impl Propagation {
+    /// `propagateNow()`: straight to the stream (a reclaimed key's DEL goes out before the
+    /// command that found it expired).
+    pub(crate) fn now(&mut self, db: Option<usize>, argv: Vec<Vec<u8>>, targets: Targets) {
+        if self.listening {
+            self.out.push_back(Op { db, argv, targets });
+        }
+    }
+
+    /// `alsoPropagate()`.
+    pub(crate) fn also(&mut self, db: usize, argv: Vec<Vec<u8>>, targets: Targets) {
+        if self.listening {
+            self.pending.push(Op { db: Some(db), argv, targets });
+        }
+    }
+
+    /// `propagatePendingCommands()`: the top-level command ended; its ops go out, wrapped in
+    /// MULTI/EXEC when there are more than one (MULTI takes the first op's db, so that the
+    /// SELECT comes before it).
+    pub(crate) fn flush_pending(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let ops = std::mem::take(&mut self.pending);
+        if ops.len() > 1 {
+            let targets = Targets { aof: ops.iter().any(|o| o.targets.aof), repl: ops.iter().any(|o| o.targets.repl) };
+            self.out.push_back(Op { db: ops[0].db, argv: vec![b"MULTI".to_vec()], targets });
+            self.out.extend(ops);
+            self.out.push_back(Op { db: None, argv: vec![b"EXEC".to_vec()], targets });
+        } else {
+            self.out.extend(ops);
+        }
+    }
+}
+
+/// A consumer of the stream (an AOF, a replica link): inserts `SELECT` where the db changes.
+#[derive(Debug, Clone, Default)]
+pub struct Feed {
+    /// `server.aof_selected_db` / `server.slaveseldb`: none at first, so the first op selects.
+    pub selected: Option<usize>,
+}
+
+impl Feed {
+    /// The commands `ops` become for this consumer.
+    pub fn commands(&mut self, ops: &[Op]) -> Vec<Vec<Vec<u8>>> {
+        let mut out = Vec::with_capacity(ops.len());
+        for op in ops {
+            if let Some(db) = op.db {
+                if self.selected != Some(db) {
+                    out.push(vec![b"SELECT".to_vec(), db.to_string().into_bytes()]);
+                    self.selected = Some(db);
+                }
+            }
+            out.push(op.argv.clone());
+        }
+        out
+    }
+}
+
+/// An argv from text words.
+pub fn argv<const N: usize>(words: [&[u8]; N]) -> Vec<Vec<u8>> {
+    words.iter().map(|w| w.to_vec()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn more_than_one_op_is_a_transaction_and_the_feed_selects() {
+        let mut p = Propagation { listening: true, ..Default::default() };
+        p.also(3, argv([b"SET", b"a", b"1"]), Targets::BOTH);
+        p.flush_pending();
+        p.also(0, argv([b"SET", b"b", b"1"]), Targets::BOTH);
+        p.also(0, argv([b"INCR", b"b"]), Targets::BOTH);
+        p.flush_pending();
+        let ops: Vec<Op> = p.out.drain(..).collect();
+        let mut feed = Feed::default();
+        let words: Vec<String> =
+            feed.commands(&ops).iter().map(|a| String::from_utf8_lossy(&a.join(&b' ')).into_owned()).collect();
+        assert_eq!(words, ["SELECT 3", "SET a 1", "SELECT 0", "MULTI", "SET b 1", "INCR b", "EXEC"]);
+    }
+
+    #[test]
+    fn nothing_is_recorded_unless_something_listens() {
+        let mut p = Propagation::default();
+        p.also(0, argv([b"SET", b"a", b"1"]), Targets::BOTH);
+        p.now(Some(0), argv([b"DEL", b"a"]), Targets::BOTH);
+        p.flush_pending();
+        assert!(p.out.is_empty());
+    }
+}
