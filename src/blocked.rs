@@ -199,7 +199,18 @@ impl Engine {
                     };
                     let outer = self.current_command.take();
                     let cpu_before = self.cpu.ns;
+                    let outer_prop = std::mem::take(&mut self.prop.call);
+                    let dirty_before = self.stats.dirty;
                     let served = serve(self, id, db, &key, &argv);
+                    let prop = std::mem::replace(&mut self.prop.call, outer_prop);
+                    // The served command propagates in its non-blocking form (what `serve`
+                    // rewrote it to), on its own, after the command that woke it.
+                    if served.is_some() && self.prop.listening {
+                        if let (Some(argv), true) = (prop.rewrite, self.stats.dirty > dirty_before) {
+                            self.prop.also(db, argv, crate::propagate::Targets::BOTH);
+                        }
+                        self.prop.flush_pending();
+                    }
                     self.current_command = outer;
                     match served {
                         Some(reply) => {

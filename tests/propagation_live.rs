@@ -44,10 +44,12 @@ fn normalize(lines: &[String]) -> (Vec<String>, Vec<i64>) {
                 fields[2] = "<member>".into();
             }
             for f in fields.iter_mut() {
-                let digits = f.trim_matches('"');
-                if digits.len() == 13 && digits.chars().all(|c| c.is_ascii_digit()) {
-                    times.push(digits.parse().unwrap());
-                    *f = "\"<ms>\"".into();
+                let text = f.trim_matches('"');
+                let (ms, seq) = text.split_once('-').unwrap_or((text, ""));
+                let digits = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit());
+                if ms.len() == 13 && digits(ms) && (seq.is_empty() || digits(seq)) {
+                    times.push(ms.parse().unwrap());
+                    *f = if seq.is_empty() { "\"<ms>\"".into() } else { "\"<ms>-<seq>\"".into() };
                 }
             }
             fields.join(",")
@@ -171,6 +173,39 @@ RENAME rk3 rk4
 MOVE rk4 2
 SWAPDB 0 2
 SWAPDB 0 2
+XADD st * f v
+XADD st MAXLEN ~ 1 * f v
+XADD st2 MAXLEN 5 * f v
+XADD st2 MINID ~ 0 * f v
+XTRIM st MAXLEN ~ 0
+XTRIM st MAXLEN 1
+XADD ex 1-1 f v
+XADD ex 2-1 f v
+XADD ex 3-* f v
+XGROUP CREATE ex g2 0
+XREADGROUP GROUP g2 c COUNT 2 STREAMS ex >
+XREADGROUP GROUP g2 c2 NOACK STREAMS ex >
+XCLAIM ex g2 c4 0 1-1 7
+XCLAIM ex g2 c4 0 1 JUSTID
+XDEL ex 2-1
+XAUTOCLAIM ex g2 c5 0 0-0
+XCLAIM ex g2 c6 0 9-9 LASTID 10-0
+XCLAIM ex g2 c6 0 1-1 LASTID 11-0 IDLE 5000
+B& BLPOP bl 0
+LPUSH bl x
+B?
+B& BLMOVE bm dst left right 0
+RPUSH bm y
+B?
+B& BZPOPMIN bz 0
+ZADD bz 1 a
+B?
+B& BLMPOP 0 1 bm2 LEFT COUNT 5
+RPUSH bm2 a b
+B?
+B& XREADGROUP GROUP g2 cb BLOCK 0 STREAMS ex >
+XADD ex 20-1 f w
+B?
 FLUSHDB
 FLUSHALL
 "##;
@@ -221,17 +256,36 @@ fn the_propagated_stream_matches_redis_servers_replication_stream() {
     let mut e = Engine::new(EngineOptions { seed: 3, start_ms: wall_ms() });
     e.set_propagation(true);
     let client = e.connect();
+    let b = e.connect();
+    let mut rb = server.connect();
     for line in SCENARIO.lines().map(str::trim).filter(|l| !l.is_empty()) {
         if let Some(ms) = line.strip_prefix("@sleep ") {
             std::thread::sleep(Duration::from_millis(ms.parse().unwrap()));
             continue;
         }
+        // `B& cmd`: sent by a second client, which blocks; `B?`: its reply, once served.
+        if line == "B?" {
+            rb.read_reply();
+            e.take_outbox(b);
+            continue;
+        }
+        let (second, line) = match line.strip_prefix("B& ") {
+            Some(rest) => (true, rest),
+            None => (false, line),
+        };
         let argv = redisplay::tokenize::split_args(line.as_bytes()).expect("a scenario line");
         let words: Vec<String> = argv.iter().map(|a| String::from_utf8_lossy(a).into_owned()).collect();
         let args: Vec<&str> = words.iter().map(String::as_str).collect();
         let now = wall_ms();
         if now > e.now_ms() {
             e.advance_to(now, u64::MAX);
+        }
+        if second {
+            rb.send(&args);
+            e.execute(b, &argv);
+            // Let the server block it before the next command.
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
         }
         r.call(&args);
         e.execute(client, &argv);

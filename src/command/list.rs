@@ -740,12 +740,28 @@ fn serve_blocked(
         return None;
     }
     let name = argv.first().map(|n| n.to_ascii_lowercase()).unwrap_or_default();
+    // Each is propagated as its non-blocking form (blocked.c serveClientBlockedOnList()):
+    // LPOP/RPOP key [count popped], LMOVE with the client's own words, RPOPLPUSH.
     let reply = match name.as_slice() {
-        b"blpop" => serve_pop(e, db, key, End::Head, None),
-        b"brpop" => serve_pop(e, db, key, End::Tail, None),
+        b"blpop" => {
+            let reply = serve_pop(e, db, key, End::Head, None);
+            propagate_pop(e, key, End::Head, None);
+            reply
+        }
+        b"brpop" => {
+            let reply = serve_pop(e, db, key, End::Tail, None);
+            propagate_pop(e, key, End::Tail, None);
+            reply
+        }
         b"blmpop" => {
             let (_, end, count) = parse_mpop(argv, 2).ok()?;
-            serve_pop(e, db, key, end, Some(count))
+            let reply = serve_pop(e, db, key, end, Some(count));
+            if let Reply::Array(kv) = &reply {
+                if let Some(Reply::Array(items)) = kv.get(1) {
+                    propagate_pop(e, key, end, Some(items.len() as i64));
+                }
+            }
+            reply
         }
         b"blmove" | b"brpoplpush" => {
             let (from, to) = if name == b"blmove" {
@@ -753,7 +769,13 @@ fn serve_blocked(
             } else {
                 (End::Tail, End::Head)
             };
-            move_one(e, db, key, &argv[2], from, to)
+            let reply = move_one(e, db, key, &argv[2], from, to);
+            e.propagate_as(if name == b"blmove" {
+                vec![b"LMOVE".to_vec(), key.to_vec(), argv[2].clone(), argv[3].clone(), argv[4].clone()]
+            } else {
+                vec![b"RPOPLPUSH".to_vec(), key.to_vec(), argv[2].clone()]
+            });
+            reply
         }
         _ => return None,
     };

@@ -282,6 +282,8 @@ struct AddTrimArgs {
     strategy: TrimStrategy,
     approx: bool,
     limit: i64,
+    /// Where the MAXLEN/MINID threshold is in argv (the `~` before it, when approximate).
+    trim_arg: usize,
 }
 
 /// The start of a MAXLEN or MINID option (t_stream.c `streamParseAddOrTrimArgsOrReply()`):
@@ -301,7 +303,14 @@ fn trim_operator(a: &mut AddTrimArgs, c: &Call, i: &mut usize, moreargs: usize) 
 /// t_stream.c `streamParseAddOrTrimArgsOrReply()`: the options, and for XADD the position
 /// of the ID (the fields follow it).
 fn parse_add_or_trim(e: &Engine, c: &Call, xadd: bool) -> Result<(AddTrimArgs, usize), Reply> {
-    let mut a = AddTrimArgs { id: None, no_mkstream: false, strategy: TrimStrategy::None, approx: false, limit: 0 };
+    let mut a = AddTrimArgs {
+        id: None,
+        no_mkstream: false,
+        strategy: TrimStrategy::None,
+        approx: false,
+        limit: 0,
+        trim_arg: 0,
+    };
     let mut limit_given = false;
     let argc = c.argc();
     let mut i = 2;
@@ -312,6 +321,7 @@ fn parse_add_or_trim(e: &Engine, c: &Call, xadd: bool) -> Result<(AddTrimArgs, u
             break;
         } else if is_opt(opt, "maxlen") && moreargs > 0 {
             trim_operator(&mut a, c, &mut i, moreargs)?;
+            a.trim_arg = i + 1;
             let maxlen = parse_i64(c.arg(i + 1))?;
             if maxlen < 0 {
                 return Err(Reply::err("ERR The MAXLEN argument must be >= 0."));
@@ -320,6 +330,7 @@ fn parse_add_or_trim(e: &Engine, c: &Call, xadd: bool) -> Result<(AddTrimArgs, u
             a.strategy = TrimStrategy::MaxLen(maxlen as u64);
         } else if is_opt(opt, "minid") && moreargs > 0 {
             trim_operator(&mut a, c, &mut i, moreargs)?;
+            a.trim_arg = i + 1;
             let minid = parse_strict_id(c.arg(i + 1), 0)?;
             i += 1;
             a.strategy = TrimStrategy::MinId(minid);
@@ -414,14 +425,40 @@ pub fn xadd(e: &mut Engine, c: &Call) -> Reply {
     };
     e.notify("xadd", c.db, key);
     e.dirty(1);
+    let mut argv = e.prop.listening.then(|| c.argv.to_vec());
+    // Propagated with the ID it got (when not given in full).
+    if let (Some(argv), false) = (argv.as_mut(), matches!(args.id, Some((_, true)))) {
+        argv[idpos] = id.to_string().into_bytes();
+    }
     if args.strategy != TrimStrategy::None {
         let trimmed = stream_at(e, c.db, key).map_or(0, |s| s.trim(args.strategy, args.approx, args.limit));
         if trimmed > 0 {
             e.notify("xtrim", c.db, key);
         }
+        if let Some(argv) = argv.as_mut() {
+            rewrite_trim(e, c.db, key, &args, argv);
+        }
+    }
+    if let Some(argv) = argv {
+        e.propagate_as(argv);
     }
     e.signal_key_as_ready(c.db, key);
     id_reply(id)
+}
+
+/// t_stream.c `streamRewriteApproxSpecifier()` + `streamRewriteTrimArgument()`: an
+/// approximate trim propagates as the exact one it came to (`=`, and the length, or the first
+/// ID, the stream has now), so that a replay trims the same entries.
+fn rewrite_trim(e: &Engine, db: usize, key: &[u8], args: &AddTrimArgs, argv: &mut [Vec<u8>]) {
+    if !args.approx {
+        return;
+    }
+    let Some(Value::Stream(s)) = e.dbs[db].get(key).map(|o| &o.value) else { return };
+    argv[args.trim_arg - 1] = b"=".to_vec();
+    argv[args.trim_arg] = match args.strategy {
+        TrimStrategy::MaxLen(_) => s.length.to_string().into_bytes(),
+        _ => s.edge_id(true, false).to_string().into_bytes(),
+    };
 }
 
 /// t_stream.c `xlenCommand()`.
@@ -540,6 +577,11 @@ pub fn xtrim(e: &mut Engine, c: &Call) -> Reply {
     if deleted > 0 {
         e.notify("xtrim", c.db, key);
         e.dirty(deleted as u64);
+    }
+    if e.prop.listening && args.approx {
+        let mut argv = c.argv.to_vec();
+        rewrite_trim(e, c.db, key, &args, &mut argv);
+        e.propagate_as(argv);
     }
     Reply::Integer(deleted)
 }

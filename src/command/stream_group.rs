@@ -86,8 +86,10 @@ fn create_consumer(e: &mut Engine, db: usize, key: &[u8], group: &[u8], name: &[
 }
 
 /// `streamLookupConsumer(…, SLC_DEFAULT)` (refreshing its seen-time), else
-/// `streamCreateConsumer()`.
-pub(crate) fn lookup_or_create_consumer(e: &mut Engine, db: usize, key: &[u8], group: &[u8], name: &[u8]) {
+/// `streamCreateConsumer()` — which, for a NOACK read (whose deliveries propagate no XCLAIM
+/// that would create it on a replica), propagates `XGROUP CREATECONSUMER`
+/// (`streamPropagateConsumerCreation()`).
+pub(crate) fn lookup_or_create_consumer(e: &mut Engine, db: usize, key: &[u8], group: &[u8], name: &[u8], noack: bool) {
     let now = e.now_ms();
     let found = match stream_at(e, db, key).and_then(|s| s.group_mut(group)).and_then(|g| g.consumers.get_mut(name)) {
         Some(c) => {
@@ -98,6 +100,12 @@ pub(crate) fn lookup_or_create_consumer(e: &mut Engine, db: usize, key: &[u8], g
     };
     if !found {
         create_consumer(e, db, key, group, name);
+        if noack {
+            e.propagate_instead(
+                db,
+                vec![b"XGROUP".to_vec(), b"CREATECONSUMER".to_vec(), key.to_vec(), group.to_vec(), name.to_vec()],
+            );
+        }
     }
 }
 
@@ -142,6 +150,9 @@ pub(crate) fn read_new_entries(
     budget: &mut Budget,
 ) -> Result<Reply, Reply> {
     let now = e.now_ms();
+    let listening = e.prop.listening;
+    let mut claims = Vec::new();
+    let mut last_id_moved = false;
     let Some(s) = stream_at(e, db, key) else { return Ok(Reply::Array(vec![])) };
     let items = range_replies(s, start, StreamId::MAX, count, false, budget)?;
     for (id, _) in &items {
@@ -158,6 +169,7 @@ pub(crate) fn read_new_entries(
             let Some(g) = s.group_mut(group) else { break };
             g.entries_read = read;
             g.last_id = id;
+            last_id_moved = true;
         }
         if !noack {
             let Some(g) = s.group_mut(group) else { break };
@@ -175,9 +187,58 @@ pub(crate) fn read_new_entries(
                     assign(g, id, consumer);
                 }
             }
+            if listening {
+                if let Some(n) = g.pel.get(&id) {
+                    claims.push(xclaim_argv(key, group, id.to_string().as_bytes(), n, g.last_id));
+                }
+            }
         }
     }
+    // Each delivery propagates as an idempotent XCLAIM; with NOACK, the group's new last ID
+    // as XGROUP SETID (t_stream.c streamPropagateXCLAIM(), streamPropagateGroupID()).
+    if listening && noack && last_id_moved {
+        if let Some(g) = s.group(group) {
+            claims.push(setid_argv(key, group, g));
+        }
+    }
+    for argv in claims {
+        e.propagate_instead(db, argv);
+    }
     Ok(Reply::Array(items.into_iter().map(|(_, r)| r).collect()))
+}
+
+/// t_stream.c `streamPropagateGroupID()`: `XGROUP SETID key group last-id ENTRIESREAD n`.
+fn setid_argv(key: &[u8], group: &[u8], g: &Group) -> Vec<Vec<u8>> {
+    vec![
+        b"XGROUP".to_vec(),
+        b"SETID".to_vec(),
+        key.to_vec(),
+        group.to_vec(),
+        g.last_id.to_string().into_bytes(),
+        b"ENTRIESREAD".to_vec(),
+        g.entries_read.to_string().into_bytes(),
+    ]
+}
+
+/// t_stream.c `streamPropagateXCLAIM()`: `XCLAIM key group consumer 0 id TIME ms RETRYCOUNT n
+/// FORCE JUSTID LASTID last-id`, which a replica applies as the master did.
+pub(crate) fn xclaim_argv(key: &[u8], group: &[u8], id: &[u8], n: &Nack, last_id: StreamId) -> Vec<Vec<u8>> {
+    vec![
+        b"XCLAIM".to_vec(),
+        key.to_vec(),
+        group.to_vec(),
+        n.consumer.clone(),
+        b"0".to_vec(),
+        id.to_vec(),
+        b"TIME".to_vec(),
+        n.delivery_time.to_string().into_bytes(),
+        b"RETRYCOUNT".to_vec(),
+        n.delivery_count.to_string().into_bytes(),
+        b"FORCE".to_vec(),
+        b"JUSTID".to_vec(),
+        b"LASTID".to_vec(),
+        last_id.to_string().into_bytes(),
+    ]
 }
 
 /// `streamReplyWithRangeFromConsumerPEL()`: the consumer's pending entries from `start`; an
@@ -563,6 +624,7 @@ pub fn xclaim(e: &mut Engine, c: &Call) -> Reply {
         }
         j += 1;
     }
+    let listening = e.prop.listening;
     let mut budget = Budget::new(e);
     let Some(s) = stream_at(e, c.db, key) else { return nogroup_error(key, group) };
     let mut moved_last_id = false;
@@ -583,11 +645,18 @@ pub fn xclaim(e: &mut Engine, c: &Call) -> Reply {
     let mut have_consumer = false;
     let mut created = false;
     let mut claimed = 0u64;
-    for id in ids {
+    // Each claim (and each NACK dropped) propagates as an XCLAIM of its own, with the ID as
+    // the client wrote it; XCLAIM itself is not propagated.
+    let mut claims = Vec::new();
+    for (k, id) in ids.into_iter().enumerate() {
+        let typed = c.arg(5 + k);
         let exists = s.entry_exists(id);
         let Some(g) = s.group_mut(group) else { break };
         if !exists {
-            if g.pel.contains_key(&id) {
+            if let Some(n) = g.pel.get(&id) {
+                if listening {
+                    claims.push(xclaim_argv(key, group, typed, n, g.last_id));
+                }
                 drop_nack(g, id);
                 claimed += 1;
             }
@@ -615,12 +684,16 @@ pub fn xclaim(e: &mut Engine, c: &Call) -> Reply {
             g.pel.insert(id, Nack { delivery_time: now, delivery_count: 1, consumer: Vec::new() });
         }
         assign(g, id, name);
+        let last = g.last_id;
         if let Some(n) = g.pel.get_mut(&id) {
             n.delivery_time = deliverytime;
             if retrycount >= 0 {
                 n.delivery_count = retrycount as u64;
             } else if !justid {
                 n.delivery_count = n.delivery_count.wrapping_add(1);
+            }
+            if listening {
+                claims.push(xclaim_argv(key, group, typed, n, last));
             }
         }
         if justid {
@@ -634,7 +707,19 @@ pub fn xclaim(e: &mut Engine, c: &Call) -> Reply {
         }
         claimed += 1;
     }
-    // Each claim (or dropped NACK) is a change; a LASTID alone is one too.
+    // Each claim (or dropped NACK) is a change; a LASTID alone is one too, propagated as
+    // XGROUP SETID.
+    if listening {
+        if claims.is_empty() && moved_last_id {
+            if let Some(g) = s.group(group) {
+                claims.push(setid_argv(key, group, g));
+            }
+        }
+        e.prop.call.prevent = true;
+        for argv in claims {
+            e.propagate_instead(c.db, argv);
+        }
+    }
     e.dirty(if claimed == 0 && moved_last_id { 1 } else { claimed });
     if created {
         e.dirty(1);
@@ -697,6 +782,7 @@ pub fn xautoclaim(e: &mut Engine, c: &Call) -> Reply {
     }
     let now = e.now_ms();
     let mut budget = Budget::new(e);
+    let listening = e.prop.listening;
     let Some(s) = stream_at(e, c.db, key) else { return nogroup_error(key, group) };
     let mut attempts = count.saturating_mul(10);
     let mut out = Vec::new();
@@ -704,6 +790,8 @@ pub fn xautoclaim(e: &mut Engine, c: &Call) -> Reply {
     let mut have_consumer = false;
     let mut created = false;
     let mut claimed = 0u64;
+    // Each claim and each NACK dropped propagates as an XCLAIM; XAUTOCLAIM itself is not.
+    let mut claims = Vec::new();
     let mut cursor = Some(start);
     loop {
         if attempts == 0 {
@@ -723,6 +811,9 @@ pub fn xautoclaim(e: &mut Engine, c: &Call) -> Reply {
         let exists = s.entry_exists(id);
         let Some(g) = s.group_mut(group) else { break };
         if !exists {
+            if let (true, Some(n)) = (listening, g.pel.get(&id)) {
+                claims.push(xclaim_argv(key, group, id.to_string().as_bytes(), n, g.last_id));
+            }
             drop_nack(g, id);
             deleted.push(id);
             claimed += 1;
@@ -747,10 +838,14 @@ pub fn xautoclaim(e: &mut Engine, c: &Call) -> Reply {
             }
         }
         assign(g, id, name);
+        let last = g.last_id;
         if let Some(n) = g.pel.get_mut(&id) {
             n.delivery_time = now;
             if !justid {
                 n.delivery_count = n.delivery_count.wrapping_add(1);
+            }
+            if listening {
+                claims.push(xclaim_argv(key, group, id.to_string().as_bytes(), n, last));
             }
         }
         if justid {
@@ -769,6 +864,12 @@ pub fn xautoclaim(e: &mut Engine, c: &Call) -> Reply {
     let next = cursor
         .and_then(|from| s.group(group).and_then(|g| g.pel.range(from..).next().map(|(k, _)| *k)))
         .unwrap_or(StreamId::MIN);
+    if listening {
+        e.prop.call.prevent = true;
+        for argv in claims {
+            e.propagate_instead(c.db, argv);
+        }
+    }
     e.dirty(claimed);
     if created {
         e.dirty(1);

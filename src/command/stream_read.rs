@@ -174,7 +174,7 @@ fn xread_generic(e: &mut Engine, c: &Call) -> Reply {
             None => range_replies(s, start, StreamId::MAX, count, false, &mut budget)
                 .map(|v| Reply::Array(v.into_iter().map(|(_, r)| r).collect())),
             Some((group, consumer)) => {
-                super::stream_group::lookup_or_create_consumer(e, c.db, key, group, consumer);
+                super::stream_group::lookup_or_create_consumer(e, c.db, key, group, consumer, a.noack);
                 let r = if history {
                     super::stream_group::consumer_history(e, c.db, key, group, consumer, start, count, &mut budget)
                 } else {
@@ -269,7 +269,7 @@ fn serve_blocked(e: &mut Engine, _client: ClientId, db: usize, key: &[u8], argv:
     let mut budget = Budget::new(e);
     let count = usize::try_from(count).unwrap_or(usize::MAX);
     let entries = if grouped {
-        super::stream_group::lookup_or_create_consumer(e, db, key, group, consumer);
+        super::stream_group::lookup_or_create_consumer(e, db, key, group, consumer, noack);
         super::stream_group::read_new_entries(e, db, key, group, consumer, start, count, noack, &mut budget)
     } else {
         let s = match e.dbs[db].get(key).map(|o| &o.value) {

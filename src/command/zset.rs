@@ -936,15 +936,18 @@ fn serve_blocked(
     }
     let name = argv.first().map(|n| n.to_ascii_lowercase()).unwrap_or_default();
     let keys = [key.to_vec()];
-    Some(match name.as_slice() {
-        b"bzpopmin" => zpop_in(e, db, &keys, false, -1, PopShape::KeyFlat),
-        b"bzpopmax" => zpop_in(e, db, &keys, true, -1, PopShape::KeyFlat),
+    // Propagated as ZPOPMIN/ZPOPMAX key [count popped].
+    let (reply, max, nested) = match name.as_slice() {
+        b"bzpopmin" => (zpop_in(e, db, &keys, false, -1, PopShape::KeyFlat), false, false),
+        b"bzpopmax" => (zpop_in(e, db, &keys, true, -1, PopShape::KeyFlat), true, false),
         b"bzmpop" => {
             let (_, max, count) = parse_zmpop(argv, 2).ok()?;
-            zpop_in(e, db, &keys, max, count, PopShape::Nested)
+            (zpop_in(e, db, &keys, max, count, PopShape::Nested), max, true)
         }
         _ => return None,
-    })
+    };
+    propagate_pop(e, &reply, max, nested);
+    Some(reply)
 }
 
 // ---------------------------------------------------------------------------------------------

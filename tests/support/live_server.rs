@@ -214,6 +214,15 @@ impl Resp {
         self.reply()
     }
 
+    /// Sends a command without reading its reply (a blocking command); `read_reply` later.
+    pub fn send(&mut self, args: &[&str]) {
+        self.stream.write_all(&Self::encode(args)).expect("write to redis-server");
+    }
+
+    pub fn read_reply(&mut self) -> String {
+        self.reply()
+    }
+
     /// Sends many commands at once and reads all their replies.
     pub fn pipeline(&mut self, cmds: &[Vec<String>]) -> Vec<String> {
         let mut out = Vec::new();
