@@ -672,6 +672,12 @@ impl Engine {
         }
     }
 
+    /// aof.c `rewriteAppendOnlyFileRio()`: the dataset (and the function libraries) as the
+    /// commands that rebuild it, in the AOF format (persist/aof.rs).
+    pub fn aof_rewrite(&self) -> Vec<u8> {
+        crate::persist::aof::rewrite(self.scripts.libs.libraries().map(|l| l.code.as_slice()), &self.dbs)
+    }
+
     /// The ops propagated since the last call (propagate.rs), in order.
     pub fn take_propagated(&mut self) -> Vec<crate::propagate::Op> {
         self.prop.out.drain(..).collect()

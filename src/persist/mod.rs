@@ -2,10 +2,13 @@
 //! - `rdb.rs`: the RDB value encoding, writing side (rdb.c `rdbSaveObject()`…), and the DUMP
 //!   payload (cluster.c `createDumpPayload()`/`verifyDumpPayload()`), the base RDB files will be
 //!   written with; `rdb_load.rs`: the reading side (`rdbLoadObject()`…);
+//! - `aof.rs`: the AOF format — a command as the AOF writes it, and the rewrite that rebuilds
+//!   the dataset as commands (aof.c, without an RDB preamble);
 //! - `lzf.rs`: LZF compression as Redis's liblzf does it, byte for byte;
 //! - `crc64.rs`: crc64.c's CRC64 (Jones), the checksum of payloads and RDB files;
 //! - `rdb_fuzz.rs` (tests only): thousands of random and mutated payloads through the loader.
 
+pub mod aof;
 pub mod crc64;
 pub mod lzf;
 pub mod rdb;
