@@ -10,6 +10,7 @@ mod live_server;
 use std::time::{Duration, Instant};
 
 use live_server::{check_tools, Server};
+use redisplay::persist::aof;
 use redisplay::reply::parse_resp;
 use redisplay::{Engine, EngineOptions, Reply};
 
@@ -141,4 +142,12 @@ fn our_aof_rewrite_matches_redis_servers_base_file() {
         aof[at..].to_vec()
     };
     assert_eq!(one_key(&theirs), one_key(&ours), "db 3 (one list of 130 items) byte for byte");
+    // The real server's files read back: every command whole; its manifest as ours writes it.
+    let read = aof::read_commands(&theirs, 1 << 30);
+    assert_eq!(read.end, aof::AofEnd::Complete);
+    assert_eq!(read.commands.len(), aof::read_commands(&ours, 1 << 30).commands.len());
+    let manifest = std::fs::read(server.dir().join("appendonlydir").join("appendonly.aof.manifest")).unwrap();
+    let files = aof::parse_manifest(&manifest).expect("redis-server's manifest");
+    assert_eq!(files.iter().map(|f| f.kind).collect::<Vec<_>>(), [b'b', b'i']);
+    assert_eq!(aof::format_manifest(&files), manifest);
 }

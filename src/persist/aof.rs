@@ -232,6 +232,197 @@ fn rewrite_stream(out: &mut Vec<u8>, key: &[u8], s: &Stream) {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Reading (aof.c loadSingleAppendOnlyFile()'s parsing) and the manifest
+// ---------------------------------------------------------------------------------------------
+
+/// How reading an AOF ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AofEnd {
+    /// At the end of the file, after a whole command.
+    Complete,
+    /// Cut in the middle of a command (`aof-load-truncated` decides); the commands read are
+    /// whole.
+    Truncated,
+    /// Not the AOF format at byte `at` ("Bad file format reading the append only file").
+    BadFormat { at: usize },
+}
+
+/// The commands of an AOF in order, each with the offset just past it (`valid_up_to`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AofRead {
+    pub commands: Vec<(Vec<Vec<u8>>, usize)>,
+    pub end: AofEnd,
+}
+
+/// `fgets()` of at most `AOF_ANNOTATION_LINE_MAX_LEN - 1` bytes: the line (with its `\n`, if
+/// it fit) and where the next read starts.
+fn fgets(buf: &[u8], at: usize) -> Option<(&[u8], usize)> {
+    const MAX: usize = 1024 - 1;
+    if at >= buf.len() {
+        return None;
+    }
+    let rest = &buf[at..];
+    let n = rest.iter().take(MAX).position(|&b| b == b'\n').map_or(rest.len().min(MAX), |p| p + 1);
+    Some((&rest[..n], at + n))
+}
+
+/// C's `atoi()` / `strtol(…, 10)`: leading spaces, a sign, digits; 0 when there are none.
+fn c_atol(s: &[u8]) -> i64 {
+    let s = &s[s.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(s.len())..];
+    let (neg, digits) = match s.first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let mut v: i64 = 0;
+    for &d in digits.iter().take_while(|b| b.is_ascii_digit()) {
+        v = v.saturating_mul(10).saturating_add((d - b'0') as i64);
+    }
+    if neg {
+        -v
+    } else {
+        v
+    }
+}
+
+/// aof.c `loadSingleAppendOnlyFile()`'s reading of the command part: `*argc` lines (`#`
+/// annotations skipped), each argument `$len`, its bytes and a CRLF. `max_arg` caps one
+/// argument's length (the playground's allocation limit; Redis would try to allocate it).
+pub fn read_commands(buf: &[u8], max_arg: usize) -> AofRead {
+    let mut commands = Vec::new();
+    let mut at = 0;
+    let end = loop {
+        let Some((line, next)) = fgets(buf, at) else { break AofEnd::Complete };
+        if line[0] == b'#' {
+            at = next;
+            continue;
+        }
+        if line[0] != b'*' {
+            break AofEnd::BadFormat { at };
+        }
+        if line.len() == 1 {
+            break AofEnd::Truncated;
+        }
+        let argc = c_atol(&line[1..]);
+        if argc < 1 {
+            break AofEnd::BadFormat { at };
+        }
+        let mut pos = next;
+        let mut argv = Vec::new();
+        let mut stop = None;
+        for _ in 0..argc {
+            let Some((line, next)) = fgets(buf, pos) else {
+                stop = Some(AofEnd::Truncated);
+                break;
+            };
+            if line[0] != b'$' {
+                stop = Some(AofEnd::BadFormat { at: pos });
+                break;
+            }
+            let len = c_atol(&line[1..]).max(0) as usize;
+            if len > max_arg {
+                stop = Some(AofEnd::BadFormat { at: pos });
+                break;
+            }
+            if next + len + 2 > buf.len() {
+                stop = Some(AofEnd::Truncated);
+                break;
+            }
+            argv.push(buf[next..next + len].to_vec());
+            pos = next + len + 2;
+        }
+        if let Some(stop) = stop {
+            break stop;
+        }
+        commands.push((argv, pos));
+        at = pos;
+    };
+    AofRead { commands, end }
+}
+
+/// One line of the manifest (aof.c `aofInfo`): a file, its sequence number and its type —
+/// `b` base, `h` history, `i` incr.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AofInfo {
+    pub name: Vec<u8>,
+    pub seq: i64,
+    pub kind: u8,
+}
+
+/// aof.c `aofInfoFormat()`: `file <name> seq <n> type <t>`, the name quoted if it needs to be.
+pub fn format_manifest(files: &[AofInfo]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for f in files {
+        out.extend_from_slice(b"file ");
+        // sds.c sdsneedsrepr(): a quote, a backslash, a space or an unprintable byte.
+        let plain = f.name.iter().all(|&c| c.is_ascii_graphic() && c != b'"' && c != b'\\');
+        if plain {
+            out.extend_from_slice(&f.name);
+        } else {
+            crate::reply::cat_repr(&mut out, &f.name);
+        }
+        out.extend_from_slice(format!(" seq {} type {}\n", f.seq, f.kind as char).as_bytes());
+    }
+    out
+}
+
+/// aof.c `aofLoadManifestFromFile()`: the base, history and incr files, or Redis's error.
+pub fn parse_manifest(text: &[u8]) -> Result<Vec<AofInfo>, &'static str> {
+    let mut files = Vec::new();
+    let mut has_base = false;
+    let mut max_seq = 0;
+    let mut lines = 0;
+    for raw in text.split_inclusive(|&b| b == b'\n') {
+        lines += 1;
+        if raw.first() == Some(&b'#') {
+            continue;
+        }
+        if !raw.ends_with(b"\n") || raw.len() > 1024 {
+            return Err("The AOF manifest file contains too long line");
+        }
+        let line = raw.trim_ascii();
+        if line.is_empty() {
+            return Err("Invalid AOF manifest file format");
+        }
+        let argv = match crate::tokenize::split_args(line) {
+            Some(a) if a.len() >= 6 && a.len() % 2 == 0 => a,
+            _ => return Err("Invalid AOF manifest file format"),
+        };
+        let (mut name, mut seq, mut kind) = (None, 0i64, 0u8);
+        for pair in argv.chunks(2) {
+            let key = pair[0].to_ascii_lowercase();
+            match key.as_slice() {
+                b"file" => {
+                    if pair[1].contains(&b'/') {
+                        return Err("File can't be a path, just a filename");
+                    }
+                    name = Some(pair[1].clone());
+                }
+                b"seq" => seq = c_atol(&pair[1]),
+                b"type" => kind = pair[1].first().copied().unwrap_or(0),
+                _ => {}
+            }
+        }
+        let Some(name) = name.filter(|_| seq != 0 && kind != 0) else {
+            return Err("Invalid AOF manifest file format");
+        };
+        match kind {
+            b'b' if has_base => return Err("Found duplicate base file information"),
+            b'b' => has_base = true,
+            b'h' => {}
+            b'i' if seq <= max_seq => return Err("Found a non-monotonic sequence number"),
+            b'i' => max_seq = seq,
+            _ => return Err("Unknown AOF file type"),
+        }
+        files.push(AofInfo { name, seq, kind });
+    }
+    if lines == 0 {
+        return Err("Found an empty AOF manifest");
+    }
+    Ok(files)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,5 +436,55 @@ mod tests {
         assert_eq!(text.matches("RPUSH").count(), 3);
         assert!(text.starts_with("*66\r\n$5\r\nRPUSH\r\n$1\r\nl\r\n$1\r\n0\r\n"));
         assert!(text.contains("*4\r\n$5\r\nRPUSH\r\n$1\r\nl\r\n$3\r\n128\r\n$3\r\n129\r\n"));
+    }
+
+    #[test]
+    fn reading_commands_and_where_a_file_stops() {
+        let mut aof = b"#TS:1700000000\r\n".to_vec();
+        cat_command(&mut aof, &[b"SET".to_vec(), b"k".to_vec(), b"v\r\nx".to_vec()]);
+        let whole = aof.len();
+        cat_command(&mut aof, &[b"INCR".to_vec(), b"n".to_vec()]);
+        let read = read_commands(&aof, 1 << 20);
+        assert_eq!(read.end, AofEnd::Complete);
+        assert_eq!(read.commands[0], (vec![b"SET".to_vec(), b"k".to_vec(), b"v\r\nx".to_vec()], whole));
+        assert_eq!(read.commands.len(), 2);
+        // Cut anywhere inside the second command: the first stays, the end is truncated.
+        for cut in whole + 1..aof.len() {
+            let read = read_commands(&aof[..cut], 1 << 20);
+            assert_eq!((read.commands.len(), read.end), (1, AofEnd::Truncated), "cut at {cut}");
+        }
+        assert_eq!(read_commands(b"SET k v\r\n", 100).end, AofEnd::BadFormat { at: 0 });
+        assert_eq!(read_commands(b"*0\r\n", 100).end, AofEnd::BadFormat { at: 0 });
+        assert_eq!(read_commands(b"*1\r\n+x\r\n", 100).end, AofEnd::BadFormat { at: 4 });
+        assert_eq!(read_commands(b"*1\r\n$999999999\r\n", 100).end, AofEnd::BadFormat { at: 4 });
+    }
+
+    #[test]
+    fn manifests() {
+        let files = vec![
+            AofInfo { name: b"appendonly.aof.2.base.rdb".to_vec(), seq: 2, kind: b'b' },
+            AofInfo { name: b"appendonly.aof.1.incr.aof".to_vec(), seq: 1, kind: b'h' },
+            AofInfo { name: b"appendonly.aof.3.incr.aof".to_vec(), seq: 3, kind: b'i' },
+        ];
+        let text = format_manifest(&files);
+        assert_eq!(
+            String::from_utf8_lossy(&text),
+            "file appendonly.aof.2.base.rdb seq 2 type b\nfile appendonly.aof.1.incr.aof seq 1 type h\nfile appendonly.aof.3.incr.aof seq 3 type i\n"
+        );
+        assert_eq!(parse_manifest(&text).unwrap(), files);
+        let spaced = vec![AofInfo { name: b"my file.aof".to_vec(), seq: 1, kind: b'i' }];
+        assert_eq!(parse_manifest(&format_manifest(&spaced)).unwrap(), spaced);
+        assert_eq!(parse_manifest(b""), Err("Found an empty AOF manifest"));
+        assert_eq!(
+            parse_manifest(b"file a seq 1 type b\nfile b seq 2 type b\n"),
+            Err("Found duplicate base file information")
+        );
+        assert_eq!(
+            parse_manifest(b"file a seq 2 type i\nfile b seq 2 type i\n"),
+            Err("Found a non-monotonic sequence number")
+        );
+        assert_eq!(parse_manifest(b"file a/b seq 1 type i\n"), Err("File can't be a path, just a filename"));
+        assert_eq!(parse_manifest(b"file a seq 1 type x\n"), Err("Unknown AOF file type"));
+        assert_eq!(parse_manifest(b"file a seq 1\n"), Err("Invalid AOF manifest file format"));
     }
 }
