@@ -143,6 +143,12 @@ impl Server {
         self.port
     }
 
+    /// The server's own `--dir` (where SAVE writes), removed with it.
+    #[allow(dead_code)]
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
     /// A plain RESP connection to the server.
     pub fn connect(&self) -> Resp {
         let stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to redis-server");
