@@ -323,8 +323,11 @@ fn redis_servers_file_loads_here_with_the_same_data() {
     assert_same_views("the engine on redis-server's file", &want, &got);
 }
 
+/// AUX fields: (name, value) pairs.
+type Aux = Vec<(Vec<u8>, Vec<u8>)>;
+
 /// The AUX fields of a file and where they end.
-fn split_header(file: &[u8]) -> (Vec<(Vec<u8>, Vec<u8>)>, usize) {
+fn split_header(file: &[u8]) -> (Aux, usize) {
     let mut r = Reader::new(file, 1 << 20);
     r.read(9).unwrap();
     let mut aux = Vec::new();
@@ -555,6 +558,8 @@ struct Served {
     stderr: BufReader<std::process::ChildStderr>,
 }
 
+// The child goes into `Served`, whose Drop kills and waits for it.
+#[allow(clippy::zombie_processes)]
 fn serve(dir: &Path, extra: &[&str]) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_redisplay"))
         .args(["serve", "--port", "0", "--dir", dir.to_str().unwrap(), "--dbfilename", "data.rdb"])
@@ -567,7 +572,11 @@ fn serve(dir: &Path, extra: &[&str]) -> Served {
     let mut log = Vec::new();
     loop {
         let mut line = String::new();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "serve ended before its banner: {log:?}");
+        if stderr.read_line(&mut line).unwrap_or(0) == 0 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("serve ended before its banner: {log:?}");
+        }
         if let Some(rest) = line.strip_prefix("redisplay (Redis 7.0.15 engine) ready to accept connections on ") {
             let addr = rest.split(';').next().unwrap();
             let port = addr.rsplit(':').next().unwrap().parse().unwrap();
