@@ -73,12 +73,8 @@ pub fn shutdown(e: &mut Engine, c: &Call) -> Reply {
         return Reply::err("ERR No shutdown in progress.");
     }
     if !nosave {
-        if let Some(busy) = e.busy_script().filter(|b| b.timed_out) {
-            return Reply::err(if busy.eval {
-                crate::script::call::BUSY_EVAL
-            } else {
-                crate::script::call::BUSY_FUNCTION
-            });
+        if let Some(busy) = e.scripts.timed_out_error() {
+            return Reply::err(busy);
         }
     }
     e.server_log(crate::engine::LogLevel::Warning, "User requested shutdown...");

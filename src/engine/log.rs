@@ -1,11 +1,10 @@
-//! The server log: server.c `serverLog()` as lines the host drains (`Engine::take_log`) —
+//! The server log: server.c `serverLog()` as lines the host drains (`Engine::take_log`, in
+//! engine/mod.rs) —
 //! `redisplay serve` prints them on stderr in redis-server's format; the page may show them.
 //! Only what the playground models logs here (saving, loading, shutting down); the log is
 //! bounded, its oldest lines dropped first.
 
 use std::collections::VecDeque;
-
-use super::Engine;
 
 /// Lines kept until the host takes them.
 const CAPACITY: usize = 1000;
@@ -44,17 +43,17 @@ pub struct ServerLog {
     lines: VecDeque<LogLine>,
 }
 
-impl Engine {
-    /// `serverLog()`.
-    pub(crate) fn server_log(&mut self, level: LogLevel, message: impl Into<String>) {
-        if self.log.lines.len() >= CAPACITY {
-            self.log.lines.pop_front();
+impl ServerLog {
+    /// `serverLog()`: one more line (the oldest goes when the log is full).
+    pub fn push(&mut self, line: LogLine) {
+        if self.lines.len() >= CAPACITY {
+            self.lines.pop_front();
         }
-        self.log.lines.push_back(LogLine { at_ms: self.now_ms, level, message: message.into() });
+        self.lines.push_back(line);
     }
 
-    /// The log lines written since the last call, oldest first.
-    pub fn take_log(&mut self) -> Vec<LogLine> {
-        self.log.lines.drain(..).collect()
+    /// Every line, oldest first; the log is left empty.
+    pub fn take(&mut self) -> Vec<LogLine> {
+        self.lines.drain(..).collect()
     }
 }

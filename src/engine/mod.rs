@@ -706,6 +706,17 @@ impl Engine {
         c.outbox.push_back(reply);
     }
 
+    /// `serverLog()` (log.rs).
+    pub(crate) fn server_log(&mut self, level: LogLevel, message: impl Into<String>) {
+        let at_ms = self.now_ms;
+        self.log.push(LogLine { at_ms, level, message: message.into() });
+    }
+
+    /// The server log's lines written since the last call, oldest first.
+    pub fn take_log(&mut self) -> Vec<LogLine> {
+        self.log.take()
+    }
+
     /// Counts a write (server.dirty, INFO rdb_changes_since_last_save).
     pub(crate) fn dirty(&mut self, n: u64) {
         self.stats.dirty += n;
