@@ -461,6 +461,51 @@ fn keys_already_expired_are_skipped_on_load_both_ways() {
     assert_eq!(e.load_rdb(&image).unwrap().keys_loaded, 4);
 }
 
+/// Under an LRU policy each key's idle time travels as IDLE, under an LFU one its counter as
+/// FREQ (set here with RESTORE … IDLETIME / FREQ on both sides).
+#[test]
+fn lru_idle_and_lfu_freq_travel_both_ways() {
+    check_tools();
+    for (policy, option, value, read) in
+        [("allkeys-lru", "IDLETIME", "1000", "IDLETIME"), ("volatile-lfu", "FREQ", "100", "FREQ")]
+    {
+        let server = redis(&["--maxmemory-policy", policy]);
+        let mut conn = Conn::open(server.port());
+        let (mut e, c) = engine(wall_ms());
+        ours(&mut e, c, &argv(&["CONFIG", "SET", "maxmemory-policy", policy]));
+        conn.call(&argv(&["SET", "tmp", "v"]));
+        let Reply::Bulk(payload) = conn.call(&argv(&["DUMP", "tmp"])) else { panic!("DUMP") };
+        let restore = |k: &str| {
+            let mut a = argv(&["RESTORE", k, "0"]);
+            a.push(payload.clone());
+            a.extend(argv(&[option, value]));
+            a
+        };
+        assert_eq!(conn.call(&restore("k")), Reply::ok());
+        assert_eq!(ours(&mut e, c, &restore("k")), Reply::ok());
+        conn.call(&argv(&["SAVE"]));
+        ours(&mut e, c, &argv(&["SAVE"]));
+        // redis-server's file here…
+        let theirs = std::fs::read(server.dir().join("dump.rdb")).unwrap();
+        let (mut f, d) = engine(wall_ms());
+        ours(&mut f, d, &argv(&["CONFIG", "SET", "maxmemory-policy", policy]));
+        f.load_rdb(&theirs).unwrap();
+        let got = ours(&mut f, d, &argv(&["OBJECT", read, "k"]));
+        // …and ours there.
+        let dir = temp_dir(&format!("meta-{policy}"));
+        std::fs::write(dir.join("m.rdb"), e.rdb_file().unwrap().unwrap()).unwrap();
+        let on_ours = redis(&["--maxmemory-policy", policy, "--dir", dir.to_str().unwrap(), "--dbfilename", "m.rdb"]);
+        let theirs_on_ours = Conn::open(on_ours.port()).call(&argv(&["OBJECT", read, "k"]));
+        for r in [got, theirs_on_ours] {
+            let Reply::Integer(n) = r else { panic!("{r:?}") };
+            let want: i64 = value.parse().unwrap();
+            // Idle time keeps growing with the wall clock (seconds); a counter stays.
+            assert!(n >= want && n <= want + 5, "{policy}: {n}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // SAVE, LASTSAVE, INFO persistence, DEBUG RELOAD through redis-cli
 // ---------------------------------------------------------------------------------------------
@@ -507,6 +552,12 @@ SAVE
 DEBUG RELOAD
 GET c
 INFO persistence
+CONFIG SET save \"3600 1\"
+SET z 1
+FLUSHALL
+INFO persistence
+DEBUG RELOAD NOSAVE
+DBSIZE
 ";
 
 /// Masks the seconds of LASTSAVE's `(integer) N` and `rdb_last_save_time:N`, checking each is
