@@ -176,6 +176,19 @@ impl Engine {
         self.rdb_load_image(image, LoadMode { merge: false, replace: true })
     }
 
+    /// A restart, as redis-server's with the same command line: a fresh engine (`reset`, which
+    /// keeps the startup configuration and the store) that loads its RDB file, if there is one.
+    /// What CONFIG SET changed since the start is gone, as without CONFIG REWRITE.
+    pub fn restart(&mut self) -> Result<Option<LoadReport>, LoadFailure> {
+        self.reset();
+        let (dir, name) = self.rdb_path();
+        match self.persist.store.read(&dir, &name) {
+            Ok(None) => Ok(None),
+            Ok(Some(image)) => self.load_rdb(&image).map(Some),
+            Err(msg) => Err(LoadFailure::Store(msg)),
+        }
+    }
+
     /// `rdbLoad()` of `dir`/`dbfilename` from the store (DEBUG RELOAD).
     pub(crate) fn rdb_load_from_store(&mut self, merge: bool) -> Result<LoadReport, LoadFailure> {
         let (dir, name) = self.rdb_path();
@@ -358,6 +371,24 @@ mod tests {
         let mut g = Engine::new(EngineOptions { seed: 0, start_ms: crate::engine::DEFAULT_START_MS + 6000 });
         let report = g.load_rdb(&image).unwrap();
         assert_eq!((report.keys_loaded, report.keys_expired), (6, 1));
+    }
+
+    #[test]
+    fn a_restart_loads_what_was_saved_and_shutdown_saves_under_save_points() {
+        let mut e = Engine::new(EngineOptions::default());
+        let c = e.connect();
+        e.execute(c, &argv(&["SET", "saved", "1"]));
+        e.execute(c, &argv(&["SAVE"]));
+        e.execute(c, &argv(&["SET", "unsaved", "1"]));
+        assert_eq!(e.restart().unwrap().map(|r| r.keys_loaded), Some(1));
+        assert_eq!(e.execute(c, &argv(&["EXISTS", "saved", "unsaved"])), Reply::Integer(1));
+        // With save points SHUTDOWN saves first; the engine says it is gone.
+        e.execute(c, &argv(&["CONFIG", "SET", "save", "60 1"]));
+        e.execute(c, &argv(&["SET", "late", "1"]));
+        e.execute(c, &argv(&["SHUTDOWN"]));
+        assert!(e.has_shut_down());
+        assert_eq!(e.restart().unwrap().map(|r| r.keys_loaded), Some(2));
+        assert!(!e.has_shut_down());
     }
 
     #[test]
