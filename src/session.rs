@@ -565,6 +565,21 @@ mod tests {
         String::from_utf8(s.run_line(line.as_bytes()).text).unwrap()
     }
 
+    /// redis-cli after SHUTDOWN (as against redis-server 7.0.15): nothing printed for it, then
+    /// `not connected> ` and a failed connection per command; `help` still works.
+    #[test]
+    fn after_shutdown_there_is_no_server() {
+        let mut s = Session::new(EngineOptions::default());
+        let out = s.run_line(b"SHUTDOWN NOSAVE");
+        assert!(out.shutdown && out.text.is_empty());
+        assert_eq!(s.prompt(), "not connected> ");
+        assert_eq!(run(&mut s, "GET k"), "Could not connect to Redis at 127.0.0.1:6379: Connection refused\n");
+        assert!(run(&mut s, "help GET").contains("Get the value of a key"));
+        s.engine.restart().unwrap();
+        assert_eq!(s.prompt(), "127.0.0.1:6379> ");
+        assert_eq!(run(&mut s, "PING"), "PONG\n");
+    }
+
     #[test]
     fn prompt_follows_select_and_multi() {
         let mut s = Session::new(EngineOptions::default());
