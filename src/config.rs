@@ -16,10 +16,13 @@
 //! samples and tenacity, the LFU knobs, lazyfree-*, active-expire-effort, notify-keyspace-events,
 //! the listpack/intset thresholds, proto-max-bulk-len, client-query-buffer-limit, maxclients,
 //! requirepass, slowlog-*, latency-monitor-threshold, latency-tracking and its percentiles,
-//! enable-debug-command / enable-module-command, busy-reply-threshold. The rest are validated and
-//! stored like Redis's and read back by CONFIG GET, but change nothing (there is no disk, no
+//! enable-debug-command / enable-module-command, busy-reply-threshold, and for the RDB file
+//! (command/rdb.rs) dir, dbfilename, save (whether SHUTDOWN and FLUSHALL save; serverCron's
+//! save points are not modelled yet), rdbcompression, rdbchecksum. The rest are validated and
+//! stored like Redis's and read back by CONFIG GET, but change nothing (no AOF, no
 //! replication, no cluster, no TLS). Values that describe the process rather than a setting are
-//! plausible constants: `dir` is /var/lib/redis (Debian's), `pidfile` and `logfile` are empty (a
+//! plausible constants: `dir` is /var/lib/redis (Debian's; `redisplay serve` sets the real
+//! directory, where its RDB file goes), `pidfile` and `logfile` are empty (a
 //! server started in the foreground), `port` follows the engine's port (6379 in the page, the
 //! real one under `redisplay serve`) and CONFIG SET of another port answers Redis's "Unable to
 //! listen on this port" as a server that cannot bind it would; `bind` is stored, not re-bound.

@@ -12,7 +12,9 @@
 //! whose reply never comes), and after SUBSCRIBE or MONITOR only prints what arrives until
 //! Ctrl-C. Differences from redis-cli: there is no connection (`connect`
 //! explains that), a repeat count above `MAX_REPEAT` is refused with a message instead of
-//! running for hours, and the `(N.NNs)` timing line is never printed (time is virtual). A
+//! running for hours, the `(N.NNs)` timing line is never printed (time is virtual), and after a
+//! SHUTDOWN the "Could not connect" line each command gets is part of the output (redis-cli
+//! writes it on stderr; the prompt is `not connected> ` either way). A
 //! console's `--raw` and hints settings belong to the console, so they outlast a reconnection
 //! (Ctrl-C, CLIENT KILL) and a reset, where a new redis-cli would start with its defaults.
 
@@ -45,6 +47,9 @@ pub struct LineOutput {
     /// The console entered subscribe mode or MONITOR: redis-cli now only prints what arrives
     /// (`poll`) until Ctrl-C (`Session::interrupt`).
     pub subscribed: bool,
+    /// SHUTDOWN ended the server (`Engine::has_shut_down`): redis-cli printed nothing, and its
+    /// later commands find no server to connect to.
+    pub shutdown: bool,
 }
 
 /// How a console's redis-cli prints and hints: `redis-cli --raw` or not, `:set hints` or
@@ -166,6 +171,9 @@ impl Session {
     /// redis-cli.c `cliRefreshPrompt()`.
     pub fn prompt_of(&self, console: usize) -> String {
         let Some(c) = self.consoles.get(console) else { return "not connected> ".into() };
+        if self.engine.has_shut_down() {
+            return "not connected> ".into();
+        }
         let mut p = String::from("127.0.0.1:6379");
         if c.dbnum != 0 {
             p.push_str(&format!("[{}]", c.dbnum));
@@ -405,6 +413,11 @@ impl Session {
             out.text.extend(help::help(&argv[1..]));
             return;
         }
+        // After SHUTDOWN there is no server: redis-cli fails to connect (it says so on stderr).
+        if self.engine.has_shut_down() {
+            out.text.extend_from_slice(b"Could not connect to Redis at 127.0.0.1:6379: Connection refused\n");
+            return;
+        }
         let client = self.consoles[console].client;
         // The connection was closed (CLIENT KILL): the command is lost, redis-cli says so and
         // connects again (a new client, db 0).
@@ -414,6 +427,12 @@ impl Session {
             return;
         }
         let reply = self.engine.execute(client, argv);
+        // The server went away: no reply comes, and redis-cli (expecting that after SHUTDOWN)
+        // prints nothing.
+        if self.engine.has_shut_down() {
+            out.shutdown = true;
+            return;
+        }
         let before = self.engine.take_outbox_before_reply(client);
         out.text.extend(self.format_arrived(console, before));
         if self.engine.is_blocked(client) {
@@ -544,6 +563,21 @@ mod tests {
 
     fn run(s: &mut Session, line: &str) -> String {
         String::from_utf8(s.run_line(line.as_bytes()).text).unwrap()
+    }
+
+    /// redis-cli after SHUTDOWN (as against redis-server 7.0.15): nothing printed for it, then
+    /// `not connected> ` and a failed connection per command; `help` still works.
+    #[test]
+    fn after_shutdown_there_is_no_server() {
+        let mut s = Session::new(EngineOptions::default());
+        let out = s.run_line(b"SHUTDOWN NOSAVE");
+        assert!(out.shutdown && out.text.is_empty());
+        assert_eq!(s.prompt(), "not connected> ");
+        assert_eq!(run(&mut s, "GET k"), "Could not connect to Redis at 127.0.0.1:6379: Connection refused\n");
+        assert!(run(&mut s, "help GET").contains("Get the value of a key"));
+        s.engine.restart().unwrap();
+        assert_eq!(s.prompt(), "127.0.0.1:6379> ");
+        assert_eq!(run(&mut s, "PING"), "PONG\n");
     }
 
     #[test]

@@ -306,3 +306,31 @@ fn an_endless_library_load_times_out_and_leaves_the_functions_usable() {
     assert_eq!(run(&mut e, a, &["SCRIPT", "FLUSH"]), Reply::ok());
     assert_eq!(run(&mut e, a, &["FCALL", "f", "0"]), Reply::Integer(3));
 }
+
+/// SHUTDOWN while a script has timed out (server.c shutdownCommand(), as 7.0.15 answers it):
+/// ABORT finds nothing in progress, any SHUTDOWN without NOSAVE gets the script's BUSY (and
+/// saves nothing), SHUTDOWN NOSAVE ends the server.
+#[test]
+fn shutdown_during_a_timed_out_script_needs_nosave() {
+    for (kind, busy) in [("eval", BUSY), ("function", BUSY_FUNCTION)] {
+        let (mut e, a, b) = engine("10");
+        run(&mut e, b, &["CONFIG", "SET", "save", "3600 1"]);
+        if kind == "eval" {
+            run(&mut e, a, &["EVAL", "while true do end", "0"]);
+        } else {
+            let lib = "#!lua name=spin\nredis.register_function('spin', function() while true do end end)";
+            run(&mut e, a, &["FUNCTION", "LOAD", lib]);
+            run(&mut e, a, &["FCALL", "spin", "0"]);
+        }
+        until_timed_out(&mut e);
+        for cmd in [&["SHUTDOWN"][..], &["SHUTDOWN", "SAVE"], &["SHUTDOWN", "NOW"], &["SHUTDOWN", "FORCE"]] {
+            assert_eq!(run(&mut e, b, cmd), Reply::err(busy), "{kind}: {cmd:?}");
+        }
+        assert_eq!(run(&mut e, b, &["SHUTDOWN", "ABORT"]), Reply::err("ERR No shutdown in progress."));
+        assert!(!e.has_shut_down());
+        assert_eq!(e.rdb_file(), Ok(None), "nothing saved");
+        run(&mut e, b, &["SHUTDOWN", "NOSAVE"]);
+        assert!(e.has_shut_down(), "{kind}");
+        assert_eq!(e.rdb_file(), Ok(None), "NOSAVE saves nothing");
+    }
+}

@@ -34,8 +34,37 @@ mod live_server;
 
 use live_server::{check_tools, cli_on, Server as Redis};
 
-fn ours() -> Ours {
-    Ours::start(ServeOptions { port: 0, seed: 0x5eed, ..Default::default() }).expect("redisplay serve starts")
+/// A fresh server whose RDB file (SAVE in a transcript) goes to a directory of its own,
+/// removed with it.
+struct OursInDir {
+    server: Ours,
+    dir: std::path::PathBuf,
+}
+
+impl std::ops::Deref for OursInDir {
+    type Target = Ours;
+    fn deref(&self) -> &Ours {
+        &self.server
+    }
+}
+
+impl Drop for OursInDir {
+    fn drop(&mut self) {
+        self.server.stop();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn ours() -> OursInDir {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("redisplay-serve-live-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = vec![("dir".to_string(), dir.to_string_lossy().into_owned())];
+    let server = Ours::start(ServeOptions { port: 0, seed: 0x5eed, config, ..Default::default() })
+        .expect("redisplay serve starts");
+    OursInDir { server, dir }
 }
 
 #[test]

@@ -18,6 +18,7 @@ const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [--raw] [FILE]
        redisplay lru-experiment [--keys N] [--seed N]
        redisplay delay-queue [--strategy 1-5|all] [--consumers N] [--poll 1s] … (--help for all)
        redisplay serve [--port 6379] [--bind 127.0.0.1] [--seed N] [--time UNIX_MS] [--requirepass PASS]
+                       [--dir D] [--dbfilename F] [--save \"SECS CHANGES ...\"] [--<any redis parameter> VALUE]
   Runs redis-cli style command lines (from FILE or stdin) against a fresh redisplay engine
   and prints the replies as `redis-cli --no-raw` would. Lines starting with # are comments.
   --seed N        seed the engine's random number generator (default: random)
@@ -27,16 +28,19 @@ const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [--raw] [FILE]
   delay-queue     runs the delay-queue lab (producers and consumers on a ZSET in virtual time)
                   and prints its metrics table
   serve           the engine as a Redis server (RESP2/RESP3) for redis-cli, redis-benchmark and
-                  client libraries; loopback only unless --requirepass is given
+                  client libraries; loopback only unless --requirepass is given. It loads D/F
+                  (dump.rdb in the working directory by default) at start; SAVE and SHUTDOWN
+                  write it; SHUTDOWN ends the process with status 0
 ";
 
 /// `redisplay serve …`: runs until killed. (Native only: the wasm build has no sockets.)
 #[cfg(not(target_arch = "wasm32"))]
 fn serve(args: impl Iterator<Item = String>) {
-    let opts = match redisplay::net::server::parse_args(args) {
+    let mut opts = match redisplay::net::server::parse_args(args) {
         Ok(o) => o,
         Err(msg) => fail(&format!("serve: {msg}")),
     };
+    opts.log = true;
     let clock = match opts.time {
         Some(t) => format!("clock pinned at {t} ms (CLOCK ADVANCE moves it)"),
         None => "clock follows the wall clock".into(),
@@ -44,7 +48,13 @@ fn serve(args: impl Iterator<Item = String>) {
     match redisplay::net::server::Server::start(opts) {
         Ok(server) => {
             eprintln!("redisplay (Redis 7.0.15 engine) ready to accept connections on {}; {clock}", server.addr);
+            // Until SHUTDOWN (exit status 0) or a signal.
             server.wait();
+        }
+        // A data file that doesn't load, a directory that isn't one: as redis-server, status 1.
+        Err(e) if matches!(e.kind(), std::io::ErrorKind::InvalidData | std::io::ErrorKind::InvalidInput) => {
+            eprintln!("redisplay: serve: {e}");
+            std::process::exit(1);
         }
         Err(e) => fail(&format!("serve: {e}")),
     }

@@ -35,7 +35,7 @@ use crate::persist::rdb_load::{self, LoadError, LoadOptions};
 use crate::reply::Reply;
 
 /// The DUMP settings from the config.
-fn save_options(e: &Engine) -> SaveOptions {
+pub(crate) fn save_options(e: &Engine) -> SaveOptions {
     SaveOptions {
         compression: e.config.bool("rdbcompression"),
         list_fill: e.config.int("list-max-listpack-size"),
@@ -44,7 +44,7 @@ fn save_options(e: &Engine) -> SaveOptions {
 }
 
 /// The limits rdbLoadObject converts encodings by.
-fn load_options(e: &Engine) -> LoadOptions {
+pub(crate) fn load_options(e: &Engine) -> LoadOptions {
     let int = |name: &str| e.config.int(name).max(0) as usize;
     LoadOptions {
         hash_max_listpack_entries: int("hash-max-listpack-entries"),
@@ -122,7 +122,7 @@ pub fn restore(e: &mut Engine, c: &Call) -> Reply {
     let mut level = || random_level(|| uniform(rng));
     let value = match rdb_load::restore_payload(payload, &opts, &mut level) {
         Ok(v) => v,
-        Err(LoadError::BadFormat) => return Reply::err("ERR Bad data format"),
+        Err(LoadError::BadFormat | LoadError::EmptyKey) => return Reply::err("ERR Bad data format"),
         Err(LoadError::TooBig { bytes }) => {
             return Reply::Error(
                 format!(
@@ -174,7 +174,7 @@ pub fn restore(e: &mut Engine, c: &Call) -> Reply {
 /// under an LFU policy FREQ sets the counter (stamped now); otherwise IDLETIME sets the access
 /// time that many seconds before the LRU clock, wrapping as the 24-bit field does (an idle time
 /// past the clock adds LRU_CLOCK_MAX once, then the field keeps its low 24 bits).
-fn set_lru_or_lfu(e: &Engine, lru: &mut u32, lfu_freq: i64, lru_idle: i64) {
+pub(crate) fn set_lru_or_lfu(e: &Engine, lru: &mut u32, lfu_freq: i64, lru_idle: i64) {
     if e.lfu_policy() {
         if lfu_freq >= 0 {
             *lru = (lfu_time_in_minutes(e.now_ms()) << 8) | lfu_freq as u32;

@@ -110,6 +110,10 @@ pub fn flushall(e: &mut Engine, c: &Call) -> Reply {
         db.clear();
     }
     e.dirty(n + 1);
+    // db.c flushAllDataAndResetRDB(): with save points, the (empty) dataset is saved at once.
+    if !e.config.str("save").is_empty() {
+        e.rdb_save();
+    }
     Reply::ok()
 }
 

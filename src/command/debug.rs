@@ -14,10 +14,13 @@
 //! CHANGE-REPL-ID, SDSLEN, HTSTATS (the main table of each db's dicts, never rehashing here),
 //! POPULATE, STRUCTSIZE, ERROR, LOG, REPLICATE, PAUSE-CRON, AOF-FLUSH-SLEEP,
 //! SET-SKIP-CHECKSUM-VALIDATION, REPLYBUFFER, LEAK, CLIENT-EVICTION (disabled case),
-//! CONFIG-REWRITE-FORCE-ALL (fails as a server without a config file does).
+//! CONFIG-REWRITE-FORCE-ALL (fails as a server without a config file does), RELOAD [MERGE]
+//! [NOFLUSH] [NOSAVE] (save, empty the dataset and the libraries, load the file back — through
+//! command/rdb.rs; a file that doesn't load is the error reply where Redis would exit, or panic
+//! on a duplicate key).
 //!
 //! Answered "not supported by the playground": what crashes or restarts a process or needs
-//! files or jemalloc (SEGFAULT, PANIC, ASSERT, OOM, RELOAD, RESTART, CRASH-AND-RECOVER,
+//! files or jemalloc (SEGFAULT, PANIC, ASSERT, OOM, RESTART, CRASH-AND-RECOVER,
 //! LOADAOF, MALLCTL, MALLCTL-STR), cluster links (CLUSTERLINK, DROP-CLUSTER-PACKET-FILTER),
 //! HTSTATS-KEY of a hashtable value (its chains aren't modelled), CLIENT-EVICTION with
 //! maxmemory-clients set.
@@ -146,6 +149,40 @@ fn syntax_error(c: &Call) -> Reply {
     msg.extend_from_slice(&sub[..sub.len().min(128)]);
     msg.extend_from_slice(b"'. Try DEBUG HELP.");
     Reply::Error(msg)
+}
+
+/// `DEBUG RELOAD [MERGE] [NOFLUSH] [NOSAVE]`: SAVE (unless NOSAVE), empty the dataset and the
+/// libraries (unless NOFLUSH), load the file (MERGE: its keys and libraries replace those of
+/// the same name).
+fn reload(e: &mut Engine, c: &Call) -> Reply {
+    let (mut merge, mut flush, mut save) = (false, true, true);
+    for opt in &c.argv[2..] {
+        if is_opt(opt, "merge") {
+            merge = true;
+        } else if is_opt(opt, "noflush") {
+            flush = false;
+        } else if is_opt(opt, "nosave") {
+            save = false;
+        } else {
+            return Reply::err("ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.");
+        }
+    }
+    if save && !e.rdb_save() {
+        return Reply::err("ERR");
+    }
+    if flush {
+        e.empty_data(true);
+    }
+    match e.rdb_load_from_store(merge) {
+        Ok(_) => {
+            e.server_log(crate::engine::LogLevel::Warning, "DB reloaded by DEBUG RELOAD");
+            Reply::ok()
+        }
+        Err(failure) => {
+            e.server_log(crate::engine::LogLevel::Warning, failure.to_string());
+            Reply::err("ERR Error trying to load the RDB dump")
+        }
+    }
 }
 
 fn unsupported(c: &Call) -> Reply {
@@ -300,7 +337,8 @@ pub fn debug(e: &mut Engine, c: &Call) -> Reply {
         ("segfault", 2) | ("panic", 2) | ("oom", 2) | ("restart", 2..=3) | ("crash-and-recover", 2..=3) => {
             unsupported(c)
         }
-        ("assert", _) | ("reload", _) | ("loadaof", 2) | ("mallctl", 3..=4) | ("mallctl-str", 3..=4) => unsupported(c),
+        ("reload", _) => reload(e, c),
+        ("assert", _) | ("loadaof", 2) | ("mallctl", 3..=4) | ("mallctl-str", 3..=4) => unsupported(c),
         ("drop-cluster-packet-filter", 3) | ("clusterlink", 5) => unsupported(c),
         _ => syntax_error(c),
     }

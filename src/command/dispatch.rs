@@ -166,6 +166,16 @@ impl Engine {
         if !cmd.has_flag("no_auth") && self.auth_required(client) {
             return self.reject(client, db, argv, Some(cmd), Reply::err("NOAUTH Authentication required."));
         }
+        // CMD_NO_MULTI (SAVE, SHUTDOWN…): refused inside MULTI (the transaction is doomed).
+        if cmd.has_flag("no_multi") && self.clients.get(&client).is_some_and(|c| c.in_multi) {
+            return self.reject(
+                client,
+                db,
+                argv,
+                Some(cmd),
+                Reply::err("ERR Command not allowed inside a transaction"),
+            );
+        }
         // ACLCheckAllPerm(): NOPERM, and an ACL LOG entry.
         if let Err(denied) = self.acl_check(client, cmd, argv) {
             let context = self.acl_context(client);

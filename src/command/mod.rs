@@ -9,7 +9,7 @@
 //! - `dispatch.rs`: server.c `processCommand()` and `call()`.
 //!
 //! The families (file ↔ Redis file):
-//! - `server.rs` ↔ server.c (PING, ECHO, TIME, COMMAND), `info.rs` ↔ server.c's INFO, `db.rs` ↔ db.c, `object.rs` ↔
+//! - `server.rs` ↔ server.c (PING, ECHO, TIME, COMMAND, SHUTDOWN), `info.rs` ↔ server.c's INFO, `db.rs` ↔ db.c, `object.rs` ↔
 //!   object.c (OBJECT, MEMORY), `config.rs` ↔ config.c, `latency.rs` ↔ latency.c (LATENCY),
 //!   `slowlog.rs` ↔ slowlog.c (SLOWLOG), `debug.rs` ↔ debug.c (DEBUG), `module.rs` ↔ module.c
 //!   (MODULE, without modules), `lolwut.rs` ↔ lolwut.c, lolwut5.c, lolwut6.c, `networking.rs` ↔ networking.c
@@ -23,6 +23,8 @@
 //!   bitops.c, `hyperloglog.rs` ↔ hyperloglog.c, `sort.rs` ↔ sort.c,
 //!   `stream.rs`, `stream_read.rs`, `stream_group.rs`, `stream_info.rs` ↔ t_stream.c;
 //! - `cluster.rs` ↔ cluster.c (DUMP, RESTORE: the payload format is ../persist/rdb.rs);
+//! - `rdb.rs` ↔ rdb.c (SAVE, LASTSAVE, and the engine's side of an RDB file: the format is
+//!   ../persist/rdb_file.rs);
 //! - `multi.rs` ↔ multi.c, `pubsub.rs` ↔ pubsub.c (the tables and delivery are ../pubsub.rs),
 //!   `eval.rs` ↔ eval.c, `functions.rs` ↔ functions.c (the Lua side of both is ../script/);
 //! - `clock.rs`: the playground's own CLOCK command (not Redis).
@@ -51,6 +53,7 @@ pub mod multi;
 pub mod networking;
 pub mod object;
 pub mod pubsub;
+pub mod rdb;
 pub mod replication;
 pub mod server;
 pub mod set;

@@ -1,5 +1,12 @@
-//! server.c commands: PING, ECHO, TIME, INFO and COMMAND (COUNT, LIST, INFO, DOCS, GETKEYS,
-//! GETKEYSANDFLAGS, HELP), plus the shared `<CONTAINER> HELP`.
+//! server.c commands: PING, ECHO, TIME, INFO, SHUTDOWN and COMMAND (COUNT, LIST, INFO, DOCS,
+//! GETKEYS, GETKEYSANDFLAGS, HELP), plus the shared `<CONTAINER> HELP`.
+//!
+//! SHUTDOWN follows `shutdownCommand()`, `prepareForShutdown()` and `finishShutdown()`: its
+//! flags' syntax, ABORT (nothing is ever in progress: no replicas to wait for), BUSY unless
+//! NOSAVE while a script has timed out, then the final save when save points are configured and
+//! NOSAVE wasn't given, or SAVE was (its failure is the error `Errors trying to SHUTDOWN. Check
+//! logs.` unless FORCE). The engine then reports it has shut down (`Engine::has_shut_down`):
+//! the host closes the connections and stops — nothing exits here.
 //!
 //! COMMAND INFO/DOCS and the HELP texts answer from the recorded metadata (table.rs), so they
 //! match redis-server byte for byte for every command we have; GETKEYS follows db.c
@@ -37,6 +44,60 @@ pub fn echo(_e: &mut Engine, c: &Call) -> Reply {
 pub fn time(e: &mut Engine, _c: &Call) -> Reply {
     let us = e.ustime();
     Reply::bulks([us.div_euclid(1_000_000).to_string(), us.rem_euclid(1_000_000).to_string()])
+}
+
+/// `SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT]`.
+pub fn shutdown(e: &mut Engine, c: &Call) -> Reply {
+    let (mut nosave, mut save, mut now, mut force, mut abort) = (false, false, false, false, false);
+    for arg in &c.argv[1..] {
+        let flag = if is_opt(arg, "nosave") {
+            &mut nosave
+        } else if is_opt(arg, "save") {
+            &mut save
+        } else if is_opt(arg, "now") {
+            &mut now
+        } else if is_opt(arg, "force") {
+            &mut force
+        } else if is_opt(arg, "abort") {
+            &mut abort
+        } else {
+            return syntax_error();
+        };
+        *flag = true;
+    }
+    if (abort && (nosave || save || now || force)) || (nosave && save) {
+        return syntax_error();
+    }
+    if abort {
+        // abortShutdown(): a shutdown waits only for lagging replicas, and there are none.
+        return Reply::err("ERR No shutdown in progress.");
+    }
+    if !nosave {
+        if let Some(busy) = e.scripts.timed_out_error() {
+            return Reply::err(busy);
+        }
+    }
+    e.server_log(crate::engine::LogLevel::Warning, "User requested shutdown...");
+    let save_points = !e.config.str("save").is_empty();
+    if (save_points && !nosave) || save {
+        e.server_log(crate::engine::LogLevel::Notice, "Saving the final RDB snapshot before exiting.");
+        if !e.rdb_save() {
+            if force {
+                e.server_log(crate::engine::LogLevel::Warning, "Error trying to save the DB. Exit anyway.");
+            } else {
+                e.server_log(crate::engine::LogLevel::Warning, "Error trying to save the DB, can't exit.");
+                e.server_log(
+                    crate::engine::LogLevel::Warning,
+                    "Errors trying to shut down the server. Check the logs for more information.",
+                );
+                return Reply::err("ERR Errors trying to SHUTDOWN. Check logs.");
+            }
+        }
+    }
+    e.server_log(crate::engine::LogLevel::Warning, "Redis is now ready to exit, bye bye...");
+    e.persist.shut_down = true;
+    // Never sent: the server is gone.
+    Reply::ok()
 }
 
 /// `<CONTAINER> HELP`: the recorded reply (or the playground's own for CLOCK).

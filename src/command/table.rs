@@ -25,6 +25,7 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("echo", server::echo),
     ("time", server::time),
     ("info", super::info::info),
+    ("shutdown", server::shutdown),
     // replication.c
     ("role", super::replication::role),
     ("command", server::command),
@@ -43,6 +44,9 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("config|help", server::container_help),
     // debug.c
     ("debug", super::debug::debug),
+    // rdb.c
+    ("save", super::rdb::save),
+    ("lastsave", super::rdb::lastsave),
     // module.c
     ("module|list", super::module::module_list),
     ("module|load", super::module::module_load),

@@ -7,6 +7,7 @@
 //!   the cost of freeing values (lazyfree.c);
 //! - `cron.rs`: the virtual clock, `serverCron()` and `beforeSleep()`;
 //! - `stats.rs`: the INFO counters;
+//! - `log.rs`: the server log (server.c `serverLog()`), which hosts drain;
 //! - running a command (`processCommand()` → `call()`) is command/dispatch.rs; the subsystems'
 //!   algorithms are expire.rs, evict.rs, pubsub.rs, blocked.rs, notify.rs.
 //!
@@ -19,6 +20,7 @@
 pub mod client;
 pub mod cron;
 pub mod keyspace;
+pub mod log;
 pub mod stats;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -33,6 +35,7 @@ use crate::events::{EventLog, PoolEntry};
 use crate::object::{LRU_CLOCK_MAX, LRU_CLOCK_RESOLUTION};
 use crate::reply::Reply;
 
+pub use log::{LogLevel, LogLine};
 pub use stats::{CallInfo, CommandStat, CpuClock, LatencyMonitor, SlowLog, Stats};
 
 pub type ClientId = u64;
@@ -324,6 +327,44 @@ pub struct Engine {
     pub(crate) tracking_caller_keys: Vec<Vec<u8>>,
     /// ACL users and the ACL log (acl.rs).
     pub(crate) acl: crate::acl::Acl,
+    /// The RDB file, the last save and load, a requested shutdown (command/rdb.rs, server.rs).
+    pub(crate) persist: PersistState,
+    /// The server log (log.rs).
+    pub(crate) log: log::ServerLog,
+}
+
+/// rdb.c's and server.c's persistence state in `redisServer`: where the RDB file goes (the
+/// host's store, persist/store.rs), `lastsave`, the counters INFO persistence shows, and whether
+/// SHUTDOWN ended the server (the host then closes its connections and stops).
+pub struct PersistState {
+    pub(crate) store: Box<dyn crate::persist::store::RdbStore>,
+    /// `server.lastsave`: Unix seconds of the last successful save (the start, at first: "at
+    /// startup we consider the DB saved").
+    pub lastsave: i64,
+    /// `server.lastbgsave_status`.
+    pub lastbgsave_ok: bool,
+    /// `server.stat_rdb_saves`: SAVE and BGSAVE commands (DEBUG RELOAD's and SHUTDOWN's saves
+    /// aren't counted).
+    pub rdb_saves: u64,
+    /// `rdb_last_load_keys_loaded` / `rdb_last_load_keys_expired` of the last load.
+    pub last_load_keys_loaded: u64,
+    pub last_load_keys_expired: u64,
+    /// SHUTDOWN succeeded: the server is gone (`Engine::has_shut_down`).
+    pub shut_down: bool,
+}
+
+impl PersistState {
+    fn new(start_ms: i64) -> PersistState {
+        PersistState {
+            store: Box::new(crate::persist::store::MemoryStore::default()),
+            lastsave: start_ms.div_euclid(1000),
+            lastbgsave_ok: true,
+            rdb_saves: 0,
+            last_load_keys_loaded: 0,
+            last_load_keys_expired: 0,
+            shut_down: false,
+        }
+    }
 }
 
 /// What the DEBUG command switches (debug.c's server fields).
@@ -546,6 +587,8 @@ impl Engine {
             shard_channels: IndexMap::new(),
             tracking_caller_keys: Vec::new(),
             acl: Default::default(),
+            persist: PersistState::new(opts.start_ms),
+            log: Default::default(),
         };
         e.config_changed();
         e.lruclock = e.lru_clock_at(opts.start_ms);
@@ -559,7 +602,10 @@ impl Engine {
         let clients: Vec<ClientId> = self.clients.keys().copied().collect();
         let (next, port) = (self.next_client_id, self.tcp_port);
         let startup = std::mem::take(&mut self.startup_config);
+        // The files outlive the server, as a disk's do.
+        let store = std::mem::replace(&mut self.persist.store, Box::new(crate::persist::store::MemoryStore::default()));
         *self = Engine::new(EngineOptions { seed: self.seed, start_ms: self.start_ms });
+        self.persist.store = store;
         for (name, value) in startup {
             let _ = self.configure_startup(&name, &value);
         }
@@ -713,6 +759,17 @@ impl Engine {
                 self.prop.now(Some(db), argv, crate::propagate::Targets::BOTH);
             }
         }
+    }
+
+    /// `serverLog()` (log.rs).
+    pub(crate) fn server_log(&mut self, level: LogLevel, message: impl Into<String>) {
+        let at_ms = self.now_ms;
+        self.log.push(LogLine { at_ms, level, message: message.into() });
+    }
+
+    /// The server log's lines written since the last call, oldest first.
+    pub fn take_log(&mut self) -> Vec<LogLine> {
+        self.log.take()
     }
 
     /// Counts a write (server.dirty, INFO rdb_changes_since_last_save).

@@ -31,6 +31,13 @@
 //!   other clients are read meanwhile: their commands wait for it, get BUSY once it timed out,
 //!   or stop it (SCRIPT KILL); the script's client gets its reply when it ends.
 //!
+//! - Persistence (net/disk.rs): `dir` (the working directory unless `--dir` names one, made
+//!   absolute) and `dbfilename` locate the RDB file; an existing one is loaded before the server
+//!   answers (one that doesn't load stops the start, as it stops redis-server); SAVE, DEBUG
+//!   RELOAD, FLUSHALL with save points and SHUTDOWN write it atomically. After a successful
+//!   SHUTDOWN no reply is written: every connection closes and the server's thread ends (the
+//!   binary then exits with status 0). With `log`, the server log goes to stderr.
+//!
 //! Deviations: no TLS, no unix sockets; the playground's memory model, not the process's,
 //! answers INFO memory.
 
@@ -46,7 +53,9 @@ use mio::net::{TcpListener, TcpStream};
 use mio::{Events, Interest, Poll, Token, Waker};
 
 use crate::engine::{ClientId, Engine, EngineOptions};
+use crate::net::disk::{format_log_line, resolve_dir, DiskStore};
 use crate::net::query::{Parsed, QueryBuffer};
+use crate::persist::store::RdbStore;
 
 /// Lua instructions a running script gets per event-loop iteration (10 ms of its virtual time).
 const SCRIPT_SLICE_STEPS: u64 = 5_000_000;
@@ -63,13 +72,31 @@ pub struct ServeOptions {
     /// requirepass at start (required when binding beyond loopback).
     pub requirepass: Option<String>,
     /// Any other Redis parameter given as `--name value`, as redis-server's command line takes
-    /// it — immutable ones included (`--enable-debug-command yes|local`, `--databases 4`).
+    /// it — immutable ones included (`--enable-debug-command yes|local`, `--databases 4`,
+    /// `--dir D --dbfilename F --save "3600 1"`).
     pub config: Vec<(String, String)>,
+    /// Print the server log (loading, saving, shutting down) on stderr, as redis-server does.
+    pub log: bool,
 }
 
 impl Default for ServeOptions {
     fn default() -> Self {
-        ServeOptions { bind: "127.0.0.1".into(), port: 6379, seed: 0, time: None, requirepass: None, config: vec![] }
+        ServeOptions {
+            bind: "127.0.0.1".into(),
+            port: 6379,
+            seed: 0,
+            time: None,
+            requirepass: None,
+            config: vec![],
+            log: false,
+        }
+    }
+}
+
+impl ServeOptions {
+    /// The last value given for a parameter.
+    fn param(&self, name: &str) -> Option<&str> {
+        self.config.iter().rev().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 }
 
@@ -95,6 +122,16 @@ impl Server {
                 format!("binding to {} (beyond loopback) needs --requirepass", opts.bind),
             ));
         }
+        // The RDB file: `dir` made absolute (redis-server chdir()s into it), then read now so
+        // that a file that doesn't load stops the start, as it stops redis-server.
+        let invalid = |m: String| std::io::Error::new(ErrorKind::InvalidInput, m);
+        let dir = resolve_dir(opts.param("dir")).map_err(invalid)?;
+        let dir = dir.to_string_lossy().into_owned();
+        let dbfilename = opts.param("dbfilename").unwrap_or("dump.rdb").to_string();
+        let image = DiskStore.read(&dir, &dbfilename).map_err(invalid)?;
+        let mut opts = opts;
+        opts.config.retain(|(n, _)| !n.eq_ignore_ascii_case("dir"));
+        opts.config.push(("dir".into(), dir));
         let std_listener = std::net::TcpListener::bind((opts.bind.as_str(), opts.port))?;
         std_listener.set_nonblocking(true)?;
         let addr = std_listener.local_addr()?;
@@ -104,14 +141,48 @@ impl Server {
         let waker = Arc::new(Waker::new(poll.registry(), WAKER)?);
         let stop = Arc::new(AtomicBool::new(false));
         let loop_stop = stop.clone();
+        let (loaded_tx, loaded_rx) = std::sync::mpsc::channel::<Result<(), String>>();
         // The engine (with its Lua VM) is not Send: it is made on the thread that owns it.
         let thread = thread::Builder::new().name("redisplay-serve".into()).spawn(move || {
             let mut engine = new_engine(&opts);
             engine.tcp_port = addr.port();
-            let mut ev = EventLoop::new(engine, opts.time.is_some(), poll, listener);
+            engine.set_rdb_store(Box::new(DiskStore));
+            if let Some(image) = image {
+                // server.c loadDataFromDisk().
+                let started = std::time::Instant::now();
+                let loaded = engine.load_rdb(&image);
+                print_log(&mut engine, opts.log);
+                match loaded {
+                    Ok(_) if opts.log => {
+                        eprintln!(
+                            "{}:M * DB loaded from disk: {:.3} seconds",
+                            std::process::id(),
+                            started.elapsed().as_secs_f64()
+                        )
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        let _ = loaded_tx.send(Err(format!("Fatal error loading the DB ({dbfilename}): {e}")));
+                        return;
+                    }
+                }
+            }
+            let _ = loaded_tx.send(Ok(()));
+            let mut ev = EventLoop::new(engine, opts.time.is_some(), poll, listener, opts.log);
             ev.run(&loop_stop);
         })?;
-        Ok(Server { addr, stop, waker, thread: Some(thread) })
+        let mut server = Server { addr, stop, waker, thread: Some(thread) };
+        match loaded_rx.recv() {
+            Ok(Ok(())) => Ok(server),
+            Ok(Err(msg)) => {
+                server.stop();
+                Err(std::io::Error::new(ErrorKind::InvalidData, msg))
+            }
+            Err(_) => {
+                server.stop();
+                Err(std::io::Error::other("the server thread ended while starting"))
+            }
+        }
     }
 
     /// Blocks until the server stops (it runs until the process ends or `stop()`).
@@ -154,6 +225,15 @@ fn new_engine(opts: &ServeOptions) -> Engine {
         let _ = engine.configure_startup(name, value);
     }
     engine
+}
+
+/// The engine's log lines, on stderr when `on` (dropped otherwise).
+fn print_log(engine: &mut Engine, on: bool) {
+    for line in engine.take_log() {
+        if on {
+            eprintln!("{}", format_log_line(&line));
+        }
+    }
 }
 
 fn wall_ms() -> i64 {
@@ -209,12 +289,14 @@ struct EventLoop {
     pinned: bool,
     /// Engine time minus wall time, changed by CLOCK SET / ADVANCE under the wall clock.
     offset_ms: i64,
+    /// Print the server log on stderr.
+    log: bool,
 }
 
 impl EventLoop {
-    fn new(engine: Engine, pinned: bool, poll: Poll, listener: TcpListener) -> EventLoop {
+    fn new(engine: Engine, pinned: bool, poll: Poll, listener: TcpListener, log: bool) -> EventLoop {
         let offset_ms = if pinned { 0 } else { engine.now_ms() - wall_ms() };
-        EventLoop { engine, poll, listener, conns: BTreeMap::new(), next_conn: 2, pinned, offset_ms }
+        EventLoop { engine, poll, listener, conns: BTreeMap::new(), next_conn: 2, pinned, offset_ms, log }
     }
 
     fn run(&mut self, stop: &AtomicBool) {
@@ -248,11 +330,22 @@ impl EventLoop {
             if self.engine.busy_script().is_some() {
                 self.engine.run_script_slice(SCRIPT_SLICE_STEPS);
             }
+            // SHUTDOWN: the process exits now — no reply is written, every connection closes.
+            if self.engine.has_shut_down() {
+                break;
+            }
             // beforeSleep(): the fast expire cycle, blocked clients' timeouts, then replies.
             self.engine.before_sleep();
             self.flush_all();
+            print_log(&mut self.engine, self.log);
         }
+        print_log(&mut self.engine, self.log);
         self.conns.clear();
+    }
+
+    /// The server is gone (SHUTDOWN): nothing more is read or run.
+    fn gone(&self) -> bool {
+        self.engine.has_shut_down()
     }
 
     /// How long to sleep: until the next serverCron tick under the wall clock; not at all
@@ -323,6 +416,9 @@ impl EventLoop {
     fn read(&mut self, id: ConnId) {
         let mut buf = [0u8; PROTO_IOBUF_LEN];
         loop {
+            if self.gone() {
+                return;
+            }
             let Some(c) = self.conns.get_mut(&id) else { return };
             if c.closing {
                 // Nothing more is read; a closing socket is shut once its output is written.
@@ -425,6 +521,9 @@ impl EventLoop {
     fn run_client(&mut self, id: ConnId) -> bool {
         let mut progressed = false;
         loop {
+            if self.gone() {
+                return false;
+            }
             let Some(c) = self.conns.get_mut(&id) else { return progressed };
             let client = c.client;
             if c.closing || self.engine.is_blocked(client) {

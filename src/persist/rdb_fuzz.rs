@@ -390,3 +390,160 @@ fn extreme_stream_counters_survive_their_commands() {
     }
     assert!(loaded >= 30, "{loaded}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Whole files (rdb_file.rs)
+// ---------------------------------------------------------------------------------------------
+
+use super::rdb_file::{self, FileLoadOptions, FileOptions, Header, KeyMeta, RdbWriter};
+
+fn file_opts() -> FileLoadOptions {
+    FileLoadOptions {
+        values: LoadOptions::default(),
+        dbnum: 16,
+        now_ms: 5_000,
+        expire_keys: true,
+        verify_checksum: true,
+    }
+}
+
+/// A file's last 8 bytes made its checksum again (as a crafted file would have it).
+fn with_crc(mut f: Vec<u8>) -> Vec<u8> {
+    if f.len() >= 8 {
+        let n = f.len() - 8;
+        let crc = crc64(0, &f[..n]);
+        f[n..].copy_from_slice(&crc.to_le_bytes());
+    }
+    f
+}
+
+/// Valid files: every value of `seeds`' payloads as keys over a few dbs, with TTLs (some
+/// already past), LRU and LFU opcodes, AUX fields and libraries.
+fn seed_files(rng: &mut Rng) -> Vec<Vec<u8>> {
+    let payloads = seeds(rng);
+    let mut level = || 1;
+    let values: Vec<Value> =
+        payloads.iter().filter_map(|p| restore_payload(p, &LoadOptions::default(), &mut level).ok()).collect();
+    let mut files = Vec::new();
+    for variant in 0..4 {
+        let header = Header { ctime: 1_700_000_000, used_mem: 1 << 20, repl: None, aof_base: variant == 3 };
+        let opts =
+            FileOptions { values: SaveOptions { compression: variant != 1, ..Default::default() }, checksum: true };
+        let mut w = RdbWriter::new(opts, &header);
+        if variant == 2 {
+            w.aux(b"%note", b"hello");
+            w.function(b"#!lua name=l\nredis.register_function('f', function() return 1 end)");
+        }
+        for (db, chunk) in values.chunks(4).enumerate() {
+            w.select_db(db * 3, chunk.len() as u64, 1);
+            for (i, v) in chunk.iter().enumerate() {
+                let expire = match i % 3 {
+                    0 => None,
+                    1 => Some(1_000),
+                    _ => Some(9_000_000),
+                };
+                let meta = match (variant + i) % 3 {
+                    0 => KeyMeta::None,
+                    1 => KeyMeta::Idle(rng.next() % 100_000),
+                    _ => KeyMeta::Freq(rng.next() as u8),
+                };
+                w.key(format!("key:{db}:{i}").as_bytes(), v, expire, meta);
+            }
+        }
+        files.push(w.finish());
+    }
+    files
+}
+
+fn check_file(f: &[u8], rng: &mut Rng) {
+    let mut level = || 1 + (rng.next() % 3) as usize;
+    let Ok(loaded) = rdb_file::load(f, &file_opts(), &mut level) else { return };
+    // What loads writes and loads back to the same keys.
+    let mut w = RdbWriter::new(
+        FileOptions { values: SaveOptions::default(), checksum: true },
+        &Header { ctime: 0, used_mem: 0, repl: None, aof_base: false },
+    );
+    for code in &loaded.functions {
+        w.function(code);
+    }
+    for k in &loaded.keys {
+        w.select_db(k.db, 1, 0);
+        w.key(&k.key, &k.value, k.expire_ms, KeyMeta::None);
+    }
+    let again = rdb_file::load(&w.finish(), &file_opts(), &mut level).expect("a written file loads");
+    assert_eq!(again.keys.len(), loaded.keys.len());
+    for (a, b) in again.keys.iter().zip(&loaded.keys) {
+        assert_eq!((a.db, &a.key, &a.value, a.expire_ms), (b.db, &b.key, &b.value, b.expire_ms));
+    }
+}
+
+#[test]
+fn mutated_and_random_files_never_panic() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let seeds = seed_files(&mut rng);
+    for s in &seeds {
+        let loaded = rdb_file::load(s, &file_opts(), &mut || 1).expect("a seed file loads");
+        assert!(loaded.keys_expired > 0 && !loaded.keys.is_empty());
+    }
+    for round in 0..3000 {
+        let base = &seeds[rng.below(seeds.len())];
+        let mut f = base.clone();
+        match round % 5 {
+            0 => {
+                for _ in 0..1 + rng.below(4) {
+                    let i = 9 + rng.below(f.len() - 9);
+                    f[i] = rng.next() as u8;
+                }
+            }
+            1 => f.truncate(rng.below(f.len())),
+            2 => {
+                let i = 9 + rng.below(f.len() - 9);
+                let junk: Vec<u8> = (0..1 + rng.below(8)).map(|_| rng.next() as u8).collect();
+                f.splice(i..i, junk);
+            }
+            3 => {
+                let other = &seeds[rng.below(seeds.len())];
+                let cut = 9 + rng.below(f.len() - 9);
+                let from = 9 + rng.below(other.len() - 9);
+                f.truncate(cut);
+                f.extend_from_slice(&other[from..]);
+            }
+            _ => {
+                f = b"REDIS0010".to_vec();
+                f.extend((0..rng.below(80)).map(|_| rng.next() as u8));
+                f.push(0xff);
+                f.extend_from_slice(&[0; 8]);
+            }
+        }
+        // Half of them get a valid checksum, so that the bytes behind it are read.
+        if round % 2 == 0 {
+            f = with_crc(f);
+        }
+        check_file(&f, &mut rng);
+    }
+}
+
+#[test]
+fn huge_declared_sizes_in_files_allocate_nothing() {
+    let cases: &[&[u8]] = &[
+        b"\xfe\x81\xff\xff\xff\xff\xff\xff\xff\xff", // SELECTDB 2^64-1
+        b"\xfb\x81\xff\xff\xff\xff\xff\xff\xff\xff\x80\xff\xff\xff\xff", // RESIZEDB 2^64-1 keys
+        b"\xfa\x80\xff\xff\xff\xff",                 // an AUX key of 4 GB
+        b"\xf5\x81\xff\xff\xff\xff\xff\xff\xff\xff", // a library of 2^64-1 bytes
+        b"\xf8\x81\xff\xff\xff\xff\xff\xff\xff\xff\x00\x01k\x01v", // IDLE 2^64-1 then a key
+        b"\x00\x80\xff\xff\xff\xff",                 // a key of 4 GB
+        b"\x02\x01k\x80\xff\xff\xff\xff\x01a",       // a set of 4 billion members
+        b"\x12\x01k\x80\xff\xff\xff\xff\x02",        // a quicklist of 4 billion nodes
+        b"\xfc\xff\xff\xff",                         // EXPIRETIME_MS cut short
+    ];
+    for c in cases {
+        let mut f = b"REDIS0010".to_vec();
+        f.extend_from_slice(c);
+        assert!(rdb_file::load(&f, &file_opts(), &mut || 1).is_err(), "{c:?}");
+        f.push(0xff);
+        f.extend_from_slice(&[0; 8]);
+        let r = rdb_file::load(&f, &file_opts(), &mut || 1);
+        // IDLE 2^64-1 is a valid (if silly) idle time; the rest can't load.
+        assert!(r.is_err() || c[0] == 0xf8 || c[0] == 0xfb, "{c:?}");
+    }
+}

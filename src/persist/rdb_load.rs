@@ -53,6 +53,9 @@ pub enum LoadError {
     BadFormat,
     /// Decompressing would allocate more than the caller's limit.
     TooBig { bytes: u64 },
+    /// rdb.c's `RDB_LOAD_ERR_EMPTY_KEY`: a collection with no elements. RESTORE refuses it as
+    /// bad data; an RDB file's loader skips the key (rdb_file.rs).
+    EmptyKey,
 }
 
 pub type Result<T> = std::result::Result<T, LoadError>;
@@ -116,6 +119,17 @@ impl<'a> Reader<'a> {
     /// Bytes not read yet.
     pub fn remaining(&self) -> usize {
         self.buf.len() - self.pos
+    }
+
+    /// Bytes read so far (`rioTell()`).
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// What decompressed strings may take from now on (an RDB file's loader gives each value
+    /// the per-value limit afresh).
+    pub fn set_budget(&mut self, max_alloc: u64) {
+        self.budget = max_alloc;
     }
 
     /// `rioRead()`: exactly `n` bytes or an error (never allocates).
@@ -456,7 +470,7 @@ fn load_stream(t: u8, r: &mut Reader) -> Result<Value> {
 /// `goto emptykey`: Redis refuses an empty value.
 fn non_empty(v: Value, empty: bool) -> Result<Value> {
     if empty {
-        Err(LoadError::BadFormat)
+        Err(LoadError::EmptyKey)
     } else {
         Ok(v)
     }
@@ -465,7 +479,7 @@ fn non_empty(v: Value, empty: bool) -> Result<Value> {
 fn load_set(r: &mut Reader, opts: &LoadOptions) -> Result<Value> {
     let len = r.load_len()?;
     if len == 0 {
-        return Err(LoadError::BadFormat);
+        return Err(LoadError::EmptyKey);
     }
     let max_entries = opts.set_max_intset_entries.min(1 << 30) as u64;
     let mut set = if len > max_entries { Set::Table(table_set()) } else { Set::Intset(Intset::new()) };
@@ -502,7 +516,7 @@ fn zset_limits(opts: &LoadOptions) -> crate::zset::Limits {
 fn load_zset(t: u8, r: &mut Reader, opts: &LoadOptions, level: &mut dyn FnMut() -> usize) -> Result<Value> {
     let len = r.load_len()?;
     if len == 0 {
-        return Err(LoadError::BadFormat);
+        return Err(LoadError::EmptyKey);
     }
     let mut dict: Map<Vec<u8>, f64> = Map::default();
     let mut zsl = Skiplist::new();
@@ -529,7 +543,7 @@ fn load_zset(t: u8, r: &mut Reader, opts: &LoadOptions, level: &mut dyn FnMut() 
 fn load_hash(r: &mut Reader, opts: &LoadOptions) -> Result<Value> {
     let len = r.load_len()?;
     if len == 0 {
-        return Err(LoadError::BadFormat);
+        return Err(LoadError::EmptyKey);
     }
     let mut pairs: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
     let mut seen: IndexSet<Vec<u8>, Hasher> = table_set();
@@ -632,7 +646,7 @@ fn load_blob(t: u8, blob: &[u8], opts: &LoadOptions, level: &mut dyn FnMut() -> 
             let p: Vec<(Vec<u8>, Vec<u8>)> =
                 pairs(entries.ok_or_else(bad)?)?.into_iter().map(|(f, v)| (f, v.to_bytes())).collect();
             if p.is_empty() {
-                return Err(bad());
+                return Err(LoadError::EmptyKey);
             }
             Ok(hash_from_pairs(p, opts, false))
         }
@@ -640,7 +654,7 @@ fn load_blob(t: u8, blob: &[u8], opts: &LoadOptions, level: &mut dyn FnMut() -> 
             let entries = if t == TYPE_ZSET_ZIPLIST { ziplist::ziplist_entries(blob) } else { listpack::entries(blob) };
             let p = pairs(entries.ok_or_else(bad)?)?;
             if p.is_empty() {
-                return Err(bad());
+                return Err(LoadError::EmptyKey);
             }
             let mut v: Vec<(Vec<u8>, f64)> = Vec::with_capacity(p.len());
             for (m, s) in p {

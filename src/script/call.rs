@@ -42,10 +42,7 @@ use super::{BusyScript, RunKind, RunPolicy, RunState, Running, ScriptSlice};
 /// page doesn't hold the tab for long before the page's slices take over.
 pub const FIRST_SLICE_STEPS: u64 = 1_000_000;
 
-/// shared.slowevalerr / shared.slowscripterr.
-pub const BUSY_EVAL: &str = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
-pub const BUSY_FUNCTION: &str =
-    "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
+pub use super::{BUSY_EVAL, BUSY_FUNCTION};
 
 /// What EVAL or FCALL asks to run.
 pub(crate) struct Invocation<'a> {

@@ -308,27 +308,13 @@ impl Libraries {
             let t = r.byte().map_err(|_| "can not read data type".to_string())?;
             let code = match t {
                 OPCODE_FUNCTION2 => r.bytes().map_err(|_| "Failed loading library payload".to_string())?,
-                OPCODE_FUNCTION_PRE_GA => pre_ga_code(&mut r)?,
+                OPCODE_FUNCTION_PRE_GA => crate::persist::rdb_file::pre_ga_code(&mut r)?,
                 _ => return Err("given type is not a function".into()),
             };
             libs.create(vm, &code, false, step_ns)?;
         }
         Ok(libs)
     }
-}
-
-/// rdb.c `rdbFunctionLoad()` for `RDB_OPCODE_FUNCTION`: the library's name, engine,
-/// optional description (dropped) and code, made into a library's code with its shebang
-/// (`"#!%s name=%s\n%s"`: each part up to a NUL).
-fn pre_ga_code(r: &mut Reader) -> Result<Vec<u8>, String> {
-    let name = r.bytes().map_err(|_| "Failed loading library name".to_string())?;
-    let engine = r.bytes().map_err(|_| "Failed loading engine name".to_string())?;
-    let has_desc = r.load_len().map_err(|_| "Failed loading library description indicator".to_string())?;
-    if has_desc != 0 {
-        r.bytes().map_err(|_| "Failed loading library description".to_string())?;
-    }
-    let blob = r.bytes().map_err(|_| "Failed loading library blob".to_string())?;
-    Ok([b"#!", c_string(&engine), b" name=", c_string(&name), b"\n", c_string(&blob)].concat())
 }
 
 /// function_lua.c `luaEngineCreate()`: compiles the code after the shebang as

@@ -111,6 +111,11 @@ pub struct RunPolicy {
     pub oom_at_start: bool,
 }
 
+/// shared.slowevalerr / shared.slowscripterr.
+pub const BUSY_EVAL: &str = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+pub const BUSY_FUNCTION: &str =
+    "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
+
 /// What runs: an EVAL'd script (by SHA) or a function (by name).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunKind {
@@ -243,6 +248,13 @@ impl Scripts {
     /// A script is running (between slices).
     pub fn busy(&self) -> bool {
         self.running.is_some()
+    }
+
+    /// The BUSY error of a script that has timed out (`isInsideYieldingLongCommand()`), for the
+    /// commands that check it themselves (SHUTDOWN without NOSAVE).
+    pub(crate) fn timed_out_error(&self) -> Option<&'static str> {
+        let r = self.running.as_ref().filter(|r| r.timed_out)?;
+        Some(if matches!(r.kind, RunKind::Eval { .. }) { BUSY_EVAL } else { BUSY_FUNCTION })
     }
 
     /// SCRIPT FLUSH (eval.c `scriptingReset()`): forget every script and start a new Lua state.

@@ -143,7 +143,8 @@ impl Server {
         self.port
     }
 
-    /// The server's `--dir`.
+    /// The server's own `--dir` (where SAVE writes), removed with it.
+    #[allow(dead_code)]
     pub fn dir(&self) -> &std::path::Path {
         &self.dir
     }
