@@ -73,8 +73,9 @@ def start_real(port, workdir):
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def start_ours(binary, port):
-    cmd = [binary, "serve", "--port", str(port), "--seed", "1"] + SERVER_OPTIONS
+def start_ours(binary, port, workdir):
+    # Its own --dir too: a SAVE or SHUTDOWN writes dump.rdb there, not into the checkout.
+    cmd = [binary, "serve", "--port", str(port), "--seed", "1", "--dir", workdir] + SERVER_OPTIONS
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -122,7 +123,7 @@ def main():
             results = {}
             for who in ("real", "ours"):
                 port = free_port()
-                proc = start_real(port, tmp) if who == "real" else start_ours(args.redisplay, port)
+                proc = start_real(port, tmp) if who == "real" else start_ours(args.redisplay, port, tmp)
                 try:
                     wait_for(port, proc, "redis-server" if who == "real" else "redisplay serve")
                     junit = os.path.join(tmp, f"{who}-{protocol}.xml")
@@ -145,7 +146,7 @@ def main():
             again = [t for t in passing if ours.get(t) != "passed" and f"{protocol} {t}" not in known]
             if again:
                 port = free_port()
-                proc = start_ours(args.redisplay, port)
+                proc = start_ours(args.redisplay, port, tmp)
                 try:
                     wait_for(port, proc, "redisplay serve")
                     junit = os.path.join(tmp, f"ours-{protocol}-again.xml")
