@@ -24,40 +24,9 @@
 #[path = "support/live_server.rs"]
 mod live_server;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-
-use live_server::{check_tools, Server};
+use live_server::{check_tools, Conn, Server};
 use redisplay::reply::parse_resp;
 use redisplay::{ClientId, Engine, EngineOptions, Reply};
-
-/// A RESP2 connection speaking bytes.
-struct Conn {
-    stream: TcpStream,
-    buf: Vec<u8>,
-}
-
-impl Conn {
-    fn call(&mut self, argv: &[Vec<u8>]) -> Reply {
-        let mut out = format!("*{}\r\n", argv.len()).into_bytes();
-        for a in argv {
-            out.extend(format!("${}\r\n", a.len()).bytes());
-            out.extend_from_slice(a);
-            out.extend_from_slice(b"\r\n");
-        }
-        self.stream.write_all(&out).unwrap();
-        loop {
-            if let Some((reply, used)) = parse_resp(&self.buf) {
-                self.buf.drain(..used);
-                return reply;
-            }
-            let mut chunk = [0u8; 1 << 16];
-            let n = self.stream.read(&mut chunk).unwrap();
-            assert!(n > 0, "redis-server closed the connection");
-            self.buf.extend_from_slice(&chunk[..n]);
-        }
-    }
-}
 
 struct Both {
     conn: Conn,
@@ -385,12 +354,10 @@ fn cases() -> Vec<Case> {
 fn dump_and_restore_agree_with_a_live_server() {
     check_tools();
     let server = Server::start();
-    let stream = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
-    stream.set_nodelay(true).ok();
     let start = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
     let mut engine = Engine::new(EngineOptions { seed: 7, start_ms: start });
     let client = engine.connect();
-    let mut b = Both { conn: Conn { stream, buf: Vec::new() }, engine, client };
+    let mut b = Both { conn: Conn::open(server.port()), engine, client };
     let mut mismatched = Vec::new();
     let mut compared = 0;
     for c in cases() {
@@ -463,11 +430,10 @@ fn dump_and_restore_agree_with_a_live_server() {
 fn restore_options_agree_with_a_live_server() {
     check_tools();
     let server = Server::start();
-    let stream = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
     let start = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
     let mut engine = Engine::new(EngineOptions { seed: 7, start_ms: start });
     let client = engine.connect();
-    let mut b = Both { conn: Conn { stream, buf: Vec::new() }, engine, client };
+    let mut b = Both { conn: Conn::open(server.port()), engine, client };
     b.both(&cmd(&["SET", "src", "value"]));
     let Reply::Bulk(p) = b.redis(&cmd(&["DUMP", "src"])) else { panic!("DUMP") };
     let restore = |key: &str, ttl: &str, opts: &[&str]| {
@@ -540,11 +506,10 @@ fn restore_options_agree_with_a_live_server() {
 fn mutated_payloads_are_refused_as_redis_refuses_them() {
     check_tools();
     let server = Server::start();
-    let stream = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
     let start = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
     let mut engine = Engine::new(EngineOptions { seed: 7, start_ms: start });
     let client = engine.connect();
-    let mut b = Both { conn: Conn { stream, buf: Vec::new() }, engine, client };
+    let mut b = Both { conn: Conn::open(server.port()), engine, client };
     b.both(&cmd(&["CONFIG", "SET", "sanitize-dump-payload", "yes"]));
     // Seeds: one key per type and encoding, DUMPed by redis.
     let seeds: Vec<Vec<Vec<u8>>> = vec![
@@ -747,12 +712,10 @@ type StreamCase = (&'static str, Vec<(&'static str, &'static str)>, Vec<Vec<Vec<
 fn stream_dumps_agree_with_a_live_server() {
     check_tools();
     let server = Server::start();
-    let stream = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
-    stream.set_nodelay(true).ok();
     let start = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
     let mut engine = Engine::new(EngineOptions { seed: 7, start_ms: start });
     let client = engine.connect();
-    let mut b = Both { conn: Conn { stream, buf: Vec::new() }, engine, client };
+    let mut b = Both { conn: Conn::open(server.port()), engine, client };
     let xadd = |id: String, fields: &[(&str, String)]| {
         let mut a = cmd(&["XADD", "k", &id]);
         for (f, v) in fields {

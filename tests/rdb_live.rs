@@ -34,12 +34,11 @@ mod common;
 mod live_server;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::native::wall_ms;
-use live_server::{check_tools, cli_on, Server};
+use live_server::{check_tools, cli_on, Conn, Server};
 use redisplay::persist::rdb_load::Reader;
 use redisplay::reply::parse_resp;
 use redisplay::{ClientId, Engine, EngineOptions, Reply, Session};
@@ -47,40 +46,6 @@ use redisplay::{ClientId, Engine, EngineOptions, Reply, Session};
 // ---------------------------------------------------------------------------------------------
 // Both sides
 // ---------------------------------------------------------------------------------------------
-
-/// A RESP2 connection speaking bytes.
-struct Conn {
-    stream: TcpStream,
-    buf: Vec<u8>,
-}
-
-impl Conn {
-    fn open(port: u16) -> Conn {
-        let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-        stream.set_nodelay(true).ok();
-        Conn { stream, buf: Vec::new() }
-    }
-
-    fn call(&mut self, argv: &[Vec<u8>]) -> Reply {
-        let mut out = format!("*{}\r\n", argv.len()).into_bytes();
-        for a in argv {
-            out.extend(format!("${}\r\n", a.len()).bytes());
-            out.extend_from_slice(a);
-            out.extend_from_slice(b"\r\n");
-        }
-        self.stream.write_all(&out).unwrap();
-        loop {
-            if let Some((reply, used)) = parse_resp(&self.buf) {
-                self.buf.drain(..used);
-                return reply;
-            }
-            let mut chunk = [0u8; 1 << 16];
-            let n = self.stream.read(&mut chunk).unwrap();
-            assert!(n > 0, "the server closed the connection");
-            self.buf.extend_from_slice(&chunk[..n]);
-        }
-    }
-}
 
 fn argv(words: &[&str]) -> Vec<Vec<u8>> {
     words.iter().map(|w| w.as_bytes().to_vec()).collect()

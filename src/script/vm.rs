@@ -256,20 +256,27 @@ local string_mt = getmetatable('')
 string_mt.__index = G.string
 string_mt.__metatable = protect(string_mt)
 
-local env = setmetatable({}, {
-  __index = function(_, k)
-    local v = rawget(G, k)
-    if v == nil then
-      if type(k) ~= 'string' and type(k) ~= 'number' then
-        error('Second argument to luaProtectedTableError must be a string or number', 2)
-      end
-      error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2)
-    end
-    return v
-  end,
-  __newindex = readonly,
-  __metatable = false,
-})
+-- A missing global (script_lua.c luaProtectedTableError()), blamed on the code that read it
+-- (level 3: past this function and the __index that called it).
+local function no_global(k)
+  if type(k) ~= 'string' and type(k) ~= 'number' then
+    error('Second argument to luaProtectedTableError must be a string or number', 3)
+  end
+  error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 3)
+end
+-- A read-only view whose missing names raise: `lookup()` says which table it reads now.
+local function strict_view(lookup)
+  return setmetatable({}, {
+    __index = function(_, k)
+      local v = rawget(lookup(), k)
+      if v == nil then no_global(k) end
+      return v
+    end,
+    __newindex = readonly,
+    __metatable = false,
+  })
+end
+local env = strict_view(function() return G end)
 real_of[env], proxy_of[G] = G, env
 G._G = env
 
@@ -357,39 +364,13 @@ host.ctl = raw['host.ctl']
 -- globals scripts see (no KEYS/ARGV: they get keys and args as arguments). Redis swaps the
 -- `__index` of one globals table between the two; here one environment looks in one or the
 -- other.
-local function strict(t)
-  return setmetatable({}, {
-    __index = function(_, k)
-      local v = rawget(t, k)
-      if v == nil then
-        error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2)
-      end
-      return v
-    end,
-    __newindex = readonly,
-    __metatable = false,
-  })
-end
 local lib_redis = {}
 for _, k in ipairs({'log', 'LOG_DEBUG', 'LOG_VERBOSE', 'LOG_NOTICE', 'LOG_WARNING', 'REDIS_VERSION', 'REDIS_VERSION_NUM'}) do
   lib_redis[k] = redis[k]
 end
-local lib_api = {redis = strict(lib_redis)}
+local lib_api = {redis = strict_view(function() return lib_redis end)}
 local registering -- while a library loads: what it registered, in order
-local fenv = setmetatable({}, {
-  __index = function(_, k)
-    local v = rawget(registering and lib_api or G, k)
-    if v == nil then
-      if type(k) ~= 'string' and type(k) ~= 'number' then
-        error('Second argument to luaProtectedTableError must be a string or number', 2)
-      end
-      error("Script attempted to access nonexistent global variable '" .. tostring(k) .. "'", 2)
-    end
-    return v
-  end,
-  __newindex = readonly,
-  __metatable = false,
-})
+local fenv = strict_view(function() return registering and lib_api or G end)
 real_of[fenv] = G
 
 -- scripts_flags_def (flags.rs), the order FUNCTION LIST prints them in.

@@ -261,3 +261,38 @@ pub fn reply_text(r: &redisplay::Reply) -> String {
         other => format!("{other:?}"),
     }
 }
+
+/// A RESP connection speaking bytes: each command's reply as a `Reply` (dump_live.rs,
+/// rdb_live.rs).
+pub struct Conn {
+    pub stream: TcpStream,
+    buf: Vec<u8>,
+}
+
+impl Conn {
+    pub fn open(port: u16) -> Conn {
+        let stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        stream.set_nodelay(true).ok();
+        Conn { stream, buf: Vec::new() }
+    }
+
+    pub fn call(&mut self, argv: &[Vec<u8>]) -> redisplay::Reply {
+        let mut out = format!("*{}\r\n", argv.len()).into_bytes();
+        for a in argv {
+            out.extend(format!("${}\r\n", a.len()).bytes());
+            out.extend_from_slice(a);
+            out.extend_from_slice(b"\r\n");
+        }
+        self.stream.write_all(&out).unwrap();
+        loop {
+            if let Some((reply, used)) = redisplay::reply::parse_resp(&self.buf) {
+                self.buf.drain(..used);
+                return reply;
+            }
+            let mut chunk = [0u8; 1 << 16];
+            let n = self.stream.read(&mut chunk).unwrap();
+            assert!(n > 0, "the server closed the connection");
+            self.buf.extend_from_slice(&chunk[..n]);
+        }
+    }
+}
