@@ -282,6 +282,20 @@ impl Session {
             out.text.extend_from_slice(b"Use 'restart' only in Lua debugging mode.\n");
             return out;
         }
+        // After SHUTDOWN, `connect` starts the playground's server again (the page has no
+        // shell to run redis-server from): it loads its RDB file, as redis-server does at start.
+        if first == b"connect" && self.engine.has_shut_down() {
+            let note = match self.engine.restart() {
+                Ok(Some(r)) => format!(
+                    "(redisplay) the server started again and loaded its RDB file: {} keys ({} already expired, skipped).\n",
+                    r.keys_loaded, r.keys_expired
+                ),
+                Ok(None) => "(redisplay) the server started again, empty: no RDB file was saved.\n".to_string(),
+                Err(e) => format!("(redisplay) the server started again, empty: its RDB file did not load ({e}).\n"),
+            };
+            out.text.extend_from_slice(note.as_bytes());
+            return out;
+        }
         if argv.len() == 3 && first == b"connect" {
             out.text.extend_from_slice(
                 b"(redisplay) the playground's engine runs in this page; there is no server to connect to.\n",
@@ -578,6 +592,20 @@ mod tests {
         s.engine.restart().unwrap();
         assert_eq!(s.prompt(), "127.0.0.1:6379> ");
         assert_eq!(run(&mut s, "PING"), "PONG\n");
+    }
+
+    /// In the page, `connect` after SHUTDOWN starts the server again from its RDB file.
+    #[test]
+    fn connect_after_shutdown_starts_the_server_again() {
+        let mut s = Session::new(EngineOptions::default());
+        run(&mut s, "SET k v");
+        assert!(s.run_line(b"SHUTDOWN SAVE").shutdown);
+        assert!(run(&mut s, "connect").contains("loaded its RDB file: 1 keys"));
+        assert_eq!(run(&mut s, "GET k"), "\"v\"\n");
+        assert!(s.run_line(b"SHUTDOWN NOSAVE").shutdown);
+        run(&mut s, "SET lost v");
+        assert!(run(&mut s, "connect 127.0.0.1 6379").contains("loaded its RDB file: 1 keys"));
+        assert_eq!(run(&mut s, "GET lost"), "(nil)\n");
     }
 
     #[test]

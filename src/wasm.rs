@@ -176,6 +176,7 @@ impl Playground {
         set(&o, "reply", out.reply.as_ref().map(reply_to_js).unwrap_or(JsValue::NULL));
         set(&o, "quit", out.quit);
         set(&o, "clear", out.clear);
+        set(&o, "shutdown", out.shutdown);
         set(&o, "blocked", self.session.is_waiting(console));
         set(&o, "subscribed", self.session.is_subscribed(console));
         o.into()

@@ -19,6 +19,8 @@ export interface LineResult {
   reply: { type: string; value?: unknown } | null;
   quit: boolean;
   clear: boolean;
+  /** SHUTDOWN ended the server; `connect` starts it again. */
+  shutdown?: boolean;
   blocked?: boolean;
   subscribed?: boolean;
 }

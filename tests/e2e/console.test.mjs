@@ -222,6 +222,25 @@ test("clear empties the screen; quit says the playground keeps running", async (
   }
 });
 
+test("SHUTDOWN ends the server; connect starts it again from the RDB file it saved", async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  try {
+    await openPlayground(page, env.server.url, QUERY);
+    await runLine(page, "SET kept 1");
+    const down = await runLine(page, "SHUTDOWN SAVE");
+    assert.equal(down.out, null, "redis-cli prints nothing for SHUTDOWN");
+    assert.match(down.notes.join(" "), /Type connect to start it again/);
+    assert.equal(await page.textContent(".input-line .prompt"), "not connected> ");
+    assert.match((await runLine(page, "GET kept")).out, /Could not connect to Redis/);
+    assert.match((await runLine(page, "connect")).out, /started again and loaded its RDB file: 1 keys/);
+    assert.equal(await page.textContent(".input-line .prompt"), "127.0.0.1:6379> ");
+    assert.equal((await runLine(page, "GET kept")).out, '"1"\n');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test("a long output is cut at 1000 lines with a note, and the page stays responsive", async () => {
   const { page, context, errors } = await newPage(env.browser);
   try {

@@ -51,9 +51,20 @@ test("a line's result: text and prompt as strings, flags as booleans, no reply â
     reply: { type: "status", value: "OK" },
     quit: false,
     clear: false,
+    shutdown: false,
   });
   assert.equal(plainLine({ text: "", prompt: "p" }).reply, null);
-  assert.deepEqual(plainLineOn({ text: "", prompt: "p", blocked: 1 }), { text: "", prompt: "p", reply: null, quit: false, clear: false, blocked: true, subscribed: false });
+  assert.equal(plainLine({ text: "", prompt: "not connected> ", shutdown: 1 }).shutdown, true);
+  assert.deepEqual(plainLineOn({ text: "", prompt: "p", blocked: 1 }), {
+    text: "",
+    prompt: "p",
+    reply: null,
+    quit: false,
+    clear: false,
+    shutdown: false,
+    blocked: true,
+    subscribed: false,
+  });
 });
 
 test("a drain the engine could not hand over is `unreadable`, with no events", () => {

@@ -51,6 +51,9 @@ const MAX_LISTED_COMPLETIONS = 40;
 const WAITING_NOTE = "waiting for the reply — another client can serve it; Ctrl-C stops waiting";
 const SUBSCRIBED_NOTE = "reading messages — Ctrl-C quits subscribe mode";
 
+const SHUTDOWN_NOTE =
+  "(redisplay) the server shut down. Type connect to start it again: it loads the RDB file it saved, as redis-server does at start.";
+
 const QUIT_NOTE =
   "(redisplay) redis-cli would exit here. The playground keeps running: type another command, or reload the page for a new engine.";
 
@@ -288,10 +291,11 @@ export function createConsole(
     entry.append(echo(shownPrompt, line));
     if (result.text !== "") entry.append(...renderOutput(result.text, result.reply?.type === "error"));
     if (result.quit) entry.append(el("div", "note-text", QUIT_NOTE));
+    if (result.shutdown) entry.append(el("div", "note-text", SHUTDOWN_NOTE));
     appendEntry(entry);
     scrollToEnd();
     setMode(result.blocked ? "blocked" : result.subscribed ? "subscribed" : "ready");
-    if (!quiet) announce(result.quit ? QUIT_NOTE : announcement(result.text));
+    if (!quiet) announce(result.quit ? QUIT_NOTE : result.shutdown ? SHUTDOWN_NOTE : announcement(result.text));
     return result;
   }
 

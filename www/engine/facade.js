@@ -327,7 +327,16 @@ export function createFacade(recovery) {
           memo.now = pg.now();
           return out;
         },
-        () => ({ text: RESTARTING_TEXT, prompt: DEFAULT_PROMPT, reply: null, quit: false, clear: false, blocked: false, subscribed: false }),
+        () => ({
+          text: RESTARTING_TEXT,
+          prompt: DEFAULT_PROMPT,
+          reply: null,
+          quit: false,
+          clear: false,
+          shutdown: false,
+          blocked: false,
+          subscribed: false,
+        }),
       );
     },
 

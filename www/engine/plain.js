@@ -19,6 +19,7 @@
  * @property {Reply | null} reply  the last reply as data, or null (a blank line, `help`…)
  * @property {boolean} quit   redis-cli would exit here
  * @property {boolean} clear  the line was `clear`
+ * @property {boolean} [shutdown]  SHUTDOWN ended the server (`connect` starts it again)
  * @property {boolean} [blocked]     the console waits for a blocked command's reply
  * @property {boolean} [subscribed]  the console reads messages (subscribe mode)
  */
@@ -77,6 +78,7 @@ export function plainLine(r) {
     reply: r.reply ?? null,
     quit: Boolean(r.quit),
     clear: Boolean(r.clear),
+    shutdown: Boolean(r.shutdown),
   };
 }
 

@@ -62,6 +62,8 @@ export interface RawLineResult {
   reply: Reply | null;
   quit: boolean;
   clear: boolean;
+  /** SHUTDOWN ended the server; `connect` starts it again. */
+  shutdown?: boolean;
   blocked: boolean;
   subscribed: boolean;
 }
