@@ -41,6 +41,10 @@
 use crate::object::{Hash, Set, StrValue, Value, Zset};
 use crate::reply::Reply;
 
+/// Writing one byte of an RDB file in a BGSAVE child: redis-server 7.0.15 SAVEd 300,000
+/// `SET key:N value-value-N` (9,078,099 bytes) in 0.402 s on this machine.
+pub const RDB_SAVE_NS_PER_BYTE: u64 = 44;
+
 /// Examining one key of the expires table (read its TTL, compare, count).
 pub const EXAMINE_KEY_NS: u64 = 110;
 /// Visiting one bucket of the expires table, empty or not.

@@ -307,5 +307,6 @@ impl Engine {
             .iter()
             .any(|d| !d.expires.is_empty() || d.dict_buckets.needs_shrink() || d.expires_buckets.needs_shrink())
             || self.next_block_timeout() != 0
+            || self.rdb_cron_has_work()
     }
 }

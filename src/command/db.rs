@@ -111,6 +111,8 @@ pub fn flushall(e: &mut Engine, c: &Call) -> Reply {
     }
     e.dirty(n + 1);
     // db.c flushAllDataAndResetRDB(): with save points, the (empty) dataset is saved at once.
+    // A BGSAVE at work would write what was flushed: it is killed (killRDBChild()).
+    e.kill_rdb_child();
     if !e.config.str("save").is_empty() {
         e.rdb_save();
     }

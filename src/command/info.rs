@@ -254,11 +254,12 @@ fn section(e: &Engine, name: &str, out: &mut String) {
             w.kv("current_save_keys_processed", 0);
             w.kv("current_save_keys_total", 0);
             w.kv("rdb_changes_since_last_save", e.stats.dirty);
-            w.kv("rdb_bgsave_in_progress", 0);
+            let child_start = e.persist.bgsave.as_ref().map(|b| b.start_ms());
+            w.kv("rdb_bgsave_in_progress", child_start.is_some() as u8);
             w.kv("rdb_last_save_time", e.persist.lastsave);
             w.kv("rdb_last_bgsave_status", if e.persist.lastbgsave_ok { "ok" } else { "err" });
-            w.kv("rdb_last_bgsave_time_sec", -1);
-            w.kv("rdb_current_bgsave_time_sec", -1);
+            w.kv("rdb_last_bgsave_time_sec", e.persist.last_bgsave_time_sec);
+            w.kv("rdb_current_bgsave_time_sec", child_start.map_or(-1, |s| (e.now_ms - s).div_euclid(1000)));
             w.kv("rdb_saves", e.persist.rdb_saves);
             w.kv("rdb_last_cow_size", 0);
             w.kv("rdb_last_load_keys_expired", e.persist.last_load_keys_expired);

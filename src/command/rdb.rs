@@ -11,13 +11,20 @@
 //! blocked client (db.c `dbAddRDBLoad()`); each key's IDLE or FREQ sets its LRU/LFU field as
 //! RESTORE's options do (`objectSetLRUOrLFU()`).
 //!
+//! BGSAVE (`bgsaveCommand()`, `rdbSaveBackground()`, `backgroundSaveDoneHandlerDisk()`) and the
+//! save points serverCron fires: the fork is a snapshot of the dataset taken at once (the
+//! child's image); the child then takes `RDB_SAVE_NS_PER_BYTE` of virtual time per byte
+//! (cost.rs), and serverCron's check for finished children writes the image to the store,
+//! takes the changes made before the fork off `rdb_changes_since_last_save` and sets
+//! `lastsave`. SAVE refuses while a child works; FLUSHALL and SHUTDOWN kill it, as Redis does.
+//!
 //! Differences: the file is written whole or not at all, then loaded whole or not at all — a
 //! corrupt file, a duplicate key or a library that fails is an error here, where Redis exits or
-//! panics (for DEBUG RELOAD, after it has emptied the dataset: so does this). Saving is instant in
-//! virtual time (no cost is charged for it yet). Libraries are saved in name order, keys in the
-//! engine's iteration order (Redis: its dicts' hash order). BGSAVE, the save points serverCron
-//! fires, and replication's `repl-*` AUX fields are not here yet: `rdb_image` is what they will
-//! write.
+//! panics (for DEBUG RELOAD, after it has emptied the dataset: so does this). SAVE is instant in
+//! virtual time (no cost is charged for it yet); a BGSAVE child's copy-on-write memory is not
+//! modelled (`rdb_last_cow_size` 0). Libraries are saved in name order, keys in the engine's
+//! iteration order (Redis: its dicts' hash order). Replication's `repl-*` AUX fields are not
+//! here yet.
 
 use super::cluster::{load_options, save_options, set_lru_or_lfu};
 use crate::command::call::Call;
@@ -316,8 +323,134 @@ impl Engine {
     }
 }
 
+/// A BGSAVE child: the image it writes (the dataset when it forked) and when it is done.
+#[derive(Debug)]
+pub(crate) struct Bgsave {
+    image: Vec<u8>,
+    start_ms: i64,
+    done_ms: i64,
+    /// `server.dirty_before_bgsave`.
+    dirty_before: u64,
+}
+
+impl Bgsave {
+    pub(crate) fn start_ms(&self) -> i64 {
+        self.start_ms
+    }
+}
+
+impl Engine {
+    /// rdb.c `rdbSaveBackground()`: forks a child that writes the dataset as it is now.
+    pub(crate) fn rdb_save_background(&mut self) {
+        let image = self.rdb_image();
+        let ns = crate::cost::scaled(crate::cost::RDB_SAVE_NS_PER_BYTE, self.hot.cost_percent) * image.len() as u64;
+        let now = self.now_ms;
+        self.persist.lastbgsave_try = now.div_euclid(1000);
+        self.persist.bgsave = Some(Bgsave {
+            image,
+            start_ms: now,
+            done_ms: now + ns.div_ceil(1_000_000) as i64,
+            dirty_before: self.stats.dirty,
+        });
+        self.server_log(LogLevel::Notice, "Background saving started");
+    }
+
+    /// rdb.c `killRDBChild()`: SAVE, FLUSHALL and SHUTDOWN stop a BGSAVE at work.
+    pub(crate) fn kill_rdb_child(&mut self) {
+        if self.persist.bgsave.take().is_some() {
+            self.server_log(LogLevel::Warning, "Background saving terminated by signal 10");
+        }
+    }
+
+    /// server.c `checkChildrenDone()` + `backgroundSaveDoneHandlerDisk()`: a child that is done
+    /// has its file written; on success the changes before the fork are saved ones.
+    pub(crate) fn check_children_done(&mut self) {
+        if !self.persist.bgsave.as_ref().is_some_and(|b| self.now_ms >= b.done_ms) {
+            return;
+        }
+        let Some(b) = self.persist.bgsave.take() else { return };
+        let (dir, name) = self.rdb_path();
+        match self.persist.store.write(&dir, &name, &b.image) {
+            Ok(()) => {
+                self.server_log(LogLevel::Notice, "Background saving terminated with success");
+                self.stats.dirty = self.stats.dirty.saturating_sub(b.dirty_before);
+                self.persist.lastsave = self.now_ms.div_euclid(1000);
+                self.persist.lastbgsave_ok = true;
+            }
+            Err(msg) => {
+                self.server_log(LogLevel::Warning, msg);
+                self.server_log(LogLevel::Warning, "Background saving error");
+                self.persist.lastbgsave_ok = false;
+            }
+        }
+        self.persist.last_bgsave_time_sec = (self.now_ms - b.start_ms).div_euclid(1000);
+    }
+
+    /// serverCron()'s persistence part: a child at work is checked; else a scheduled BGSAVE or
+    /// a save point that is due starts one (a failed BGSAVE is retried after
+    /// `CONFIG_BGSAVE_RETRY_DELAY`, 5 s).
+    pub(crate) fn rdb_cron(&mut self) {
+        if self.persist.bgsave.is_some() {
+            self.check_children_done();
+            return;
+        }
+        let now_s = self.now_ms.div_euclid(1000);
+        let may_retry = now_s - self.persist.lastbgsave_try > 5 || self.persist.lastbgsave_ok;
+        let save = self.config.str("save").to_string();
+        let points: Vec<i64> = save.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+        for pair in points.chunks(2) {
+            let [seconds, changes] = pair else { continue };
+            if self.stats.dirty >= *changes as u64 && now_s - self.persist.lastsave > *seconds && may_retry {
+                self.server_log(LogLevel::Notice, format!("{changes} changes in {seconds} seconds. Saving..."));
+                self.rdb_save_background();
+                return;
+            }
+        }
+        if self.persist.bgsave_scheduled && may_retry {
+            self.persist.bgsave_scheduled = false;
+            self.rdb_save_background();
+        }
+    }
+
+    /// Whether serverCron has persistence work (a child, a scheduled BGSAVE, a save point that
+    /// could come due): its ticks can't be skipped.
+    pub(crate) fn rdb_cron_has_work(&self) -> bool {
+        self.persist.bgsave.is_some()
+            || self.persist.bgsave_scheduled
+            || (self.stats.dirty > 0 && !self.config.str("save").is_empty())
+    }
+}
+
+/// `BGSAVE [SCHEDULE]`
+pub fn bgsave(e: &mut Engine, c: &Call) -> Reply {
+    let mut schedule = false;
+    if c.argc() > 1 {
+        if c.argc() == 2 && super::is_opt(c.arg(1), "schedule") {
+            schedule = true;
+        } else {
+            return super::syntax_error();
+        }
+    }
+    if e.persist.bgsave.is_some() {
+        return Reply::err("ERR Background save already in progress");
+    }
+    // Inside EXEC a fork is put off to serverCron (`server.in_exec`); SCHEDULE only matters
+    // while another child (an AOF rewrite) is at work, and there is none.
+    if e.exec_running {
+        let _ = schedule;
+        e.persist.bgsave_scheduled = true;
+        return Reply::Status("Background saving scheduled".into());
+    }
+    e.persist.rdb_saves += 1;
+    e.rdb_save_background();
+    Reply::Status("Background saving started".into())
+}
+
 /// `SAVE`: the dataset to the RDB file, now (the server does nothing else meanwhile).
 pub fn save(e: &mut Engine, _c: &Call) -> Reply {
+    if e.persist.bgsave.is_some() {
+        return Reply::err("ERR Background save already in progress");
+    }
     e.persist.rdb_saves += 1;
     if e.rdb_save() {
         Reply::ok()
@@ -338,6 +471,66 @@ mod tests {
 
     fn argv(args: &[&str]) -> Vec<Vec<u8>> {
         args.iter().map(|a| a.as_bytes().to_vec()).collect()
+    }
+
+    fn info_field(e: &mut Engine, c: u64, name: &str) -> String {
+        let Reply::Verbatim(text) = e.execute(c, &argv(&["INFO", "persistence"])) else { panic!("INFO") };
+        let text = String::from_utf8_lossy(&text).into_owned();
+        let prefix = format!("{name}:");
+        text.lines().find_map(|l| l.strip_prefix(prefix.as_str())).unwrap_or("?").to_string()
+    }
+
+    #[test]
+    fn bgsave_forks_a_child_that_writes_the_dataset_as_it_was_when_it_started() {
+        let t0 = 1_700_000_000_000;
+        let mut e = Engine::new(EngineOptions { seed: 1, start_ms: t0 });
+        let c = e.connect();
+        for i in 0..2000 {
+            e.execute(c, &argv(&["SET", &format!("key:{i}"), &format!("value-value-{i}")]));
+        }
+        assert_eq!(e.execute(c, &argv(&["BGSAVE", "x"])), Reply::err("ERR syntax error"));
+        assert_eq!(e.execute(c, &argv(&["BGSAVE"])), Reply::Status("Background saving started".into()));
+        assert_eq!(info_field(&mut e, c, "rdb_bgsave_in_progress"), "1");
+        assert_eq!(e.execute(c, &argv(&["BGSAVE"])), Reply::err("ERR Background save already in progress"));
+        assert_eq!(e.execute(c, &argv(&["SAVE"])), Reply::err("ERR Background save already in progress"));
+        // A write after the fork is not in the file, and stays a change to save.
+        e.execute(c, &argv(&["SET", "after", "fork"]));
+        assert_eq!(e.rdb_file().unwrap(), None, "nothing written before the child is done");
+        e.advance_to(t0 + 1_000, u64::MAX);
+        assert_eq!(info_field(&mut e, c, "rdb_bgsave_in_progress"), "0");
+        assert_eq!(info_field(&mut e, c, "rdb_last_bgsave_status"), "ok");
+        assert_eq!(info_field(&mut e, c, "rdb_changes_since_last_save"), "1");
+        assert_eq!(info_field(&mut e, c, "rdb_last_save_time"), (t0 / 1000).to_string());
+        let file = e.rdb_file().unwrap().expect("the child's file");
+        let mut fresh = Engine::new(EngineOptions { seed: 1, start_ms: t0 });
+        let report = fresh.load_rdb(&file).unwrap();
+        assert_eq!(report.keys_loaded, 2000);
+        // 2000 keys, ~40 KB: 44 ns a byte is under 2 ms of the child's time, done by the next tick.
+        assert!(file.len() > 40_000 && file.len() < 60_000, "{}", file.len());
+    }
+
+    #[test]
+    fn save_points_and_a_bgsave_inside_exec_start_a_child_from_cron() {
+        let t0 = 1_700_000_000_000;
+        let mut e = Engine::new(EngineOptions { seed: 1, start_ms: t0 });
+        let c = e.connect();
+        e.execute(c, &argv(&["MULTI"]));
+        e.execute(c, &argv(&["SET", "k", "v"]));
+        e.execute(c, &argv(&["BGSAVE"]));
+        let Reply::Array(replies) = e.execute(c, &argv(&["EXEC"])) else { panic!("EXEC") };
+        assert_eq!(replies[1], Reply::Status("Background saving scheduled".into()));
+        // Started by the first tick (t0+100), seen done by the next one.
+        e.advance_to(t0 + 250, u64::MAX);
+        assert_eq!(info_field(&mut e, c, "rdb_bgsave_in_progress"), "0");
+        assert!(e.rdb_file().unwrap().is_some(), "the scheduled BGSAVE ran and finished");
+        // `save 2 1`: one change and more than 2 s since the last save fire a BGSAVE.
+        e.execute(c, &argv(&["CONFIG", "SET", "save", "2 1"]));
+        e.execute(c, &argv(&["SET", "k2", "v"]));
+        e.advance_to(t0 + 2_900, u64::MAX);
+        assert_eq!(info_field(&mut e, c, "rdb_changes_since_last_save"), "1", "not yet: 2 s not passed");
+        e.advance_to(t0 + 3_500, u64::MAX);
+        assert_eq!(info_field(&mut e, c, "rdb_changes_since_last_save"), "0");
+        assert!(e.take_log().iter().any(|l| l.message == "1 changes in 2 seconds. Saving..."));
     }
 
     #[test]

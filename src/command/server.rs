@@ -78,6 +78,11 @@ pub fn shutdown(e: &mut Engine, c: &Call) -> Reply {
         }
     }
     e.server_log(crate::engine::LogLevel::Warning, "User requested shutdown...");
+    // prepareForShutdown(): a BGSAVE at work is killed first.
+    if e.persist.bgsave.is_some() {
+        e.server_log(crate::engine::LogLevel::Warning, "There is a child saving an .rdb. Killing it!");
+        e.kill_rdb_child();
+    }
     let save_points = !e.config.str("save").is_empty();
     if (save_points && !nosave) || save {
         e.server_log(crate::engine::LogLevel::Notice, "Saving the final RDB snapshot before exiting.");

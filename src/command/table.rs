@@ -46,6 +46,7 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("debug", super::debug::debug),
     // rdb.c
     ("save", super::rdb::save),
+    ("bgsave", super::rdb::bgsave),
     ("lastsave", super::rdb::lastsave),
     // module.c
     ("module|list", super::module::module_list),

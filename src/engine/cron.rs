@@ -101,6 +101,8 @@ impl Engine {
         self.cronloops += 1;
         self.active_expire_cycle(crate::events::CycleKind::Slow);
         self.try_resize_tables();
+        // A BGSAVE child that is done, a save point that is due.
+        self.rdb_cron();
         // Clear the paused clients state if needed.
         self.check_client_pause_timeout();
     }

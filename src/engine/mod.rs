@@ -351,6 +351,14 @@ pub struct PersistState {
     pub last_load_keys_expired: u64,
     /// SHUTDOWN succeeded: the server is gone (`Engine::has_shut_down`).
     pub shut_down: bool,
+    /// A BGSAVE child at work (command/rdb.rs), `server.child_type == CHILD_TYPE_RDB`.
+    pub(crate) bgsave: Option<crate::command::rdb::Bgsave>,
+    /// `server.rdb_bgsave_scheduled`.
+    pub bgsave_scheduled: bool,
+    /// `server.lastbgsave_try`: Unix seconds of the last BGSAVE started.
+    pub lastbgsave_try: i64,
+    /// `server.rdb_save_time_last`: how long the last BGSAVE took, in seconds (-1: none yet).
+    pub last_bgsave_time_sec: i64,
 }
 
 impl PersistState {
@@ -363,6 +371,10 @@ impl PersistState {
             last_load_keys_loaded: 0,
             last_load_keys_expired: 0,
             shut_down: false,
+            bgsave: None,
+            bgsave_scheduled: false,
+            lastbgsave_try: 0,
+            last_bgsave_time_sec: -1,
         }
     }
 }
