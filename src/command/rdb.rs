@@ -365,7 +365,7 @@ impl Engine {
     /// server.c `checkChildrenDone()` + `backgroundSaveDoneHandlerDisk()`: a child that is done
     /// has its file written; on success the changes before the fork are saved ones.
     pub(crate) fn check_children_done(&mut self) {
-        if !self.persist.bgsave.as_ref().is_some_and(|b| self.now_ms >= b.done_ms) {
+        if self.persist.bgsave.as_ref().is_none_or(|b| self.now_ms < b.done_ms) {
             return;
         }
         let Some(b) = self.persist.bgsave.take() else { return };
