@@ -254,7 +254,7 @@ fn section(e: &Engine, name: &str, out: &mut String) {
             w.kv("current_save_keys_processed", 0);
             w.kv("current_save_keys_total", 0);
             w.kv("rdb_changes_since_last_save", e.stats.dirty);
-            let child_start = e.persist.bgsave.as_ref().map(|b| b.start_ms());
+            let child_start = e.persist.bgsave.as_ref().map(|b| b.start_ms);
             w.kv("rdb_bgsave_in_progress", child_start.is_some() as u8);
             w.kv("rdb_last_save_time", e.persist.lastsave);
             w.kv("rdb_last_bgsave_status", if e.persist.lastbgsave_ok { "ok" } else { "err" });

@@ -29,7 +29,7 @@
 use super::cluster::{load_options, save_options, set_lru_or_lfu};
 use crate::command::call::Call;
 use crate::ds::skiplist::random_level;
-use crate::engine::{uniform, Engine, LogLevel};
+use crate::engine::{uniform, Bgsave, Engine, LogLevel};
 use crate::evict::estimate_idle_ms;
 use crate::object::lfu_decr_and_return;
 use crate::persist::rdb_file::{self, Checksum, FileLoadOptions, FileOptions, Header, KeyMeta, RdbError, RdbWriter};
@@ -320,22 +320,6 @@ impl Engine {
             };
             self.server_log(level, msg);
         }
-    }
-}
-
-/// A BGSAVE child: the image it writes (the dataset when it forked) and when it is done.
-#[derive(Debug)]
-pub(crate) struct Bgsave {
-    image: Vec<u8>,
-    start_ms: i64,
-    done_ms: i64,
-    /// `server.dirty_before_bgsave`.
-    dirty_before: u64,
-}
-
-impl Bgsave {
-    pub(crate) fn start_ms(&self) -> i64 {
-        self.start_ms
     }
 }
 

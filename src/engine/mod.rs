@@ -352,13 +352,24 @@ pub struct PersistState {
     /// SHUTDOWN succeeded: the server is gone (`Engine::has_shut_down`).
     pub shut_down: bool,
     /// A BGSAVE child at work (command/rdb.rs), `server.child_type == CHILD_TYPE_RDB`.
-    pub(crate) bgsave: Option<crate::command::rdb::Bgsave>,
+    pub(crate) bgsave: Option<Bgsave>,
     /// `server.rdb_bgsave_scheduled`.
     pub bgsave_scheduled: bool,
     /// `server.lastbgsave_try`: Unix seconds of the last BGSAVE started.
     pub lastbgsave_try: i64,
     /// `server.rdb_save_time_last`: how long the last BGSAVE took, in seconds (-1: none yet).
     pub last_bgsave_time_sec: i64,
+}
+
+/// A BGSAVE child (command/rdb.rs): the image it writes (the dataset when it forked) and when
+/// it is done.
+#[derive(Debug)]
+pub(crate) struct Bgsave {
+    pub(crate) image: Vec<u8>,
+    pub(crate) start_ms: i64,
+    pub(crate) done_ms: i64,
+    /// `server.dirty_before_bgsave`.
+    pub(crate) dirty_before: u64,
 }
 
 impl PersistState {
