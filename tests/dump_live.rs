@@ -34,6 +34,16 @@ struct Both {
     client: ClientId,
 }
 
+impl Both {
+    /// A connection to `server` and an engine whose clock starts at the wall clock's time.
+    fn new(server: &Server) -> Both {
+        let start = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
+        let mut engine = Engine::new(EngineOptions { seed: 7, start_ms: start });
+        let client = engine.connect();
+        Both { conn: Conn::open(server.port()), engine, client }
+    }
+}
+
 fn argv(words: &[&[u8]]) -> Vec<Vec<u8>> {
     words.iter().map(|w| w.to_vec()).collect()
 }
@@ -354,10 +364,7 @@ fn cases() -> Vec<Case> {
 fn dump_and_restore_agree_with_a_live_server() {
     check_tools();
     let server = Server::start();
-    let start = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
-    let mut engine = Engine::new(EngineOptions { seed: 7, start_ms: start });
-    let client = engine.connect();
-    let mut b = Both { conn: Conn::open(server.port()), engine, client };
+    let mut b = Both::new(&server);
     let mut mismatched = Vec::new();
     let mut compared = 0;
     for c in cases() {
@@ -430,10 +437,7 @@ fn dump_and_restore_agree_with_a_live_server() {
 fn restore_options_agree_with_a_live_server() {
     check_tools();
     let server = Server::start();
-    let start = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
-    let mut engine = Engine::new(EngineOptions { seed: 7, start_ms: start });
-    let client = engine.connect();
-    let mut b = Both { conn: Conn::open(server.port()), engine, client };
+    let mut b = Both::new(&server);
     b.both(&cmd(&["SET", "src", "value"]));
     let Reply::Bulk(p) = b.redis(&cmd(&["DUMP", "src"])) else { panic!("DUMP") };
     let restore = |key: &str, ttl: &str, opts: &[&str]| {
@@ -450,7 +454,7 @@ fn restore_options_agree_with_a_live_server() {
     b.both(&restore("t1", "100000", &[]));
     let (r, o) = (b.redis(&cmd(&["PTTL", "t1"])), b.ours(&cmd(&["PTTL", "t1"])));
     within(r, o, 2000);
-    let abs = (start + 500_000).to_string();
+    let abs = (b.engine.now_ms() + 500_000).to_string();
     b.both(&restore("t2", &abs, &["ABSTTL"]));
     let (r, o) = (b.redis(&cmd(&["PTTL", "t2"])), b.ours(&cmd(&["PTTL", "t2"])));
     within(r, o, 2000);
@@ -506,10 +510,7 @@ fn restore_options_agree_with_a_live_server() {
 fn mutated_payloads_are_refused_as_redis_refuses_them() {
     check_tools();
     let server = Server::start();
-    let start = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
-    let mut engine = Engine::new(EngineOptions { seed: 7, start_ms: start });
-    let client = engine.connect();
-    let mut b = Both { conn: Conn::open(server.port()), engine, client };
+    let mut b = Both::new(&server);
     b.both(&cmd(&["CONFIG", "SET", "sanitize-dump-payload", "yes"]));
     // Seeds: one key per type and encoding, DUMPed by redis.
     let seeds: Vec<Vec<Vec<u8>>> = vec![
@@ -712,10 +713,7 @@ type StreamCase = (&'static str, Vec<(&'static str, &'static str)>, Vec<Vec<Vec<
 fn stream_dumps_agree_with_a_live_server() {
     check_tools();
     let server = Server::start();
-    let start = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as i64;
-    let mut engine = Engine::new(EngineOptions { seed: 7, start_ms: start });
-    let client = engine.connect();
-    let mut b = Both { conn: Conn::open(server.port()), engine, client };
+    let mut b = Both::new(&server);
     let xadd = |id: String, fields: &[(&str, String)]| {
         let mut a = cmd(&["XADD", "k", &id]);
         for (f, v) in fields {

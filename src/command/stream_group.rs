@@ -207,6 +207,30 @@ pub(crate) fn read_new_entries(
     Ok(Reply::Array(items.into_iter().map(|(_, r)| r).collect()))
 }
 
+/// `streamLookupConsumer(…, SLC_NO_REFRESH)` then XCLAIM/XAUTOCLAIM's touch: the consumer's
+/// seen-time is now, created if missing. Returns whether it was created.
+fn touch_or_create_consumer(g: &mut Group, name: &[u8], now: i64) -> bool {
+    match g.consumers.get_mut(name) {
+        Some(cons) => {
+            cons.seen_time = now;
+            false
+        }
+        None => {
+            g.consumers.insert(name.to_vec(), Consumer { seen_time: now, pel: Default::default() });
+            true
+        }
+    }
+}
+
+/// XCLAIM and XAUTOCLAIM propagate what they did (`claims`) and never themselves
+/// (`preventCommandPropagation()`).
+fn propagate_claims(e: &mut Engine, db: usize, claims: Vec<Vec<Vec<u8>>>) {
+    e.prop.call.prevent = true;
+    for argv in claims {
+        e.propagate_instead(db, argv);
+    }
+}
+
 /// t_stream.c `streamPropagateGroupID()`: `XGROUP SETID key group last-id ENTRIESREAD n`.
 fn setid_argv(key: &[u8], group: &[u8], g: &Group) -> Vec<Vec<u8>> {
     vec![
@@ -671,13 +695,7 @@ pub fn xclaim(e: &mut Engine, c: &Call) -> Reply {
         }
         if !have_consumer {
             have_consumer = true;
-            match g.consumers.get_mut(name) {
-                Some(cons) => cons.seen_time = now,
-                None => {
-                    g.consumers.insert(name.to_vec(), Consumer { seen_time: now, pel: Default::default() });
-                    created = true;
-                }
-            }
+            created = touch_or_create_consumer(g, name, now);
         }
         if forced {
             // streamCreateNACK(NULL): one delivery so far, owned by no one yet.
@@ -715,10 +733,7 @@ pub fn xclaim(e: &mut Engine, c: &Call) -> Reply {
                 claims.push(setid_argv(key, group, g));
             }
         }
-        e.prop.call.prevent = true;
-        for argv in claims {
-            e.propagate_instead(c.db, argv);
-        }
+        propagate_claims(e, c.db, claims);
     }
     e.dirty(if claimed == 0 && moved_last_id { 1 } else { claimed });
     if created {
@@ -829,13 +844,7 @@ pub fn xautoclaim(e: &mut Engine, c: &Call) -> Reply {
         }
         if !have_consumer {
             have_consumer = true;
-            match g.consumers.get_mut(name) {
-                Some(cons) => cons.seen_time = now,
-                None => {
-                    g.consumers.insert(name.to_vec(), Consumer { seen_time: now, pel: Default::default() });
-                    created = true;
-                }
-            }
+            created = touch_or_create_consumer(g, name, now);
         }
         assign(g, id, name);
         let last = g.last_id;
@@ -865,10 +874,7 @@ pub fn xautoclaim(e: &mut Engine, c: &Call) -> Reply {
         .and_then(|from| s.group(group).and_then(|g| g.pel.range(from..).next().map(|(k, _)| *k)))
         .unwrap_or(StreamId::MIN);
     if listening {
-        e.prop.call.prevent = true;
-        for argv in claims {
-            e.propagate_instead(c.db, argv);
-        }
+        propagate_claims(e, c.db, claims);
     }
     e.dirty(claimed);
     if created {
