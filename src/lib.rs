@@ -50,9 +50,10 @@
 //! The module graph (imports, and calls of `Engine` methods) has one circle, and it is Redis's
 //! own re-entrancy: a command that runs commands. EXEC runs its queue through `call()`, and
 //! EVAL (and FCALL) runs a script whose `redis.call` goes through `call()` to any handler —
-//! EVAL included. tests/module_graph.rs fails if the circle changes; these are its modules:
-//! `command::dispatch`, `command::table`, `command::multi`, `command::eval`,
-//! `command::functions`, `script::call`.
+//! EVAL included. Loading an AOF runs the file's commands through `call()` too, and DEBUG
+//! LOADAOF is a command that does it. tests/module_graph.rs fails if the circle changes; these
+//! are its modules: `command::dispatch`, `command::table`, `command::multi`, `command::eval`,
+//! `command::functions`, `script::call`, `command::aof_load`, `command::debug`.
 
 pub mod acl;
 pub mod blocked;

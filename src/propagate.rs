@@ -8,8 +8,9 @@
 //! script its effects. Ops of one command (EXEC, a script) that are more than one are wrapped
 //! in `MULTI` … `EXEC`.
 //!
-//! The engine records the stream only while something listens (`Engine::set_propagation`):
-//! an AOF or a replica. Its consumer inserts `SELECT` where the db changes (`Feed`), as
+//! The engine records the stream only while something listens: the AOF (its buffer, fed
+//! here as `feedAppendOnlyFile()` does) or a host that takes the ops (`Engine::set_propagation`,
+//! `take_propagated`). A consumer inserts `SELECT` where the db changes (`Feed`), as
 //! `feedAppendOnlyFile()` and `replicationFeedSlaves()` do.
 
 use std::collections::VecDeque;
@@ -49,11 +50,22 @@ pub(crate) struct CallState {
     pub(crate) force: Option<Targets>,
 }
 
+/// The AOF's end of the stream: `server.aof_buf` and `server.aof_selected_db`.
+#[derive(Debug, Default)]
+pub(crate) struct AofSink {
+    pub(crate) feed: Feed,
+    pub(crate) buf: Vec<u8>,
+}
+
 /// The engine's propagation state.
 #[derive(Debug, Default)]
 pub struct Propagation {
-    /// Something listens: ops are recorded.
+    /// Something listens (`external` or `aof`): ops are recorded.
     pub(crate) listening: bool,
+    /// A host takes the ops (`out`).
+    pub(crate) external: bool,
+    /// The AOF is fed (`aof_state` on, or waiting for its rewrite).
+    pub(crate) aof: Option<AofSink>,
     /// `server.also_propagate`: the ops of the command running now.
     pub(crate) pending: Vec<Op>,
     /// Ops ready for the consumers.
@@ -62,11 +74,31 @@ pub struct Propagation {
 }
 
 impl Propagation {
-    /// `propagateNow()`: straight to the stream (a reclaimed key's DEL goes out before the
-    /// command that found it expired).
+    /// Recomputes `listening` after a consumer came or went.
+    pub(crate) fn refresh(&mut self) {
+        self.listening = self.external || self.aof.is_some();
+        if !self.listening {
+            self.pending.clear();
+        }
+        if !self.external {
+            self.out.clear();
+        }
+    }
+
+    /// `propagateNow()`: to every consumer (a reclaimed key's DEL goes out before the command
+    /// that found it expired).
     pub(crate) fn now(&mut self, db: Option<usize>, argv: Vec<Vec<u8>>, targets: Targets) {
         if self.listening {
-            self.out.push_back(Op { db, argv, targets });
+            self.emit(Op { db, argv, targets });
+        }
+    }
+
+    fn emit(&mut self, op: Op) {
+        if let (Some(sink), true) = (self.aof.as_mut(), op.targets.aof) {
+            sink.feed.cat(&mut sink.buf, &op);
+        }
+        if self.external {
+            self.out.push_back(op);
         }
     }
 
@@ -87,11 +119,15 @@ impl Propagation {
         let ops = std::mem::take(&mut self.pending);
         if ops.len() > 1 {
             let targets = Targets { aof: ops.iter().any(|o| o.targets.aof), repl: ops.iter().any(|o| o.targets.repl) };
-            self.out.push_back(Op { db: ops[0].db, argv: vec![b"MULTI".to_vec()], targets });
-            self.out.extend(ops);
-            self.out.push_back(Op { db: None, argv: vec![b"EXEC".to_vec()], targets });
+            self.emit(Op { db: ops[0].db, argv: vec![b"MULTI".to_vec()], targets });
+            for op in ops {
+                self.emit(op);
+            }
+            self.emit(Op { db: None, argv: vec![b"EXEC".to_vec()], targets });
         } else {
-            self.out.extend(ops);
+            for op in ops {
+                self.emit(op);
+            }
         }
     }
 }
@@ -118,6 +154,18 @@ impl Feed {
         }
         out
     }
+
+    /// The op as this consumer writes it (`feedAppendOnlyFile()`): a `SELECT` first if its db
+    /// is not the selected one, then the command, in the AOF format.
+    pub fn cat(&mut self, out: &mut Vec<u8>, op: &Op) {
+        if let Some(db) = op.db {
+            if self.selected != Some(db) {
+                crate::persist::aof::cat_command(out, &[b"SELECT".to_vec(), db.to_string().into_bytes()]);
+                self.selected = Some(db);
+            }
+        }
+        crate::persist::aof::cat_command(out, &op.argv);
+    }
 }
 
 /// An argv from text words.
@@ -131,7 +179,8 @@ mod tests {
 
     #[test]
     fn more_than_one_op_is_a_transaction_and_the_feed_selects() {
-        let mut p = Propagation { listening: true, ..Default::default() };
+        let mut p = Propagation { external: true, ..Default::default() };
+        p.refresh();
         p.also(3, argv([b"SET", b"a", b"1"]), Targets::BOTH);
         p.flush_pending();
         p.also(0, argv([b"SET", b"b", b"1"]), Targets::BOTH);

@@ -30,7 +30,8 @@ const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [--raw] [FILE]
   serve           the engine as a Redis server (RESP2/RESP3) for redis-cli, redis-benchmark and
                   client libraries; loopback only unless --requirepass is given. It loads D/F
                   (dump.rdb in the working directory by default) at start; SAVE and SHUTDOWN
-                  write it; SHUTDOWN ends the process with status 0
+                  write it; SHUTDOWN ends the process with status 0. With --appendonly yes it
+                  keeps Redis 7.0's multi-part AOF in D/appendonlydir instead, loaded at start
 ";
 
 /// `redisplay serve …`: runs until killed. (Native only: the wasm build has no sockets.)

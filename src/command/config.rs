@@ -50,6 +50,9 @@ pub fn config_set(e: &mut Engine, c: &Call) -> Reply {
                 e.events.push(Event::Config { at_ms, name: name.to_string(), value });
             }
             e.config_changed();
+            // config.c updateAppendonly(): the AOF follows `appendonly` (at runtime only: at
+            // startup the AOF is loaded instead, Engine::load_data_from_disk).
+            e.update_appendonly();
             Reply::ok()
         }
         Err(msg) => {

@@ -338,7 +338,14 @@ pub fn debug(e: &mut Engine, c: &Call) -> Reply {
             unsupported(c)
         }
         ("reload", _) => reload(e, c),
-        ("assert", _) | ("loadaof", 2) | ("mallctl", 3..=4) | ("mallctl-str", 3..=4) => unsupported(c),
+        ("loadaof", 2) => match e.debug_loadaof() {
+            Ok(()) => Reply::ok(),
+            Err(msg) => {
+                e.server_log(crate::engine::LogLevel::Warning, msg);
+                Reply::err("ERR Error trying to load the AOF files")
+            }
+        },
+        ("assert", _) | ("mallctl", 3..=4) | ("mallctl-str", 3..=4) => unsupported(c),
         ("drop-cluster-packet-filter", 3) | ("clusterlink", 5) => unsupported(c),
         _ => syntax_error(c),
     }

@@ -235,7 +235,7 @@ fn section(e: &Engine, name: &str, out: &mut String) {
             w.kv("mem_clients_slaves", 0);
             w.kv("mem_clients_normal", m.clients_normal);
             w.kv("mem_cluster_links", 0);
-            w.kv("mem_aof_buffer", 0);
+            w.kv("mem_aof_buffer", e.prop.aof.as_ref().map_or(0, |s| s.buf.capacity()));
             w.kv("mem_allocator", "jemalloc-5.3.0");
             w.kv("active_defrag_running", 0);
             w.kv("lazyfree_pending_objects", 0);
@@ -244,7 +244,7 @@ fn section(e: &Engine, name: &str, out: &mut String) {
         }
         "persistence" => {
             w.title("Persistence");
-            let aof = e.config.bool("appendonly");
+            let aof = e.persist.aof.status != crate::engine::AofStatus::Off;
             w.kv("loading", 0);
             w.kv("async_loading", 0);
             w.kv("current_cow_peak", 0);
@@ -264,23 +264,26 @@ fn section(e: &Engine, name: &str, out: &mut String) {
             w.kv("rdb_last_cow_size", 0);
             w.kv("rdb_last_load_keys_expired", e.persist.last_load_keys_expired);
             w.kv("rdb_last_load_keys_loaded", e.persist.last_load_keys_loaded);
+            let a = &e.persist.aof;
+            let ok = |b: bool| if b { "ok" } else { "err" };
+            let rewrite_start = a.rewrite.as_ref().map(|r| r.start_ms);
             w.kv("aof_enabled", aof as u8);
-            w.kv("aof_rewrite_in_progress", 0);
-            w.kv("aof_rewrite_scheduled", 0);
-            w.kv("aof_last_rewrite_time_sec", -1);
-            w.kv("aof_current_rewrite_time_sec", -1);
-            w.kv("aof_last_bgrewrite_status", "ok");
-            w.kv("aof_rewrites", 0);
-            w.kv("aof_rewrites_consecutive_failures", 0);
-            w.kv("aof_last_write_status", "ok");
+            w.kv("aof_rewrite_in_progress", rewrite_start.is_some() as u8);
+            w.kv("aof_rewrite_scheduled", a.rewrite_scheduled as u8);
+            w.kv("aof_last_rewrite_time_sec", a.rewrite_time_last);
+            w.kv("aof_current_rewrite_time_sec", rewrite_start.map_or(-1, |s| (e.now_ms - s).div_euclid(1000)));
+            w.kv("aof_last_bgrewrite_status", ok(a.lastbgrewrite_ok));
+            w.kv("aof_rewrites", a.rewrites);
+            w.kv("aof_rewrites_consecutive_failures", a.consecutive_failures);
+            w.kv("aof_last_write_status", ok(a.last_write_ok));
             w.kv("aof_last_cow_size", 0);
             w.kv("module_fork_in_progress", 0);
             w.kv("module_fork_last_cow_size", 0);
-            if aof {
-                w.kv("aof_current_size", 0);
-                w.kv("aof_base_size", 0);
-                w.kv("aof_pending_rewrite", 0);
-                w.kv("aof_buffer_length", 0);
+            if a.status != crate::engine::AofStatus::Off {
+                w.kv("aof_current_size", a.current_size);
+                w.kv("aof_base_size", a.rewrite_base_size);
+                w.kv("aof_pending_rewrite", a.rewrite_scheduled as u8);
+                w.kv("aof_buffer_length", e.prop.aof.as_ref().map_or(0, |s| s.buf.len()));
                 w.kv("aof_pending_bio_fsync", 0);
                 w.kv("aof_delayed_fsync", 0);
             }

@@ -23,13 +23,18 @@
 //!   bitops.c, `hyperloglog.rs` ↔ hyperloglog.c, `sort.rs` ↔ sort.c,
 //!   `stream.rs`, `stream_read.rs`, `stream_group.rs`, `stream_info.rs` ↔ t_stream.c;
 //! - `cluster.rs` ↔ cluster.c (DUMP, RESTORE: the payload format is ../persist/rdb.rs);
-//! - `rdb.rs` ↔ rdb.c (SAVE, LASTSAVE, and the engine's side of an RDB file: the format is
-//!   ../persist/rdb_file.rs);
+//! - `rdb.rs` ↔ rdb.c (SAVE, BGSAVE, LASTSAVE, and the engine's side of an RDB file: the format
+//!   is ../persist/rdb_file.rs);
+//! - `aof.rs` ↔ aof.c's writing side (appendonly, BGREWRITEAOF, the incr files and manifest),
+//!   `aof_load.rs` ↔ aof.c's loading side and server.c's `loadDataFromDisk()` (DEBUG LOADAOF;
+//!   the format is ../persist/aof.rs);
 //! - `multi.rs` ↔ multi.c, `pubsub.rs` ↔ pubsub.c (the tables and delivery are ../pubsub.rs),
 //!   `eval.rs` ↔ eval.c, `functions.rs` ↔ functions.c (the Lua side of both is ../script/);
 //! - `clock.rs`: the playground's own CLOCK command (not Redis).
 
 pub mod acl;
+pub mod aof;
+pub mod aof_load;
 pub mod bitops;
 pub mod call;
 pub mod clock;

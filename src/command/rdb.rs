@@ -33,7 +33,7 @@ use crate::engine::{uniform, Bgsave, Engine, LogLevel};
 use crate::evict::estimate_idle_ms;
 use crate::object::lfu_decr_and_return;
 use crate::persist::rdb_file::{self, Checksum, FileLoadOptions, FileOptions, Header, KeyMeta, RdbError, RdbWriter};
-use crate::persist::store::RdbStore;
+use crate::persist::store::FileStore;
 use crate::reply::Reply;
 use crate::script::functions::Libraries;
 
@@ -50,6 +50,8 @@ pub struct LoadReport {
     pub empty_keys_skipped: u64,
     /// Function libraries created.
     pub libraries: usize,
+    /// Where the RDB ended in the bytes read (an old AOF's tail follows it).
+    pub end: usize,
 }
 
 /// Why a load failed (nothing was loaded).
@@ -65,6 +67,8 @@ pub enum LoadFailure {
     Missing,
     /// The store could not read it.
     Store(String),
+    /// The AOF files don't load (command/aof.rs), in Redis's words.
+    Aof(String),
 }
 
 impl std::fmt::Display for LoadFailure {
@@ -76,7 +80,7 @@ impl std::fmt::Display for LoadFailure {
                 write!(f, "RDB has duplicated key '{}' in DB {db}", String::from_utf8_lossy(key))
             }
             LoadFailure::Missing => write!(f, "No such file or directory"),
-            LoadFailure::Store(msg) => write!(f, "{msg}"),
+            LoadFailure::Store(msg) | LoadFailure::Aof(msg) => write!(f, "{msg}"),
         }
     }
 }
@@ -88,11 +92,13 @@ pub(crate) struct LoadMode {
     pub merge: bool,
     /// The dataset and the libraries are emptied first, once the file has read (a host's load).
     pub replace: bool,
+    /// Keys whose TTL passed are loaded too (an AOF's RDB part, `RDBFLAGS_AOF_PREAMBLE`).
+    pub keep_expired: bool,
 }
 
 impl Engine {
     /// Where SAVE writes and DEBUG RELOAD reads the RDB file (default: in memory).
-    pub fn set_rdb_store(&mut self, store: Box<dyn RdbStore>) {
+    pub fn set_rdb_store(&mut self, store: Box<dyn FileStore>) {
         self.persist.store = store;
     }
 
@@ -114,9 +120,13 @@ impl Engine {
 
     /// `rdbSaveRio()` of the server now: the bytes SAVE writes (and BGSAVE will).
     pub fn rdb_image(&self) -> Vec<u8> {
+        self.rdb_image_with(false)
+    }
+
+    /// The RDB image, marked as an AOF's base file (`aof-base 1`) when `aof_base`.
+    pub(crate) fn rdb_image_with(&self, aof_base: bool) -> Vec<u8> {
         let opts = FileOptions { values: save_options(self), checksum: self.config.bool("rdbchecksum") };
-        let header =
-            Header { ctime: self.now_ms.div_euclid(1000), used_mem: self.used_memory(), repl: None, aof_base: false };
+        let header = Header { ctime: self.now_ms.div_euclid(1000), used_mem: self.used_memory(), repl: None, aof_base };
         let mut w = RdbWriter::new(opts, &header);
         for lib in self.scripts.libs.libraries() {
             w.function(&lib.code);
@@ -180,20 +190,7 @@ impl Engine {
     /// A host's load (`redisplay serve` at startup, a file given to the page): the file
     /// replaces the dataset and the libraries — or, when it doesn't load, nothing changes.
     pub fn load_rdb(&mut self, image: &[u8]) -> Result<LoadReport, LoadFailure> {
-        self.rdb_load_image(image, LoadMode { merge: false, replace: true })
-    }
-
-    /// A restart, as redis-server's with the same command line: a fresh engine (`reset`, which
-    /// keeps the startup configuration and the store) that loads its RDB file, if there is one.
-    /// What CONFIG SET changed since the start is gone, as without CONFIG REWRITE.
-    pub fn restart(&mut self) -> Result<Option<LoadReport>, LoadFailure> {
-        self.reset();
-        let (dir, name) = self.rdb_path();
-        match self.persist.store.read(&dir, &name) {
-            Ok(None) => Ok(None),
-            Ok(Some(image)) => self.load_rdb(&image).map(Some),
-            Err(msg) => Err(LoadFailure::Store(msg)),
-        }
+        self.rdb_load_image(image, LoadMode { merge: false, replace: true, keep_expired: false })
     }
 
     /// `rdbLoad()` of `dir`/`dbfilename` from the store (DEBUG RELOAD).
@@ -204,7 +201,7 @@ impl Engine {
             Ok(None) => return Err(LoadFailure::Missing),
             Err(msg) => return Err(LoadFailure::Store(msg)),
         };
-        self.rdb_load_image(&image, LoadMode { merge, replace: false })
+        self.rdb_load_image(&image, LoadMode { merge, replace: false, keep_expired: false })
     }
 
     /// `rdbLoadRio()`: reads the whole file, creates its libraries, checks what it would
@@ -216,7 +213,7 @@ impl Engine {
             values: load_options(self),
             dbnum: self.dbs.len(),
             now_ms: self.now_ms,
-            expire_keys: true,
+            expire_keys: !mode.keep_expired,
             verify_checksum: self.config.bool("rdbchecksum") && !self.debug.skip_checksum_validation,
         };
         let rng = &mut self.rng;
@@ -292,6 +289,7 @@ impl Engine {
             keys_expired: loaded.keys_expired,
             empty_keys_skipped: loaded.empty_keys_skipped,
             libraries: library_count,
+            end: loaded.end,
         })
     }
 
@@ -324,6 +322,11 @@ impl Engine {
 }
 
 impl Engine {
+    /// `hasActiveChildProcess()`: a BGSAVE or an AOF rewrite child.
+    pub(crate) fn has_active_child(&self) -> bool {
+        self.persist.bgsave.is_some() || self.persist.aof.rewrite.is_some()
+    }
+
     /// rdb.c `rdbSaveBackground()`: forks a child that writes the dataset as it is now.
     pub(crate) fn rdb_save_background(&mut self) {
         let image = self.rdb_image();
@@ -378,6 +381,9 @@ impl Engine {
             self.check_children_done();
             return;
         }
+        if self.has_active_child() {
+            return;
+        }
         let now_s = self.now_ms.div_euclid(1000);
         let may_retry = now_s - self.persist.lastbgsave_try > 5 || self.persist.lastbgsave_ok;
         let save = self.config.str("save").to_string();
@@ -418,10 +424,14 @@ pub fn bgsave(e: &mut Engine, c: &Call) -> Reply {
     if e.persist.bgsave.is_some() {
         return Reply::err("ERR Background save already in progress");
     }
-    // Inside EXEC a fork is put off to serverCron (`server.in_exec`); SCHEDULE only matters
-    // while another child (an AOF rewrite) is at work, and there is none.
-    if e.exec_running {
-        let _ = schedule;
+    // Inside EXEC a fork is put off to serverCron (`server.in_exec`); while an AOF rewrite
+    // works, only SCHEDULE puts it off.
+    if e.has_active_child() || e.exec_running {
+        if !(schedule || e.exec_running) {
+            return Reply::err(
+                "ERR Another child process is active (AOF?): can't BGSAVE right now. Use BGSAVE SCHEDULE in order to schedule a BGSAVE whenever possible.",
+            );
+        }
         e.persist.bgsave_scheduled = true;
         return Reply::Status("Background saving scheduled".into());
     }

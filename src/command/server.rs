@@ -83,6 +83,27 @@ pub fn shutdown(e: &mut Engine, c: &Call) -> Reply {
         e.server_log(crate::engine::LogLevel::Warning, "There is a child saving an .rdb. Killing it!");
         e.kill_rdb_child();
     }
+    // An AOF rewrite is killed (the AOF has the whole dataset anyway) — unless it writes the
+    // AOF's first base; then the buffer is written out.
+    if e.persist.aof.rewrite.is_some() {
+        if e.persist.aof.status == crate::engine::AofStatus::WaitRewrite {
+            if !force {
+                e.server_log(crate::engine::LogLevel::Warning, "Writing initial AOF, can't exit.");
+                e.server_log(
+                    crate::engine::LogLevel::Warning,
+                    "Errors trying to shut down the server. Check the logs for more information.",
+                );
+                return Reply::err("ERR Errors trying to SHUTDOWN. Check logs.");
+            }
+            e.server_log(crate::engine::LogLevel::Warning, "Writing initial AOF. Exit anyway.");
+        }
+        e.server_log(crate::engine::LogLevel::Warning, "There is a child rewriting the AOF. Killing it!");
+        e.kill_append_only_child();
+    }
+    if e.persist.aof.status != crate::engine::AofStatus::Off {
+        e.server_log(crate::engine::LogLevel::Notice, "Calling fsync() on the AOF file.");
+        e.flush_append_only_file(true);
+    }
     let save_points = !e.config.str("save").is_empty();
     if (save_points && !nosave) || save {
         e.server_log(crate::engine::LogLevel::Notice, "Saving the final RDB snapshot before exiting.");

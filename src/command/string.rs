@@ -233,16 +233,15 @@ fn set_generic(
     if let Some(ms) = when {
         e.dbs[c.db].set_expire(key, ms);
         e.notify("expire", c.db, key);
-        // Propagated as SET key value PXAT ms (unless it was PXAT already).
-        if flags & PXAT == 0 {
-            e.propagate_as(vec![
-                b"SET".to_vec(),
-                key.to_vec(),
-                val.to_vec(),
-                b"PXAT".to_vec(),
-                ms.to_string().into_bytes(),
-            ]);
-        }
+        // Propagated as SET key value PXAT ms — in 7.0 even when it was PXAT already (the
+        // argv is rebuilt: `SET` upper case, NX/XX/GET dropped).
+        e.propagate_as(vec![
+            b"SET".to_vec(),
+            key.to_vec(),
+            val.to_vec(),
+            b"PXAT".to_vec(),
+            ms.to_string().into_bytes(),
+        ]);
     }
     get_reply.unwrap_or(ok_reply)
 }

@@ -47,6 +47,8 @@ const HANDLERS: &[(&str, Handler)] = &[
     // rdb.c
     ("save", super::rdb::save),
     ("bgsave", super::rdb::bgsave),
+    // aof.c
+    ("bgrewriteaof", super::aof::bgrewriteaof),
     ("lastsave", super::rdb::lastsave),
     // module.c
     ("module|list", super::module::module_list),

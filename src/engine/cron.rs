@@ -101,8 +101,9 @@ impl Engine {
         self.cronloops += 1;
         self.active_expire_cycle(crate::events::CycleKind::Slow);
         self.try_resize_tables();
-        // A BGSAVE child that is done, a save point that is due.
+        // A BGSAVE child that is done, a save point that is due; the AOF's rewrites.
         self.rdb_cron();
+        self.aof_cron();
         // Clear the paused clients state if needed.
         self.check_client_pause_timeout();
     }
@@ -115,6 +116,10 @@ impl Engine {
             return;
         }
         self.handle_blocked_clients_timeout();
+        // The AOF buffer to its file, before any reply is written.
+        if self.persist.aof.status != crate::engine::AofStatus::Off {
+            self.flush_append_only_file(false);
+        }
         // Keys made ready outside a command (a stream deleted by expiry or eviction).
         self.flush_new_key_events();
         self.handle_clients_blocked_on_keys();

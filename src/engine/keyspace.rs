@@ -9,10 +9,12 @@ use crate::events::{Event, ExpiredBy};
 use crate::object::RObj;
 
 impl Engine {
-    /// db.c `expireIfNeeded()`: deletes the key if its time has passed; true if it did.
+    /// db.c `expireIfNeeded()`: deletes the key if its time has passed; true if it did (never
+    /// while a file loads).
     /// While clients are paused (CLIENT PAUSE) the key reads as expired but stays.
     pub(crate) fn expire_if_needed(&mut self, db: usize, key: &[u8]) -> bool {
-        if !self.dbs[db].is_expired(key, self.now_ms) {
+        // keyIsExpired(): nothing expires while a file loads.
+        if self.loading || !self.dbs[db].is_expired(key, self.now_ms) {
             return false;
         }
         if self.check_client_pause_timeout() {

@@ -310,6 +310,8 @@ pub struct Engine {
     /// EXEC is running its queue: values stored from a queued command's arguments are shared
     /// with the queue until it ends (`RObj::exec_argv`).
     pub(crate) exec_running: bool,
+    /// `server.loading`: a file is being loaded — no key expires meanwhile.
+    pub(crate) loading: bool,
     /// `server.current_client`: the client whose command runs now (None in cron, beforeSleep).
     pub(crate) current_client: Option<ClientId>,
     /// Client-side caching: the tracking table, BCAST prefixes, pending invalidations (tracking.c).
@@ -337,7 +339,7 @@ pub struct Engine {
 /// host's store, persist/store.rs), `lastsave`, the counters INFO persistence shows, and whether
 /// SHUTDOWN ended the server (the host then closes its connections and stops).
 pub struct PersistState {
-    pub(crate) store: Box<dyn crate::persist::store::RdbStore>,
+    pub(crate) store: Box<dyn crate::persist::store::FileStore>,
     /// `server.lastsave`: Unix seconds of the last successful save (the start, at first: "at
     /// startup we consider the DB saved").
     pub lastsave: i64,
@@ -359,6 +361,79 @@ pub struct PersistState {
     pub lastbgsave_try: i64,
     /// `server.rdb_save_time_last`: how long the last BGSAVE took, in seconds (-1: none yet).
     pub last_bgsave_time_sec: i64,
+    /// The append only file (command/aof.rs).
+    pub aof: AofState,
+}
+
+/// aof.c's state in `redisServer` (command/aof.rs).
+#[derive(Debug)]
+pub struct AofState {
+    /// `server.aof_state`.
+    pub status: AofStatus,
+    /// `server.aof_manifest`.
+    pub manifest: crate::persist::aof::Manifest,
+    /// The file `server.aof_fd` appends to (an incr file, or the temp incr file while the first
+    /// rewrite runs); None while the AOF is off.
+    pub(crate) incr_name: Option<String>,
+    /// `server.aof_current_size`, `aof_last_incr_size`, `aof_rewrite_base_size`,
+    /// `aof_fsync_offset`.
+    pub current_size: u64,
+    pub last_incr_size: u64,
+    pub rewrite_base_size: u64,
+    pub fsync_offset: u64,
+    /// `server.aof_last_fsync` (Unix seconds).
+    pub(crate) last_fsync_s: i64,
+    /// A rewrite child at work (`server.child_type == CHILD_TYPE_AOF`).
+    pub(crate) rewrite: Option<AofRewrite>,
+    /// `server.aof_rewrite_scheduled`.
+    pub rewrite_scheduled: bool,
+    /// `server.stat_aof_rewrites`, `aof_lastbgrewrite_status`,
+    /// `stat_aofrw_consecutive_failures`, `aof_rewrite_time_last` (-1: none yet).
+    pub rewrites: u64,
+    pub lastbgrewrite_ok: bool,
+    pub consecutive_failures: u64,
+    pub rewrite_time_last: i64,
+    /// `server.aof_last_write_status`.
+    pub last_write_ok: bool,
+}
+
+/// `AOF_OFF`, `AOF_ON`, `AOF_WAIT_REWRITE` (on, waiting for the rewrite that makes its base).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AofStatus {
+    Off,
+    On,
+    WaitRewrite,
+}
+
+/// An AOF rewrite child: the base file it writes (the dataset when it forked) and when it is
+/// done.
+#[derive(Debug)]
+pub(crate) struct AofRewrite {
+    pub(crate) image: Vec<u8>,
+    pub(crate) start_ms: i64,
+    pub(crate) done_ms: i64,
+}
+
+impl Default for AofState {
+    fn default() -> Self {
+        AofState {
+            status: AofStatus::Off,
+            manifest: Default::default(),
+            incr_name: None,
+            current_size: 0,
+            last_incr_size: 0,
+            rewrite_base_size: 0,
+            fsync_offset: 0,
+            last_fsync_s: 0,
+            rewrite: None,
+            rewrite_scheduled: false,
+            rewrites: 0,
+            lastbgrewrite_ok: true,
+            consecutive_failures: 0,
+            rewrite_time_last: -1,
+            last_write_ok: true,
+        }
+    }
 }
 
 /// A BGSAVE child (command/rdb.rs): the image it writes (the dataset when it forked) and when
@@ -386,6 +461,7 @@ impl PersistState {
             bgsave_scheduled: false,
             lastbgsave_try: 0,
             last_bgsave_time_sec: -1,
+            aof: AofState::default(),
         }
     }
 }
@@ -602,6 +678,7 @@ impl Engine {
             startup_config: Vec::new(),
             replid: replication_id(opts.seed, 0),
             exec_running: false,
+            loading: false,
             current_client: None,
             tracking: Default::default(),
             pause: Default::default(),
@@ -734,11 +811,8 @@ impl Engine {
 
     /// Records the propagation stream from now on (an AOF or a replica listens), or stops.
     pub fn set_propagation(&mut self, on: bool) {
-        self.prop.listening = on;
-        if !on {
-            self.prop.pending.clear();
-            self.prop.out.clear();
-        }
+        self.prop.external = on;
+        self.prop.refresh();
     }
 
     /// aof.c `rewriteAppendOnlyFileRio()`: the dataset (and the function libraries) as the

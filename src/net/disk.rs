@@ -1,5 +1,5 @@
-//! Files on disk for `redisplay serve`: the RDB store (persist/store.rs's `RdbStore` over a
-//! directory) and the server log's lines in redis-server's format.
+//! Files on disk for `redisplay serve`: persist/store.rs's `FileStore` over a directory (the
+//! RDB file, the AOF directory's files) and the server log's lines in redis-server's format.
 //!
 //! Writing models rdb.c `rdbSave()`: the image goes to `temp-<pid>.rdb` in the directory, is
 //! flushed and fsync'd, then `rename()`d over `dbfilename` and the directory fsync'd — so the
@@ -12,7 +12,7 @@ use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
 use crate::engine::LogLine;
-use crate::persist::store::RdbStore;
+use crate::persist::store::FileStore;
 
 /// The RDB file in a directory (the `dir` the engine's config names).
 #[derive(Debug, Clone, Default)]
@@ -36,7 +36,7 @@ impl DiskStore {
     }
 }
 
-impl RdbStore for DiskStore {
+impl FileStore for DiskStore {
     fn write(&mut self, dir: &str, name: &str, image: &[u8]) -> Result<(), String> {
         let temp_name = format!("temp-{}.rdb", std::process::id());
         let tmp = Path::new(dir).join(&temp_name);
@@ -72,6 +72,54 @@ impl RdbStore for DiskStore {
             Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
             Err(e) => Err(format!("Fatal error loading the DB: {}. Exiting.", strerror(&e))),
         }
+    }
+
+    fn replace(&mut self, dir: &str, name: &str, bytes: &[u8]) -> Result<(), String> {
+        let tmp = Path::new(dir).join(format!("temp-{name}"));
+        let done = Self::write_temp(&tmp, bytes).and_then(|()| fs::rename(&tmp, Path::new(dir).join(name)));
+        if let Err(e) = done {
+            let _ = fs::remove_file(&tmp);
+            return Err(strerror(&e));
+        }
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+
+    fn append(&mut self, dir: &str, name: &str, bytes: &[u8], fsync: bool) -> Result<(), String> {
+        let mut f =
+            OpenOptions::new().append(true).create(true).open(Path::new(dir).join(name)).map_err(|e| strerror(&e))?;
+        f.write_all(bytes).map_err(|e| strerror(&e))?;
+        if fsync {
+            f.sync_data().map_err(|e| strerror(&e))?;
+        }
+        Ok(())
+    }
+
+    fn rename(&mut self, dir: &str, from: &str, to: &str) -> Result<(), String> {
+        fs::rename(Path::new(dir).join(from), Path::new(dir).join(to)).map_err(|e| strerror(&e))
+    }
+
+    fn remove(&mut self, dir: &str, name: &str) {
+        let _ = fs::remove_file(Path::new(dir).join(name));
+    }
+
+    fn truncate(&mut self, dir: &str, name: &str, len: u64) -> Result<(), String> {
+        let f = OpenOptions::new().write(true).open(Path::new(dir).join(name)).map_err(|e| strerror(&e))?;
+        f.set_len(len).map_err(|e| strerror(&e))
+    }
+
+    fn make_dir(&mut self, dir: &str) -> Result<(), String> {
+        match fs::create_dir(dir) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == ErrorKind::AlreadyExists && Path::new(dir).is_dir() => Ok(()),
+            Err(e) => Err(strerror(&e)),
+        }
+    }
+
+    fn dir_exists(&mut self, dir: &str) -> bool {
+        Path::new(dir).is_dir()
     }
 }
 

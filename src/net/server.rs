@@ -52,10 +52,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use mio::net::{TcpListener, TcpStream};
 use mio::{Events, Interest, Poll, Token, Waker};
 
+use crate::command::rdb::LoadFailure;
 use crate::engine::{ClientId, Engine, EngineOptions};
 use crate::net::disk::{format_log_line, resolve_dir, DiskStore};
 use crate::net::query::{Parsed, QueryBuffer};
-use crate::persist::store::RdbStore;
 
 /// Lua instructions a running script gets per event-loop iteration (10 ms of its virtual time).
 const SCRIPT_SLICE_STEPS: u64 = 5_000_000;
@@ -122,13 +122,12 @@ impl Server {
                 format!("binding to {} (beyond loopback) needs --requirepass", opts.bind),
             ));
         }
-        // The RDB file: `dir` made absolute (redis-server chdir()s into it), then read now so
-        // that a file that doesn't load stops the start, as it stops redis-server.
+        // `dir` made absolute (redis-server chdir()s into it); the files in it are loaded before
+        // the server answers, and files that don't load stop the start, as they stop redis-server.
         let invalid = |m: String| std::io::Error::new(ErrorKind::InvalidInput, m);
         let dir = resolve_dir(opts.param("dir")).map_err(invalid)?;
         let dir = dir.to_string_lossy().into_owned();
         let dbfilename = opts.param("dbfilename").unwrap_or("dump.rdb").to_string();
-        let image = DiskStore.read(&dir, &dbfilename).map_err(invalid)?;
         let mut opts = opts;
         opts.config.retain(|(n, _)| !n.eq_ignore_ascii_case("dir"));
         opts.config.push(("dir".into(), dir));
@@ -147,24 +146,26 @@ impl Server {
             let mut engine = new_engine(&opts);
             engine.tcp_port = addr.port();
             engine.set_rdb_store(Box::new(DiskStore));
-            if let Some(image) = image {
-                // server.c loadDataFromDisk().
-                let started = std::time::Instant::now();
-                let loaded = engine.load_rdb(&image);
-                print_log(&mut engine, opts.log);
-                match loaded {
-                    Ok(_) if opts.log => {
-                        eprintln!(
-                            "{}:M * DB loaded from disk: {:.3} seconds",
-                            std::process::id(),
-                            started.elapsed().as_secs_f64()
-                        )
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        let _ = loaded_tx.send(Err(format!("Fatal error loading the DB ({dbfilename}): {e}")));
-                        return;
-                    }
+            // server.c loadDataFromDisk(): the AOF files with appendonly yes, else the RDB file.
+            let started = std::time::Instant::now();
+            let loaded = engine.load_data_from_disk();
+            print_log(&mut engine, opts.log);
+            match loaded {
+                Ok(Some(_)) if opts.log => {
+                    eprintln!(
+                        "{}:M * DB loaded from disk: {:.3} seconds",
+                        std::process::id(),
+                        started.elapsed().as_secs_f64()
+                    )
+                }
+                Ok(_) => {}
+                Err(LoadFailure::Aof(msg)) => {
+                    let _ = loaded_tx.send(Err(format!("Fatal error loading the AOF: {msg}")));
+                    return;
+                }
+                Err(e) => {
+                    let _ = loaded_tx.send(Err(format!("Fatal error loading the DB ({dbfilename}): {e}")));
+                    return;
                 }
             }
             let _ = loaded_tx.send(Ok(()));

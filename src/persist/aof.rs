@@ -423,6 +423,89 @@ pub fn parse_manifest(text: &[u8]) -> Result<Vec<AofInfo>, &'static str> {
     Ok(files)
 }
 
+/// aof.c `aofManifest`: the base file (at most one), the history files a rewrite left behind
+/// (until they are unlinked) and the incr files, in order, with the last sequence numbers used.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Manifest {
+    pub base: Option<AofInfo>,
+    pub history: Vec<AofInfo>,
+    pub incr: Vec<AofInfo>,
+    pub base_seq: i64,
+    pub incr_seq: i64,
+}
+
+impl Manifest {
+    /// From `parse_manifest()`'s lines.
+    pub fn from_files(files: Vec<AofInfo>) -> Manifest {
+        let mut m = Manifest::default();
+        for f in files {
+            match f.kind {
+                b'b' => {
+                    m.base_seq = f.seq;
+                    m.base = Some(f);
+                }
+                b'h' => m.history.push(f),
+                _ => {
+                    m.incr_seq = f.seq;
+                    m.incr.push(f);
+                }
+            }
+        }
+        m
+    }
+
+    /// `getAofManifestAsString()`: base, history, incr.
+    pub fn format(&self) -> Vec<u8> {
+        let files: Vec<AofInfo> = self.base.iter().chain(&self.history).chain(&self.incr).cloned().collect();
+        format_manifest(&files)
+    }
+
+    /// `getNewBaseFileNameAndMarkPreAsHistory()`: `<appendfilename>.<seq>.base.rdb` (or `.aof`
+    /// without the RDB preamble); the old base becomes the first history file.
+    pub fn new_base(&mut self, appendfilename: &str, rdb_preamble: bool) -> String {
+        if let Some(mut old) = self.base.take() {
+            old.kind = b'h';
+            self.history.insert(0, old);
+        }
+        self.base_seq += 1;
+        let name = format!("{appendfilename}.{}.base.{}", self.base_seq, if rdb_preamble { "rdb" } else { "aof" });
+        self.base = Some(AofInfo { name: name.clone().into_bytes(), seq: self.base_seq, kind: b'b' });
+        name
+    }
+
+    /// `getNewIncrAofName()`: `<appendfilename>.<seq>.incr.aof`, appended to the incr list.
+    pub fn new_incr(&mut self, appendfilename: &str) -> String {
+        self.incr_seq += 1;
+        let name = format!("{appendfilename}.{}.incr.aof", self.incr_seq);
+        self.incr.push(AofInfo { name: name.clone().into_bytes(), seq: self.incr_seq, kind: b'i' });
+        name
+    }
+
+    /// `getLastIncrAofName()`: the incr file written to — a new one when there is none.
+    pub fn last_incr(&mut self, appendfilename: &str) -> String {
+        match self.incr.last() {
+            Some(f) => String::from_utf8_lossy(&f.name).into_owned(),
+            None => self.new_incr(appendfilename),
+        }
+    }
+
+    /// `markRewrittenIncrAofAsHistory()`: the incr files a rewrite covered become history — all
+    /// but the last when the AOF is on (it is the one written to now).
+    pub fn mark_rewritten_incr_as_history(&mut self, aof_on: bool) {
+        let keep = usize::from(aof_on && !self.incr.is_empty());
+        let covered: Vec<AofInfo> = self.incr.drain(..self.incr.len() - keep).collect();
+        for mut f in covered.into_iter().rev() {
+            f.kind = b'h';
+            self.history.insert(0, f);
+        }
+    }
+
+    /// The files a load reads (`getBaseAndIncrAppendOnlyFilesNum()`): base, then incrs.
+    pub fn loaded_files(&self) -> impl Iterator<Item = &AofInfo> {
+        self.base.iter().chain(&self.incr)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -486,5 +569,32 @@ mod tests {
         assert_eq!(parse_manifest(b"file a/b seq 1 type i\n"), Err("File can't be a path, just a filename"));
         assert_eq!(parse_manifest(b"file a seq 1 type x\n"), Err("Unknown AOF file type"));
         assert_eq!(parse_manifest(b"file a seq 1\n"), Err("Invalid AOF manifest file format"));
+    }
+
+    #[test]
+    fn a_manifest_through_two_rewrites() {
+        // As redis-server 7.0.15 names its files: started with appendonly yes, then BGREWRITEAOF
+        // twice (the new incr file is opened when the rewrite starts).
+        let mut m = Manifest::default();
+        assert_eq!(m.new_base("appendonly.aof", true), "appendonly.aof.1.base.rdb");
+        assert_eq!(m.last_incr("appendonly.aof"), "appendonly.aof.1.incr.aof");
+        assert_eq!(
+            String::from_utf8_lossy(&m.format()),
+            "file appendonly.aof.1.base.rdb seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n"
+        );
+        assert_eq!(m.new_incr("appendonly.aof"), "appendonly.aof.2.incr.aof");
+        m.new_base("appendonly.aof", true);
+        m.mark_rewritten_incr_as_history(true);
+        assert_eq!(
+            String::from_utf8_lossy(&m.format()),
+            "file appendonly.aof.2.base.rdb seq 2 type b\nfile appendonly.aof.1.incr.aof seq 1 type h\n\
+             file appendonly.aof.1.base.rdb seq 1 type h\nfile appendonly.aof.2.incr.aof seq 2 type i\n"
+        );
+        assert_eq!(Manifest::from_files(parse_manifest(&m.format()).unwrap()), m);
+        let loaded: Vec<&[u8]> = m.loaded_files().map(|f| f.name.as_slice()).collect();
+        assert_eq!(loaded, [&b"appendonly.aof.2.base.rdb"[..], b"appendonly.aof.2.incr.aof"]);
+        // With the AOF off (a BGREWRITEAOF of a server without appendonly), every incr is covered.
+        m.mark_rewritten_incr_as_history(false);
+        assert!(m.incr.is_empty());
     }
 }

@@ -6,7 +6,7 @@
 //!   the dataset as commands (aof.c, without an RDB preamble);
 //! - `rdb_file.rs`: whole RDB files (rdb.c `rdbSaveRio()`/`rdbLoadRio()`): the header's AUX
 //!   fields, function libraries, dbs, per-key TTL/LRU/LFU opcodes, EOF and checksum;
-//! - `store.rs`: where an RDB file lives — the host's `RdbStore` (a directory under
+//! - `store.rs`: where the RDB and AOF files live — the host's `FileStore` (a directory under
 //!   `redisplay serve`, memory in the page);
 //! - `lzf.rs`: LZF compression as Redis's liblzf does it, byte for byte;
 //! - `crc64.rs`: crc64.c's CRC64 (Jones), the checksum of payloads and RDB files;
