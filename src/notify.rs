@@ -69,6 +69,8 @@ impl Engine {
     /// keyspace event (PFCOUNT rewriting its cache).
     pub(crate) fn signal_modified_key(&mut self, db: usize, key: &[u8], by_the_server: bool) {
         self.touch_watched_key(db, key);
+        // A fork child at work: the key's pages are copied (ForkCow).
+        self.child_cow_touch(db, key);
         let by = if self.in_script || by_the_server { None } else { self.current_client };
         self.tracking_invalidate_key(by, key, true);
     }

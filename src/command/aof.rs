@@ -19,7 +19,7 @@
 //! never postponed); a write error with `appendfsync always` is logged and kept for a retry
 //! (Redis exits); `aof-timestamp-enabled` writes no `#TS:` lines.
 
-use crate::engine::{AofRewrite, AofStatus, Engine, LogLevel};
+use crate::engine::{AofRewrite, AofStatus, Engine, ForkCow, LogLevel};
 use crate::persist::aof::Manifest;
 use crate::propagate::AofSink;
 use crate::reply::Reply;
@@ -153,10 +153,11 @@ impl Engine {
         }
         self.persist.aof.rewrites += 1;
         let image = self.aof_base_image();
+        let cow = ForkCow::new(self.dbs.iter().map(|d| d.len() as u64).sum());
         let ns = crate::cost::scaled(crate::cost::RDB_SAVE_NS_PER_BYTE, self.hot.cost_percent) * image.len() as u64;
         let now = self.now_ms;
         self.persist.aof.rewrite =
-            Some(AofRewrite { image, start_ms: now, done_ms: now + ns.div_ceil(1_000_000) as i64 });
+            Some(AofRewrite { image, start_ms: now, done_ms: now + ns.div_ceil(1_000_000) as i64, cow });
         self.persist.aof.rewrite_scheduled = false;
         self.server_log(LogLevel::Notice, "Background append only file rewriting started");
         self.sync_aof_sink();
@@ -300,6 +301,11 @@ impl Engine {
     /// aof.c `backgroundRewriteDoneHandler()`.
     fn background_rewrite_done(&mut self) {
         let Some(child) = self.persist.aof.rewrite.take() else { return };
+        self.server_log(
+            LogLevel::Notice,
+            format!("AOF rewrite: {} MB of memory used by copy-on-write", child.cow.bytes / (1024 * 1024)),
+        );
+        self.persist.aof_last_cow_size = child.cow.bytes;
         self.server_log(LogLevel::Notice, "Background AOF rewrite terminated with success");
         let dir = self.aof_dir();
         let filename = self.aof_filename();
@@ -408,5 +414,80 @@ pub fn bgrewriteaof(e: &mut Engine, _c: &Call) -> Reply {
         Reply::Status("Background append only file rewriting started".into())
     } else {
         Reply::err("ERR Can't execute an AOF background rewriting. Please check the server logs for more information.")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Engine, EngineOptions};
+    use crate::reply::Reply;
+
+    fn argv(args: &[&str]) -> Vec<Vec<u8>> {
+        args.iter().map(|a| a.as_bytes().to_vec()).collect()
+    }
+
+    #[test]
+    fn the_pages_aof_lives_in_memory_and_a_restart_loads_it() {
+        let t0 = 1_700_000_000_000;
+        let mut e = Engine::new(EngineOptions { seed: 1, start_ms: t0 });
+        // Started with appendonly yes (a restart keeps that; a CONFIG SET would be forgotten).
+        e.configure_startup("appendonly", "yes").unwrap();
+        e.load_data_from_disk().unwrap();
+        let c = e.connect();
+        e.execute(c, &argv(&["SET", "before", "1"]));
+        e.execute(c, &argv(&["SET", "during", "2", "EX", "100"]));
+        e.before_sleep();
+        e.advance_to(t0 + 1_000, u64::MAX);
+        e.execute(c, &argv(&["SELECT", "2"]));
+        e.execute(c, &argv(&["INCRBYFLOAT", "f", "1.5"]));
+        e.before_sleep();
+        let dir = format!("{}/appendonlydir", e.config.str("dir"));
+        let read = |e: &mut Engine, name: &str| e.persist.store.read(&dir, name).unwrap().unwrap_or_default();
+        let manifest = read(&mut e, "appendonly.aof.manifest");
+        assert_eq!(
+            String::from_utf8_lossy(&manifest),
+            "file appendonly.aof.1.base.rdb seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n"
+        );
+        let incr = String::from_utf8(read(&mut e, "appendonly.aof.1.incr.aof")).unwrap();
+        let at = (t0 + 100_000).to_string();
+        let want = format!(
+            "*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n$6\r\nbefore\r\n$1\r\n1\r\n*5\r\n$3\r\nSET\r\n$6\r\nduring\r\n$1\r\n2\r\n$4\r\nPXAT\r\n$13\r\n{at}\r\n\
+             *2\r\n$6\r\nSELECT\r\n$1\r\n2\r\n*4\r\n$3\r\nSET\r\n$1\r\nf\r\n$3\r\n1.5\r\n$7\r\nKEEPTTL\r\n"
+        );
+        assert_eq!(incr, want);
+        // A restart (the page's SHUTDOWN, then connect) loads the AOF, not an RDB.
+        e.restart().unwrap();
+        let c = e.connect();
+        assert_eq!(e.execute(c, &argv(&["GET", "before"])), Reply::bulk("1"));
+        assert_eq!(e.execute(c, &argv(&["PEXPIRETIME", "during"])), Reply::Integer(t0 + 100_000));
+        e.execute(c, &argv(&["SELECT", "2"]));
+        assert_eq!(e.execute(c, &argv(&["GET", "f"])), Reply::bulk("1.5"));
+    }
+
+    #[test]
+    fn a_rewrite_and_a_bgsave_take_turns() {
+        let t0 = 1_700_000_000_000;
+        let mut e = Engine::new(EngineOptions { seed: 1, start_ms: t0 });
+        let c = e.connect();
+        for i in 0..100_000 {
+            e.execute(c, &argv(&["SET", &format!("key:{i}"), "v"]));
+        }
+        let started = Reply::Status("Background append only file rewriting started".into());
+        assert_eq!(e.execute(c, &argv(&["BGREWRITEAOF"])), started);
+        assert_eq!(
+            e.execute(c, &argv(&["BGREWRITEAOF"])),
+            Reply::err("ERR Background append only file rewriting already in progress")
+        );
+        assert_eq!(
+            e.execute(c, &argv(&["BGSAVE"])),
+            Reply::err(
+                "ERR Another child process is active (AOF?): can't BGSAVE right now. Use BGSAVE SCHEDULE in order to schedule a BGSAVE whenever possible."
+            )
+        );
+        assert_eq!(e.execute(c, &argv(&["BGSAVE", "SCHEDULE"])), Reply::Status("Background saving scheduled".into()));
+        e.advance_to(t0 + 5_000, u64::MAX);
+        assert!(e.persist.aof.rewrite.is_none() && e.persist.bgsave.is_none(), "both ran, one after the other");
+        assert_eq!(e.persist.aof.rewrites, 1);
+        assert!(e.rdb_file().unwrap().is_some());
     }
 }

@@ -247,12 +247,28 @@ fn section(e: &Engine, name: &str, out: &mut String) {
             let aof = e.persist.aof.status != crate::engine::AofStatus::Off;
             w.kv("loading", 0);
             w.kv("async_loading", 0);
-            w.kv("current_cow_peak", 0);
-            w.kv("current_cow_size", 0);
+            // A fork child's copy-on-write and progress (engine ForkCow): keys written so far
+            // in proportion to its virtual time.
+            let child = e.persist.bgsave.as_ref().map(|b| (&b.cow, b.start_ms, b.done_ms)).or(e
+                .persist
+                .aof
+                .rewrite
+                .as_ref()
+                .map(|r| (&r.cow, r.start_ms, r.done_ms)));
+            let (cow, processed, total) = match child {
+                Some((cow, start, done)) => {
+                    let part = if done > start { (e.now_ms - start) as f64 / (done - start) as f64 } else { 1.0 };
+                    (cow.bytes, (cow.keys_total as f64 * part.clamp(0.0, 1.0)) as u64, cow.keys_total)
+                }
+                None => (0, 0, 0),
+            };
+            w.kv("current_cow_peak", cow);
+            w.kv("current_cow_size", cow);
             w.kv("current_cow_size_age", 0);
-            w.kv("current_fork_perc", "0.00");
-            w.kv("current_save_keys_processed", 0);
-            w.kv("current_save_keys_total", 0);
+            let perc = if total > 0 { processed as f64 / total as f64 * 100.0 } else { 0.0 };
+            w.kv("current_fork_perc", format!("{perc:.2}"));
+            w.kv("current_save_keys_processed", processed);
+            w.kv("current_save_keys_total", total);
             w.kv("rdb_changes_since_last_save", e.stats.dirty);
             let child_start = e.persist.bgsave.as_ref().map(|b| b.start_ms);
             w.kv("rdb_bgsave_in_progress", child_start.is_some() as u8);
@@ -261,7 +277,7 @@ fn section(e: &Engine, name: &str, out: &mut String) {
             w.kv("rdb_last_bgsave_time_sec", e.persist.last_bgsave_time_sec);
             w.kv("rdb_current_bgsave_time_sec", child_start.map_or(-1, |s| (e.now_ms - s).div_euclid(1000)));
             w.kv("rdb_saves", e.persist.rdb_saves);
-            w.kv("rdb_last_cow_size", 0);
+            w.kv("rdb_last_cow_size", e.persist.rdb_last_cow_size);
             w.kv("rdb_last_load_keys_expired", e.persist.last_load_keys_expired);
             w.kv("rdb_last_load_keys_loaded", e.persist.last_load_keys_loaded);
             let a = &e.persist.aof;
@@ -276,7 +292,7 @@ fn section(e: &Engine, name: &str, out: &mut String) {
             w.kv("aof_rewrites", a.rewrites);
             w.kv("aof_rewrites_consecutive_failures", a.consecutive_failures);
             w.kv("aof_last_write_status", ok(a.last_write_ok));
-            w.kv("aof_last_cow_size", 0);
+            w.kv("aof_last_cow_size", e.persist.aof_last_cow_size);
             w.kv("module_fork_in_progress", 0);
             w.kv("module_fork_last_cow_size", 0);
             if a.status != crate::engine::AofStatus::Off {

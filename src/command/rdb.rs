@@ -21,15 +21,17 @@
 //! Differences: the file is written whole or not at all, then loaded whole or not at all — a
 //! corrupt file, a duplicate key or a library that fails is an error here, where Redis exits or
 //! panics (for DEBUG RELOAD, after it has emptied the dataset: so does this). SAVE is instant in
-//! virtual time (no cost is charged for it yet); a BGSAVE child's copy-on-write memory is not
-//! modelled (`rdb_last_cow_size` 0). Libraries are saved in name order, keys in the engine's
+//! virtual time (no cost is charged for it yet); a BGSAVE child's copy-on-write memory is
+//! modelled per key changed while it works (engine `ForkCow`: the value's size rounded up to
+//! 4 KB pages; a FLUSHALL's or a DEBUG RELOAD's mass change is not counted), as INFO's
+//! `current_cow_size`/`rdb_last_cow_size` and the child's log line. Libraries are saved in name order, keys in the engine's
 //! iteration order (Redis: its dicts' hash order). Replication's `repl-*` AUX fields are not
 //! here yet.
 
 use super::cluster::{load_options, save_options, set_lru_or_lfu};
 use crate::command::call::Call;
 use crate::ds::skiplist::random_level;
-use crate::engine::{uniform, Bgsave, Engine, LogLevel};
+use crate::engine::{uniform, Bgsave, Engine, ForkCow, LogLevel};
 use crate::evict::estimate_idle_ms;
 use crate::object::lfu_decr_and_return;
 use crate::persist::rdb_file::{self, Checksum, FileLoadOptions, FileOptions, Header, KeyMeta, RdbError, RdbWriter};
@@ -338,6 +340,7 @@ impl Engine {
             start_ms: now,
             done_ms: now + ns.div_ceil(1_000_000) as i64,
             dirty_before: self.stats.dirty,
+            cow: ForkCow::new(self.dbs.iter().map(|d| d.len() as u64).sum()),
         });
         self.server_log(LogLevel::Notice, "Background saving started");
     }
@@ -359,6 +362,11 @@ impl Engine {
         let (dir, name) = self.rdb_path();
         match self.persist.store.write(&dir, &name, &b.image) {
             Ok(()) => {
+                self.server_log(
+                    LogLevel::Notice,
+                    format!("RDB: {} MB of memory used by copy-on-write", b.cow.bytes / (1024 * 1024)),
+                );
+                self.persist.rdb_last_cow_size = b.cow.bytes;
                 self.server_log(LogLevel::Notice, "Background saving terminated with success");
                 self.stats.dirty = self.stats.dirty.saturating_sub(b.dirty_before);
                 self.persist.lastsave = self.now_ms.div_euclid(1000);
@@ -487,13 +495,21 @@ mod tests {
         assert_eq!(info_field(&mut e, c, "rdb_bgsave_in_progress"), "1");
         assert_eq!(e.execute(c, &argv(&["BGSAVE"])), Reply::err("ERR Background save already in progress"));
         assert_eq!(e.execute(c, &argv(&["SAVE"])), Reply::err("ERR Background save already in progress"));
-        // A write after the fork is not in the file, and stays a change to save.
+        assert_eq!(info_field(&mut e, c, "current_save_keys_total"), "2000");
+        // A write after the fork is not in the file, and stays a change to save. It copies the
+        // page its key lies on (one page per key changed, however often).
         e.execute(c, &argv(&["SET", "after", "fork"]));
+        e.execute(c, &argv(&["SET", "key:1", "changed"]));
+        e.execute(c, &argv(&["SET", "key:1", "again"]));
+        e.execute(c, &argv(&["SET", "big", &"x".repeat(10_000)]));
+        assert_eq!(info_field(&mut e, c, "current_cow_size"), (2 * 4096 + 3 * 4096).to_string());
         assert_eq!(e.rdb_file().unwrap(), None, "nothing written before the child is done");
         e.advance_to(t0 + 1_000, u64::MAX);
         assert_eq!(info_field(&mut e, c, "rdb_bgsave_in_progress"), "0");
         assert_eq!(info_field(&mut e, c, "rdb_last_bgsave_status"), "ok");
-        assert_eq!(info_field(&mut e, c, "rdb_changes_since_last_save"), "1");
+        assert_eq!(info_field(&mut e, c, "rdb_changes_since_last_save"), "4");
+        assert_eq!(info_field(&mut e, c, "rdb_last_cow_size"), (5 * 4096).to_string());
+        assert_eq!(info_field(&mut e, c, "current_cow_size"), "0");
         assert_eq!(info_field(&mut e, c, "rdb_last_save_time"), (t0 / 1000).to_string());
         let file = e.rdb_file().unwrap().expect("the child's file");
         let mut fresh = Engine::new(EngineOptions { seed: 1, start_ms: t0 });

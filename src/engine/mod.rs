@@ -361,6 +361,9 @@ pub struct PersistState {
     pub lastbgsave_try: i64,
     /// `server.rdb_save_time_last`: how long the last BGSAVE took, in seconds (-1: none yet).
     pub last_bgsave_time_sec: i64,
+    /// `server.stat_rdb_cow_bytes`, `stat_aof_cow_bytes`: the last children's copy-on-write.
+    pub rdb_last_cow_size: u64,
+    pub aof_last_cow_size: u64,
     /// The append only file (command/aof.rs).
     pub aof: AofState,
 }
@@ -412,6 +415,31 @@ pub(crate) struct AofRewrite {
     pub(crate) image: Vec<u8>,
     pub(crate) start_ms: i64,
     pub(crate) done_ms: i64,
+    pub(crate) cow: ForkCow,
+}
+
+/// A fork child's copy-on-write memory, modelled: the first change of a key while the child
+/// works copies the pages its value lies on (its size rounded up to 4 KB pages, one page at
+/// least) — what the child's smaps `Private_Dirty` would grow by. Also the keys it has to
+/// write, for its progress (`current_save_keys_total`).
+#[derive(Debug, Default)]
+pub(crate) struct ForkCow {
+    pub(crate) touched: std::collections::HashSet<(usize, Vec<u8>)>,
+    pub(crate) bytes: u64,
+    pub(crate) keys_total: u64,
+}
+
+impl ForkCow {
+    pub(crate) fn new(keys_total: u64) -> ForkCow {
+        ForkCow { keys_total, ..Default::default() }
+    }
+
+    /// A key changed (`mem`: its value's bytes, 0 when it is new or gone).
+    pub(crate) fn touch(&mut self, db: usize, key: &[u8], mem: usize) {
+        if self.touched.insert((db, key.to_vec())) {
+            self.bytes += (mem.max(1) as u64).div_ceil(4096) * 4096;
+        }
+    }
 }
 
 impl Default for AofState {
@@ -445,6 +473,7 @@ pub(crate) struct Bgsave {
     pub(crate) done_ms: i64,
     /// `server.dirty_before_bgsave`.
     pub(crate) dirty_before: u64,
+    pub(crate) cow: ForkCow,
 }
 
 impl PersistState {
@@ -461,6 +490,8 @@ impl PersistState {
             bgsave_scheduled: false,
             lastbgsave_try: 0,
             last_bgsave_time_sec: -1,
+            rdb_last_cow_size: 0,
+            aof_last_cow_size: 0,
             aof: AofState::default(),
         }
     }
@@ -807,6 +838,15 @@ impl Engine {
             return;
         }
         c.outbox.push_back(reply);
+    }
+
+    /// A key changed while a fork child works: its pages are copied (ForkCow).
+    pub(crate) fn child_cow_touch(&mut self, db: usize, key: &[u8]) {
+        let p = &mut self.persist;
+        let Some(cow) = p.bgsave.as_mut().map(|b| &mut b.cow).or(p.aof.rewrite.as_mut().map(|r| &mut r.cow)) else {
+            return;
+        };
+        cow.touch(db, key, self.dbs[db].get(key).map_or(0, |o| o.mem));
     }
 
     /// Records the propagation stream from now on (an AOF or a replica listens), or stops.
