@@ -210,6 +210,8 @@ impl Engine {
                             self.prop.also(db, argv, crate::propagate::Targets::BOTH);
                         }
                         self.prop.flush_pending();
+                        let cause = crate::propagate::cause_text(Some(id), &argv);
+                        self.trace_propagated(|| Some(cause));
                     }
                     self.current_command = outer;
                     match served {

@@ -56,6 +56,11 @@ pub enum Event {
     ZsetConvert { at_ms: i64, db: usize, key: String, from: String, to: String, len: usize },
     /// The nodes a skiplist lookup visited, level by level (ZRANK, ZSCORE's range walks…).
     ZsetSearch { at_ms: i64, db: usize, key: String, command: String, path: Vec<SearchStep> },
+    /// A command went out on the propagation stream (propagate.rs) — to the AOF and/or the
+    /// replicas — as `argv` (in db `db`; none for EXEC). `cause`: the client's command it came
+    /// from, as typed (`client 3: SET k v EX 60`), when one did; an expiry or an eviction
+    /// otherwise (their own events tell which).
+    Propagated { at_ms: i64, db: Option<usize>, argv: Vec<String>, aof: bool, repl: bool, cause: Option<String> },
 }
 
 /// One node examined by a skiplist search.

@@ -347,3 +347,73 @@ pub fn expire_buckets(e: &Engine, db: usize, start: usize, count: usize) -> Vec<
         })
         .collect()
 }
+
+/// One file of the persistence view: its name, what it is (`rdb`, `manifest`, `base`, `incr`,
+/// `history`, `temp-incr`) and its size.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileInfo {
+    pub name: String,
+    pub role: &'static str,
+    pub size: Option<u64>,
+}
+
+/// What the persistence view shows of the files (playground-only): the RDB file and the AOF's,
+/// the AOF's state, the children at work.
+#[derive(Debug, Clone, Serialize)]
+pub struct PersistenceSnapshot {
+    /// `off`, `on` or `wait_rewrite` (on, its first rewrite not done).
+    pub aof: &'static str,
+    /// The AOF directory (`dir`/`appenddirname`).
+    pub aof_dir: String,
+    /// The RDB file, then the manifest and the files it names (base, history, incr), and the
+    /// temp incr file while the AOF waits for its first rewrite.
+    pub files: Vec<FileInfo>,
+    /// Bytes fed to the AOF not yet written (`aof_buffer_length`).
+    pub aof_buffer: usize,
+    pub bgsave_in_progress: bool,
+    pub aof_rewrite_in_progress: bool,
+    /// `rdb_changes_since_last_save` and `lastsave` (Unix seconds).
+    pub changes_since_save: u64,
+    pub lastsave: i64,
+}
+
+/// The persistence view's snapshot.
+pub fn persistence(e: &Engine) -> PersistenceSnapshot {
+    let dir = e.config.str("dir");
+    let aof_dir = format!("{dir}/{}", e.config.str("appenddirname"));
+    let store = &e.persist.store;
+    let rdb_name = e.config.str("dbfilename");
+    let mut files = vec![FileInfo { name: rdb_name.to_string(), role: "rdb", size: store.size(dir, rdb_name) }];
+    let a = &e.persist.aof;
+    let manifest = format!("{}.manifest", e.config.str("appendfilename"));
+    if let Some(size) = store.size(&aof_dir, &manifest) {
+        files.push(FileInfo { name: manifest, role: "manifest", size: Some(size) });
+    }
+    for f in a.manifest.base.iter().chain(&a.manifest.history).chain(&a.manifest.incr) {
+        let name = text(&f.name);
+        let role = match f.kind {
+            b'b' => "base",
+            b'h' => "history",
+            _ => "incr",
+        };
+        let size = store.size(&aof_dir, &name);
+        files.push(FileInfo { name, role, size });
+    }
+    if let Some(name) = a.incr_name.as_ref().filter(|n| n.starts_with("temp-")) {
+        files.push(FileInfo { name: name.clone(), role: "temp-incr", size: store.size(&aof_dir, name) });
+    }
+    PersistenceSnapshot {
+        aof: match a.status {
+            crate::engine::AofStatus::Off => "off",
+            crate::engine::AofStatus::On => "on",
+            crate::engine::AofStatus::WaitRewrite => "wait_rewrite",
+        },
+        aof_dir,
+        files,
+        aof_buffer: e.prop.aof.as_ref().map_or(0, |s| s.buf.len()),
+        bgsave_in_progress: e.persist.bgsave.is_some(),
+        aof_rewrite_in_progress: a.rewrite.is_some(),
+        changes_since_save: e.stats.dirty,
+        lastsave: e.persist.lastsave,
+    }
+}

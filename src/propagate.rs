@@ -66,6 +66,10 @@ pub struct Propagation {
     pub(crate) external: bool,
     /// The AOF is fed (`aof_state` on, or waiting for its rewrite).
     pub(crate) aof: Option<AofSink>,
+    /// The host's event log shows the stream (`Engine::set_propagation_trace`): ops are copied
+    /// to `traced` for the engine to turn into `Event::Propagated`.
+    pub(crate) trace: bool,
+    pub(crate) traced: Vec<Op>,
     /// `server.also_propagate`: the ops of the command running now.
     pub(crate) pending: Vec<Op>,
     /// Ops ready for the consumers.
@@ -76,7 +80,10 @@ pub struct Propagation {
 impl Propagation {
     /// Recomputes `listening` after a consumer came or went.
     pub(crate) fn refresh(&mut self) {
-        self.listening = self.external || self.aof.is_some();
+        self.listening = self.external || self.aof.is_some() || self.trace;
+        if !self.trace {
+            self.traced.clear();
+        }
         if !self.listening {
             self.pending.clear();
         }
@@ -94,6 +101,9 @@ impl Propagation {
     }
 
     fn emit(&mut self, op: Op) {
+        if self.trace {
+            self.traced.push(op.clone());
+        }
         if let (Some(sink), true) = (self.aof.as_mut(), op.targets.aof) {
             sink.feed.cat(&mut sink.buf, &op);
         }
@@ -166,6 +176,27 @@ impl Feed {
         }
         crate::persist::aof::cat_command(out, &op.argv);
     }
+}
+
+/// `client 3: SET k v EX 60`: a propagated op's cause, as the client typed it (long arguments
+/// and long commands cut).
+pub fn cause_text(client: Option<u64>, argv: &[Vec<u8>]) -> String {
+    let mut out = match client {
+        Some(id) => format!("client {id}:"),
+        None => String::new(),
+    };
+    for a in argv.iter().take(8) {
+        let t = crate::util::text(&a[..a.len().min(40)]);
+        out.push(' ');
+        out.push_str(&t);
+        if a.len() > 40 {
+            out.push('…');
+        }
+    }
+    if argv.len() > 8 {
+        out.push_str(" …");
+    }
+    out.trim_start().to_string()
 }
 
 /// An argv from text words.

@@ -154,6 +154,8 @@ impl Playground {
         let mut session = Session::new(EngineOptions { seed, start_ms });
         // The consoles are redis-cli in a terminal: RESP3 pushes (invalidations) are shown.
         session.show_pushes = true;
+        // The persistence view draws the propagation stream (Event::Propagated).
+        session.engine.set_propagation_trace(true);
         Playground { session }
     }
 
@@ -335,6 +337,12 @@ impl Playground {
         set(&o, "events", to_js(&events));
         set(&o, "dropped", dropped as f64);
         o.into()
+    }
+
+    /// The persistence view's snapshot: the RDB and AOF files with their sizes, the AOF's state,
+    /// the children at work (src/introspect.rs `persistence`).
+    pub fn persistence(&self) -> JsValue {
+        to_js(&crate::introspect::persistence(&self.session.engine))
     }
 
     /// A fresh engine with the same seed and start time.

@@ -42,7 +42,7 @@ const T0: i64 = 1_735_689_600_000;
 
 /// Every `Event` variant has a number below EVENT_VARIANTS. A new variant does not compile until
 /// it gets one (and EVENT_VARIANTS grows); the test fails until `event_samples` has it.
-const EVENT_VARIANTS: usize = 13;
+const EVENT_VARIANTS: usize = 14;
 fn event_variant(e: &Event) -> usize {
     match e {
         Event::Command { .. } => 0,
@@ -58,6 +58,7 @@ fn event_variant(e: &Event) -> usize {
         Event::ZsetRemove { .. } => 10,
         Event::ZsetConvert { .. } => 11,
         Event::ZsetSearch { .. } => 12,
+        Event::Propagated { .. } => 13,
     }
 }
 
@@ -203,6 +204,15 @@ fn event_samples() -> Vec<Event> {
             command: "zrank".into(),
             path: vec![SearchStep { level: 1, rank: 0, moved: true, member: "alice".into(), score: 100.5 }],
         },
+        Event::Propagated {
+            at_ms: T0,
+            db: Some(0),
+            argv: vec!["SET".into(), "k".into(), "v".into(), "PXAT".into(), "1700000060000".into()],
+            aof: true,
+            repl: true,
+            cause: Some("client 3: SET k v EX 60".into()),
+        },
+        Event::Propagated { at_ms: T0, db: None, argv: vec!["EXEC".into()], aof: true, repl: true, cause: None },
     ]
 }
 
@@ -348,6 +358,8 @@ fn snapshots_file() -> String {
     let field = introspect::expire_field(&e, 0, 4).expect("db 0 exists");
     let buckets = introspect::expire_buckets(&e, 0, 0, 64);
     let lru = redisplay::sim::lru_experiment::run(200, 5, 1);
+    exec(&mut e, c, &["CONFIG", "SET", "appendonly", "yes"]);
+    let persistence = introspect::persistence(&e);
     let metrics = [
         Metrics::default(),
         Metrics { lateness_p50: Some(12), lateness_p99: Some(40), lateness_max: Some(90), ..Metrics::default() },
@@ -360,6 +372,7 @@ fn snapshots_file() -> String {
         ("ExpireField.cells[]", Hint::Name { ts: "ExpireCell", rust: "ExpireCell" }),
         ("ExpireBuckets[]", Hint::Name { ts: "BucketView", rust: "BucketView" }),
         ("ExpireBuckets[].keys[]", Hint::Name { ts: "BucketKey", rust: "BucketKey" }),
+        ("PersistenceSnapshot.files[]", Hint::Name { ts: "FileInfo", rust: "FileInfo" }),
     ]);
     let id = |t: Ty| t;
     schema.root("KeyspacePage", Some("KeyspacePage"), &[json(&keyspace)], id);
@@ -376,11 +389,12 @@ fn snapshots_file() -> String {
         "Buckets `start..start+count` of a db's expires table (src/introspect.rs `expire_buckets`).",
     );
     schema.root("LruExperimentResult", Some("ExperimentResult"), &[json(&lru)], id);
+    schema.root("PersistenceSnapshot", Some("PersistenceSnapshot"), &[json(&persistence)], id);
     schema.root("DelayQueueMetrics", Some("Metrics"), &metrics.iter().map(json).collect::<Vec<_>>(), id);
     assert_eq!(schema.unused_hints(), Vec::<&str>::new(), "hints that matched nothing (a field was renamed?)");
     let header = format!(
         "{HEADER}//\n// The views' windowed snapshots (src/introspect.rs, through Playground.keyspace, zset_window,\n\
-         // expire_field, expire_buckets), the LRU experiment (src/sim/lru_experiment.rs) and the\n\
+         // expire_field, expire_buckets, persistence), the LRU experiment (src/sim/lru_experiment.rs) and the\n\
          // delay-queue lab's metrics (src/sim/delay_queue.rs).\n"
     );
     write_types(&schema, &docs, &header, "")

@@ -109,3 +109,43 @@ fn nothing_is_recorded_unless_something_listens() {
     e.set_propagation(false);
     assert!(e.take_propagated().is_empty(), "stopping drops what was not taken");
 }
+
+#[test]
+fn the_event_log_shows_the_stream_with_its_causes_when_asked() {
+    let mut e = Engine::new(EngineOptions { seed: 1, start_ms: T0 });
+    let c = e.connect();
+    run(&mut e, c, "SET quiet 1");
+    let propagated = |e: &mut Engine| -> Vec<(i64, String, Option<String>)> {
+        let (events, _) = e.drain_events();
+        events
+            .into_iter()
+            .filter_map(|ev| match ev {
+                redisplay::Event::Propagated { at_ms, argv, cause, .. } => Some((at_ms, argv.join(" "), cause)),
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(propagated(&mut e).is_empty(), "off unless the host asks");
+    e.set_propagation_trace(true);
+    run(&mut e, c, "SET session:1 v EX 2");
+    run(&mut e, c, "GET session:1");
+    let at = T0 + 2_000;
+    assert_eq!(
+        propagated(&mut e),
+        [(T0, format!("SET session:1 v PXAT {at}"), Some(format!("client {c}: SET session:1 v EX 2")))]
+    );
+    // Reclaimed by the active expire cycle: a DEL with no command behind it, at the tick.
+    e.advance_to(T0 + 10_000, u64::MAX);
+    let dels = propagated(&mut e);
+    assert_eq!(dels.len(), 1, "{dels:?}");
+    assert_eq!((dels[0].1.as_str(), dels[0].2.clone()), ("DEL session:1", None));
+    assert!(dels[0].0 > at && dels[0].0 <= T0 + 10_000);
+    // Found expired by a write: MULTI, DEL, the write, EXEC — all from that command.
+    run(&mut e, c, "SET k v PX 10");
+    e.set_time(T0 + 10_050);
+    propagated(&mut e);
+    run(&mut e, c, "APPEND k x");
+    let ops: Vec<String> = propagated(&mut e).into_iter().map(|(_, a, _)| a).collect();
+    assert_eq!(ops, ["MULTI", "DEL k", "APPEND k x", "EXEC"]);
+    assert!(e.take_propagated().is_empty(), "the trace is not the host's stream");
+}

@@ -295,6 +295,8 @@ impl Engine {
         }
         if top_level && !self.in_script && !self.scripts.busy() {
             self.prop.flush_pending();
+            let client = self.current_client;
+            self.trace_propagated(|| Some(crate::propagate::cause_text(client, argv)));
         }
     }
 

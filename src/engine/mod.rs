@@ -735,8 +735,12 @@ impl Engine {
         let startup = std::mem::take(&mut self.startup_config);
         // The files outlive the server, as a disk's do.
         let store = std::mem::replace(&mut self.persist.store, Box::new(crate::persist::store::MemoryStore::default()));
+        let (trace, recording) = (self.prop.trace, self.events.enabled());
         *self = Engine::new(EngineOptions { seed: self.seed, start_ms: self.start_ms });
         self.persist.store = store;
+        // What the host asked to see stays asked for.
+        self.set_event_recording(recording);
+        self.set_propagation_trace(trace);
         for (name, value) in startup {
             let _ = self.configure_startup(&name, &value);
         }
@@ -750,6 +754,36 @@ impl Engine {
     /// Records events (default) or not: a host without views can switch it off.
     pub fn set_event_recording(&mut self, on: bool) {
         self.events.set_enabled(on);
+    }
+
+    /// Shows the propagation stream in the event log (`Event::Propagated`), as the page's
+    /// persistence view draws it; off by default (an argv copy per write).
+    pub fn set_propagation_trace(&mut self, on: bool) {
+        self.prop.trace = on;
+        self.prop.refresh();
+    }
+
+    /// The ops propagated since the last call become `Event::Propagated`s, from `cause`.
+    pub(crate) fn trace_propagated(&mut self, cause: impl FnOnce() -> Option<String>) {
+        if self.prop.traced.is_empty() {
+            return;
+        }
+        let ops = std::mem::take(&mut self.prop.traced);
+        if !self.events.enabled() {
+            return;
+        }
+        let cause = cause();
+        let at_ms = self.now_ms;
+        for op in ops {
+            self.events.push(crate::events::Event::Propagated {
+                at_ms,
+                db: op.db,
+                argv: op.argv.iter().map(|a| crate::util::text(a)).collect(),
+                aof: op.targets.aof,
+                repl: op.targets.repl,
+                cause: cause.clone(),
+            });
+        }
     }
 
     /// Refreshes what the engine caches from the config after CONFIG SET.
@@ -894,6 +928,7 @@ impl Engine {
                 self.prop.also(db, argv, crate::propagate::Targets::BOTH);
             } else {
                 self.prop.now(Some(db), argv, crate::propagate::Targets::BOTH);
+                self.trace_propagated(|| None);
             }
         }
     }

@@ -121,6 +121,10 @@ impl FileStore for DiskStore {
     fn dir_exists(&mut self, dir: &str) -> bool {
         Path::new(dir).is_dir()
     }
+
+    fn size(&self, dir: &str, name: &str) -> Option<u64> {
+        fs::metadata(Path::new(dir).join(name)).ok().map(|m| m.len())
+    }
 }
 
 /// The directory `--dir` names (or the working directory), absolute, as `CONFIG GET dir`

@@ -33,6 +33,8 @@ pub trait FileStore {
     fn make_dir(&mut self, dir: &str) -> Result<(), String>;
     /// Whether `dir` exists (`dirExists()`).
     fn dir_exists(&mut self, dir: &str) -> bool;
+    /// The size of `dir/name` (`stat()`), or None when there is no such file.
+    fn size(&self, dir: &str, name: &str) -> Option<u64>;
 }
 
 /// Files kept in memory, by directory and name.
@@ -90,5 +92,9 @@ impl FileStore for MemoryStore {
 
     fn dir_exists(&mut self, dir: &str) -> bool {
         self.dirs.contains(dir)
+    }
+
+    fn size(&self, dir: &str, name: &str) -> Option<u64> {
+        self.files.get(&Self::key(dir, name)).map(|f| f.len() as u64)
     }
 }

@@ -201,6 +201,7 @@ impl Engine {
                 if r.suspended {
                     // The script's effects go out now (propagatePendingCommands()).
                     self.prop.flush_pending();
+                    self.trace_propagated(|| Some("a script that ran past its first slice".into()));
                     self.deliver(&r, reply.clone(), counted);
                 } else if counted && reply.is_error() {
                     // EVAL/FCALL's call() does not count it again.

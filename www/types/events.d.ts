@@ -244,6 +244,22 @@ export interface ZsetSearchEvent {
   path: SearchStep[];
 }
 
+/**
+ * A command went out on the propagation stream (propagate.rs) — to the AOF and/or the
+ * replicas — as `argv` (in db `db`; none for EXEC). `cause`: the client's command it came
+ * from, as typed (`client 3: SET k v EX 60`), when one did; an expiry or an eviction
+ * otherwise (their own events tell which).
+ */
+export interface PropagatedEvent {
+  kind: "propagated";
+  at_ms: number;
+  db: number | null;
+  argv: string[];
+  aof: boolean;
+  repl: boolean;
+  cause: string | null;
+}
+
 export interface DelayQueueOrderEvent {
   kind: "order";
   task: string;
@@ -328,7 +344,8 @@ export type Event =
   | ZsetInsertEvent
   | ZsetRemoveEvent
   | ZsetConvertEvent
-  | ZsetSearchEvent;
+  | ZsetSearchEvent
+  | PropagatedEvent;
 
 /** The `kind` of an engine event. */
 export type EventKind = Event["kind"];

@@ -5,7 +5,7 @@
 // fields are `T | null`.
 //
 // The views' windowed snapshots (src/introspect.rs, through Playground.keyspace, zset_window,
-// expire_field, expire_buckets), the LRU experiment (src/sim/lru_experiment.rs) and the
+// expire_field, expire_buckets, persistence), the LRU experiment (src/sim/lru_experiment.rs) and the
 // delay-queue lab's metrics (src/sim/delay_queue.rs).
 
 export interface KeyInfo {
@@ -100,6 +100,39 @@ export interface LruExperimentResult {
   /** Share of the new keys evicted (true LRU: none). */
   new_keys_evicted: number;
   evicted_total: number;
+}
+
+/**
+ * One file of the persistence view: its name, what it is (`rdb`, `manifest`, `base`, `incr`,
+ * `history`, `temp-incr`) and its size.
+ */
+export interface FileInfo {
+  name: string;
+  role: string;
+  size: number | null;
+}
+
+/**
+ * What the persistence view shows of the files (playground-only): the RDB file and the AOF's,
+ * the AOF's state, the children at work.
+ */
+export interface PersistenceSnapshot {
+  /** `off`, `on` or `wait_rewrite` (on, its first rewrite not done). */
+  aof: string;
+  /** The AOF directory (`dir`/`appenddirname`). */
+  aof_dir: string;
+  /**
+   * The RDB file, then the manifest and the files it names (base, history, incr), and the
+   * temp incr file while the AOF waits for its first rewrite.
+   */
+  files: FileInfo[];
+  /** Bytes fed to the AOF not yet written (`aof_buffer_length`). */
+  aof_buffer: number;
+  bgsave_in_progress: boolean;
+  aof_rewrite_in_progress: boolean;
+  /** `rdb_changes_since_last_save` and `lastsave` (Unix seconds). */
+  changes_since_save: number;
+  lastsave: number;
 }
 
 /**
