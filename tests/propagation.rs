@@ -147,5 +147,11 @@ fn the_event_log_shows_the_stream_with_its_causes_when_asked() {
     run(&mut e, c, "APPEND k x");
     let ops: Vec<String> = propagated(&mut e).into_iter().map(|(_, a, _)| a).collect();
     assert_eq!(ops, ["MULTI", "DEL k", "APPEND k x", "EXEC"]);
+    // Cron run by a CLOCK command is still cron: its DELs go out alone, not as the command's.
+    run(&mut e, c, "SET x v PX 10");
+    propagated(&mut e);
+    run(&mut e, c, "CLOCK ADVANCE 5000");
+    let ops: Vec<(String, Option<String>)> = propagated(&mut e).into_iter().map(|(_, a, c)| (a, c)).collect();
+    assert_eq!(ops, [("DEL x".to_string(), None)]);
     assert!(e.take_propagated().is_empty(), "the trace is not the host's stream");
 }

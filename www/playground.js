@@ -8,7 +8,8 @@
 //   #console      the consoles (required)           #clock     the clock bar
 //   #keyspace     the keyspace list                 #zset      the sorted-set view
 //   #expiry       the expiry view                   #eviction  the eviction view
-//   #delay-queue  the delay-queue lab               .view-tabs the tabs over the right panel
+//   #delay-queue  the delay-queue lab               #persistence the files and the propagation stream
+//   .view-tabs    the tabs over the right panel
 // A view whose element is absent (or left out of `options.views`) is simply not mounted.
 //
 // What belongs to the host stays with the host: reading the URL, where messages go (`notify`),
@@ -23,6 +24,7 @@ import { createConsoles } from "./console/consoles.js";
 import { buildCompletionEntries } from "./console/completion.js";
 import { createClockView, formatClock } from "./views/clock-view.js";
 import { createKeyspaceView } from "./views/keyspace-view.js";
+import { createPersistenceView } from "./views/persistence-view.js";
 import { createZsetView } from "./views/zset-view.js";
 import { createExpiryView } from "./views/expiry-view.js";
 import { createEvictionView } from "./views/eviction-view.js";
@@ -32,7 +34,7 @@ import { createDelayQueueRunner } from "./labs/delay-queue-runner.js";
 import { createDelayQueueView } from "./views/delay-queue-view.js";
 
 /** The parts a playground can show, by the id of their element. */
-export const PLAYGROUND_VIEWS = Object.freeze(["console", "clock", "keyspace", "zset", "expiry", "eviction", "delay-queue"]);
+export const PLAYGROUND_VIEWS = Object.freeze(["console", "clock", "keyspace", "zset", "expiry", "eviction", "delay-queue", "persistence"]);
 
 /**
  * Keys a read-only console still takes: Enter runs the line shown (the host put it there),
@@ -143,6 +145,8 @@ export async function mountPlayground(root, options) {
   let expiryView = null;
   /** @type {ReturnType<typeof createEvictionView> | null} */
   let evictionView = null;
+  /** @type {ReturnType<typeof createPersistenceView> | null} */
+  let persistenceView = null;
   /** @type {ReturnType<typeof createLoop> | null} */
   let loop = null;
   let destroyed = false;
@@ -209,6 +213,7 @@ export async function mountPlayground(root, options) {
     zsetView?.refresh();
     expiryView?.refresh();
     evictionView?.refresh();
+    persistenceView?.refresh();
     consoleView?.setPrompt(engine.prompt());
     consoleView?.printNote(`(redisplay) reset: a fresh engine with seed ${seed}, clock back to ${formatClock(engine.now())}.`);
   }
@@ -219,6 +224,7 @@ export async function mountPlayground(root, options) {
     zsetWindow: (db, key, start, count) => engine.zsetWindow(db, key, start, count),
     expireField: (db, cells) => engine.expireField(db, cells),
     expireBuckets: (db, start, count) => engine.expireBuckets(db, start, count),
+    persistence: () => engine.persistence(),
   };
   const invalidate = () => loop?.wake();
   const configGet = (name) => engine.configGet(name);
@@ -250,6 +256,8 @@ export async function mountPlayground(root, options) {
       },
     });
   }
+  const persistenceEl = find("persistence");
+  if (persistenceEl) persistenceView = createPersistenceView(persistenceEl, { source, invalidate });
   // Every frame, the consoles print what arrived without input (messages, late replies).
   const consolePoll = { update: () => consoles?.update() ?? false, draw() {} };
   const workload = createWorkloadDriver({ engine });
@@ -337,7 +345,7 @@ export async function mountPlayground(root, options) {
   store.subscribe(openLab);
   /** @type {import("./loop").LoopView[]} */
   const loopViews = [];
-  for (const view of [clockView, keyspaceView, zsetView, expiryView, evictionView, consolePoll]) if (view) loopViews.push(view);
+  for (const view of [clockView, keyspaceView, zsetView, expiryView, evictionView, persistenceView, consolePoll]) if (view) loopViews.push(view);
   loop = createLoop({ engine, store, driver: workload, views: loopViews, doc });
   const tablist = root.querySelector(".view-tabs");
   if (tablist instanceof HTMLElement) createViewTabs(tablist, store);
@@ -374,7 +382,7 @@ export async function mountPlayground(root, options) {
     loop,
     consoles,
     workload,
-    views: { clock: clockView, keyspace: keyspaceView, zset: zsetView, expiry: expiryView, eviction: evictionView, delayQueue: delayQueueView },
+    views: { clock: clockView, keyspace: keyspaceView, zset: zsetView, expiry: expiryView, eviction: evictionView, delayQueue: delayQueueView, persistence: persistenceView },
     delayQueue: delayQueueRunner,
     /** Runs a line on console `n` as if it had been typed there and sent with Enter. */
     run(line, n = 0) {

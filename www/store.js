@@ -4,7 +4,7 @@
 // The loop is the only writer of the `clock` part (from advance_to results and drained events);
 // controls write the UI part (paused, speed) through `set`. Views read `get()` when they draw.
 
-/** @typedef {"keyspace" | "zset" | "expiry" | "eviction" | "delay-queue"} PanelView */
+/** @typedef {"keyspace" | "zset" | "expiry" | "eviction" | "delay-queue" | "persistence"} PanelView */
 
 /** The speeds the clock control offers: virtual ms per real ms. */
 export const SPEEDS = Object.freeze([1, 10, 60, 600, 3600]);
@@ -15,7 +15,7 @@ export const SPEEDS = Object.freeze([1, 10, 60, 600, 3600]);
  * shows its keys there, and the console gets the column's full height).
  * @type {readonly PanelView[]}
  */
-export const PANEL_VIEWS = Object.freeze(["keyspace", "zset", "expiry", "eviction", "delay-queue"]);
+export const PANEL_VIEWS = Object.freeze(["keyspace", "zset", "expiry", "eviction", "delay-queue", "persistence"]);
 
 /**
  * Whether `view` is one of PANEL_VIEWS.

@@ -6,7 +6,7 @@
 import { number } from "./format.js";
 import { parseSeed, parseStartTime } from "./params.js";
 
-/** @typedef {"console" | "clock" | "keyspace" | "zset" | "expiry" | "eviction" | "delay-queue"} PlaygroundView */
+/** @typedef {"console" | "clock" | "keyspace" | "zset" | "expiry" | "eviction" | "delay-queue" | "persistence"} PlaygroundView */
 
 /**
  * What the attributes say, once read (bad values replaced by the defaults).
@@ -27,7 +27,7 @@ import { parseSeed, parseStartTime } from "./params.js";
  */
 
 /** @type {readonly PlaygroundView[]} the parts a widget can show, in the order they are laid out */
-export const WIDGET_VIEWS = Object.freeze(["console", "clock", "keyspace", "zset", "expiry", "eviction", "delay-queue"]);
+export const WIDGET_VIEWS = Object.freeze(["console", "clock", "keyspace", "zset", "expiry", "eviction", "delay-queue", "persistence"]);
 
 export const DEFAULT_SEED = 1;
 export const DEFAULT_START_MS = Date.UTC(2025, 0, 1);

@@ -11,9 +11,9 @@ import { el } from "./dom.js";
 /** @typedef {import("./widget-attributes.js").PlaygroundView} PlaygroundView */
 
 /** @type {readonly PlaygroundView[]} the views that go in the right-hand panel */
-const PANEL_VIEWS = ["zset", "expiry", "eviction", "delay-queue"];
+const PANEL_VIEWS = ["zset", "expiry", "eviction", "delay-queue", "persistence"];
 /** @type {Record<string, string>} */
-const PANEL_TITLES = { zset: "Sorted set", expiry: "Expiry", eviction: "Eviction", "delay-queue": "Delay queue" };
+const PANEL_TITLES = { zset: "Sorted set", expiry: "Expiry", eviction: "Eviction", "delay-queue": "Delay queue", persistence: "Persistence" };
 
 /** Where the widget's files are (its style sheets, labs and engine), or null when inline. */
 export const WIDGET_BASE = INLINE_ASSETS ? null : new URL("./", import.meta.url);

@@ -71,8 +71,12 @@ impl Engine {
                 continue;
             }
             self.now_ms = self.next_cron_ms;
+            // Cron's work is its own, not the command's that moved the clock (CLOCK ADVANCE):
+            // what it propagates goes out at once, unwrapped, as from Redis's serverCron.
+            let outer = std::mem::replace(&mut self.in_cron, true);
             self.server_cron();
             self.before_sleep();
+            self.in_cron = outer;
             ticks += 1;
             last_tick_ms = Some(self.now_ms);
             self.next_cron_ms = self.now_ms + self.cron_period_ms();

@@ -312,6 +312,8 @@ pub struct Engine {
     pub(crate) exec_running: bool,
     /// `server.loading`: a file is being loaded — no key expires meanwhile.
     pub(crate) loading: bool,
+    /// serverCron or beforeSleep runs (from the clock, or from a CLOCK command moving it).
+    pub(crate) in_cron: bool,
     /// `server.current_client`: the client whose command runs now (None in cron, beforeSleep).
     pub(crate) current_client: Option<ClientId>,
     /// Client-side caching: the tracking table, BCAST prefixes, pending invalidations (tracking.c).
@@ -710,6 +712,7 @@ impl Engine {
             replid: replication_id(opts.seed, 0),
             exec_running: false,
             loading: false,
+            in_cron: false,
             current_client: None,
             tracking: Default::default(),
             pause: Default::default(),
@@ -924,7 +927,7 @@ impl Engine {
         if self.prop.listening {
             let del: &[u8] = if lazy { b"UNLINK" } else { b"DEL" };
             let argv = vec![del.to_vec(), key.to_vec()];
-            if self.current_command.is_some() || self.in_script {
+            if (self.current_command.is_some() || self.in_script) && !self.in_cron {
                 self.prop.also(db, argv, crate::propagate::Targets::BOTH);
             } else {
                 self.prop.now(Some(db), argv, crate::propagate::Targets::BOTH);

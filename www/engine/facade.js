@@ -19,6 +19,7 @@ import { DEFAULT_PROMPT, infoArgs, infoFromReply, plainAdvance, plainCommandResu
 /** @typedef {import("../types/snapshots").ZsetWindow} ZsetWindow */
 /** @typedef {import("../types/snapshots").ExpireField} ExpireField */
 /** @typedef {import("../types/snapshots").BucketView} BucketView */
+/** @typedef {import("../types/snapshots").PersistenceSnapshot} PersistenceSnapshot */
 
 const RESTARTING_TEXT = "(redisplay) the engine is restarting after an internal error; try again in a moment.\n";
 
@@ -263,6 +264,15 @@ export function createFacade(recovery) {
      */
     zsetWindow(db, key, start, count) {
       return guarded("zset_window", (pg) => pg.zset_window(db, key, start, count) ?? null, () => null);
+    },
+
+    /**
+     * The RDB and AOF files with their sizes, the AOF's state and the children at work
+     * (src/introspect.rs `persistence`), or null.
+     * @returns {PersistenceSnapshot | null}
+     */
+    persistence() {
+      return guarded("persistence", (pg) => pg.persistence() ?? null, () => null);
     },
 
     /**

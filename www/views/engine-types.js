@@ -66,9 +66,17 @@
 /** @typedef {{kind: "eviction", at_ms: number, report: EvictionReport}} EvictionEvent */
 
 /**
+ * A command went out on the propagation stream (to the AOF and/or replicas); `cause` is the
+ * client command it came from (`client 3: SET k v EX 60`), null for an expiry's or eviction's DEL.
+ * @typedef {{kind: "propagated", at_ms: number, db: number | null, argv: string[], aof: boolean, repl: boolean,
+ *            cause: string | null}} PropagatedEvent
+ */
+
+/**
  * Any engine event. Views switch on `kind` and ignore kinds they do not know.
  * @typedef {CommandEvent | KeyspaceEvent | ExpiredEvent | StallEvent | CronEvent | ClockSetEvent | ConfigEvent
- *   | ZsetInsertEvent | ZsetRemoveEvent | ZsetConvertEvent | ZsetSearchEvent | ExpireCycleEvent | EvictionEvent} EngineEvent
+ *   | ZsetInsertEvent | ZsetRemoveEvent | ZsetConvertEvent | ZsetSearchEvent | ExpireCycleEvent | EvictionEvent
+ *   | PropagatedEvent} EngineEvent
  */
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,172 @@
+// @ts-check
+// The persistence view: what the server writes down. Above, the files — the RDB file and the
+// AOF directory's manifest, base, incr and history files with their sizes — and the AOF's state
+// (off, on, waiting for its first rewrite) and the children at work (BGSAVE, BGREWRITEAOF).
+// Below, the propagation stream: every write as it goes to the AOF and to replicas, newest
+// first, with where it came from — the client command (marked when Redis rewrote it: a relative
+// TTL goes out as an absolute `PXAT`/`PEXPIREAT`), or, for a DEL nobody typed, the active-expiry
+// round or the lazy expiry or the eviction that reclaimed the key. The view only reads events
+// and the engine's persistence snapshot (through `source`); the console runs the commands.
+//
+// persistence-model.js decides (pure); this file draws.
+
+import { el, setText } from "../dom.js";
+import { formatTimeOfDay } from "./clock-model.js";
+import * as model from "./persistence-model.js";
+
+/** @typedef {import("./engine-types.js").EngineEvent} EngineEvent */
+/** @typedef {import("../types/snapshots").PersistenceSnapshot} PersistenceSnapshot */
+
+/** How often (real ms) the file sizes are read again while something may have changed them. */
+export const SNAPSHOT_REFRESH_MS = 250;
+/** Rows drawn (the model keeps MAX_ROWS). */
+export const ROWS_SHOWN = 60;
+
+const ORIGIN_LABEL = Object.freeze({
+  command: "client",
+  wrapper: "MULTI/EXEC",
+  "active-expiry": "active expiry",
+  "lazy-expiry": "lazy expiry",
+  eviction: "eviction",
+  server: "server",
+});
+
+/**
+ * @param {HTMLElement} root
+ * @param {object} deps
+ * @param {{persistence(): PersistenceSnapshot | null}} deps.source
+ * @param {() => void} deps.invalidate
+ * @param {() => number} [deps.now]  real time in ms (tests may pin it)
+ */
+export function createPersistenceView(root, { source, invalidate, now = () => performance.now() }) {
+  root.replaceChildren();
+  const head = el("div", "persistence-head");
+  const title = el("h2", "persistence-title", "Persistence: the files and the propagation stream");
+  const status = el("p", "persistence-status");
+  status.setAttribute("aria-live", "polite");
+  head.append(title, status);
+
+  const filesBox = el("section", "persistence-files");
+  filesBox.setAttribute("aria-label", "Files");
+  const filesTitle = el("h3", null, "Files");
+  const dirLine = el("p", "persistence-dir");
+  const filesTable = el("table", "persistence-file-table");
+  const filesHead = el("thead");
+  const headRow = el("tr");
+  for (const h of ["File", "What it is", "Size"]) headRow.append(el("th", null, h));
+  filesHead.append(headRow);
+  const filesBody = el("tbody");
+  filesTable.append(filesHead, filesBody);
+  filesBox.append(filesTitle, dirLine, filesTable);
+
+  const streamBox = el("section", "persistence-stream");
+  streamBox.setAttribute("aria-label", "Propagation stream");
+  const streamTitle = el("h3", null, "Propagated writes (newest first)");
+  const streamHint = el(
+    "p",
+    "persistence-hint",
+    "What the AOF appends and replicas receive: a relative TTL becomes an absolute PXAT/PEXPIREAT, a reclaimed key a DEL, a script or EXEC its effects inside MULTI/EXEC.",
+  );
+  const list = el("ol", "persistence-rows");
+  list.setAttribute("reversed", "");
+  const empty = el("p", "persistence-empty", "Nothing propagated yet: run a write in the console (SET session:1 v EX 60).");
+  const more = el("p", "persistence-more");
+  streamBox.append(streamTitle, streamHint, empty, list, more);
+
+  root.append(head, filesBox, streamBox);
+
+  let state = model.initialState();
+  let rowsDirty = true;
+  let filesDirty = true;
+  let lastSnapshotAt = -Infinity;
+  /** @type {PersistenceSnapshot | null} */
+  let snapshot = null;
+  let drawnFiles = "";
+  let shown = false;
+
+  function readSnapshot() {
+    snapshot = source.persistence();
+    lastSnapshotAt = now();
+    filesDirty = false;
+  }
+
+  function drawFiles() {
+    if (!snapshot) return;
+    const key = JSON.stringify(snapshot);
+    if (key === drawnFiles) return;
+    drawnFiles = key;
+    setText(status, model.statusText(snapshot));
+    root.dataset.aof = snapshot.aof;
+    setText(dirLine, `AOF directory: ${snapshot.aof_dir}${snapshot.aof_buffer ? ` — ${snapshot.aof_buffer} bytes buffered` : ""}`);
+    filesBody.replaceChildren(
+      ...snapshot.files.map((f) => {
+        const tr = el("tr", `persistence-file role-${f.role}`);
+        tr.dataset.name = f.name;
+        tr.append(el("td", "name", f.name), el("td", "role", f.role), el("td", "size", model.formatSize(f.size)));
+        return tr;
+      }),
+    );
+  }
+
+  /** @param {model.StreamRow} row */
+  function rowNode(row) {
+    const li = el("li", `persistence-row origin-${row.origin}${row.rewritten ? " rewritten" : ""}`);
+    li.dataset.seq = String(row.seq);
+    const time = el("span", "at", formatTimeOfDay(row.at));
+    const db = el("span", "db", row.db === null ? "" : `db${row.db}`);
+    const cmd = el("code", "cmd", model.commandLine(row.argv));
+    const badge = el("span", "origin", ORIGIN_LABEL[row.origin]);
+    const why = el("span", "why", model.originText(row));
+    const targets = el("span", "targets", [row.aof ? "AOF" : "", row.repl ? "replicas" : ""].filter(Boolean).join(" + "));
+    li.append(time, db, cmd, badge, why, targets);
+    return li;
+  }
+
+  function drawRows() {
+    const shown = state.rows.slice(-ROWS_SHOWN).reverse();
+    list.replaceChildren(...shown.map(rowNode));
+    list.start = state.total;
+    empty.hidden = state.total > 0;
+    const hidden = state.total - shown.length;
+    more.hidden = hidden === 0;
+    setText(more, hidden > 0 ? `${hidden} older writes not shown.` : "");
+    root.dataset.rows = String(state.total);
+  }
+
+  return {
+    /**
+     * @param {readonly EngineEvent[]} events
+     * @param {{panelView: string}} store
+     * @returns {boolean} whether a draw is due (never while another view is shown)
+     */
+    update(events, store) {
+      const r = model.applyEvents(state, events);
+      state = r.state;
+      if (r.changed) rowsDirty = true;
+      // Sizes change with any write (the AOF), a save, a config change, a child's progress.
+      if (events.some((e) => e.kind === "propagated" || e.kind === "command" || e.kind === "config" || e.kind === "cron")) filesDirty = true;
+      const visible = store.panelView === "persistence";
+      const appeared = visible && !shown;
+      shown = visible;
+      return visible && (appeared || rowsDirty || (filesDirty && now() - lastSnapshotAt >= SNAPSHOT_REFRESH_MS));
+    },
+    draw() {
+      if (!shown) return;
+      if (filesDirty && now() - lastSnapshotAt >= SNAPSHOT_REFRESH_MS) readSnapshot();
+      else if (filesDirty) invalidate();
+      drawFiles();
+      if (rowsDirty) {
+        rowsDirty = false;
+        drawRows();
+      }
+    },
+    /** Everything read again (after a reset or a restart). */
+    refresh() {
+      state = model.initialState();
+      rowsDirty = true;
+      filesDirty = true;
+      lastSnapshotAt = -Infinity;
+      invalidate();
+    },
+  };
+}
