@@ -14,7 +14,7 @@ use redisplay::sim::delay_queue::Sim;
 use redisplay::{EngineOptions, Session};
 use serde_json::{json, Value};
 
-const VIEWS: &[&str] = &["keyspace", "zset", "expiry", "eviction", "delay-queue"];
+const VIEWS: &[&str] = &["keyspace", "zset", "expiry", "eviction", "delay-queue", "persistence"];
 
 fn labs() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/labs/data");

@@ -408,7 +408,7 @@ async function boot() {
         `redisplay — a Redis 7.0 engine running in this page. Seed ${seed}, clock starting ${formatClock(startMs)}.`,
         "Type redis-cli commands (Tab completes, ↑/↓ recall). Time is virtual: pause, step or jump it above; CLOCK GET|SET|ADVANCE does it from here.",
         "“+ Another client” opens another redis-cli on the same engine (up to three): race WATCH, BLPOP or SUBSCRIBE against it.",
-        "New here? The Labs menu (top right) has fifteen guided labs: a leaderboard, expiry, the eight eviction policies, a distributed lock, a delay queue…",
+        "New here? The Labs menu (top right) has sixteen guided labs: a leaderboard, expiry, the eight eviction policies, a distributed lock, a delay queue…",
         `Same run again: ${link}`,
       ];
   /** @type {ReturnType<typeof recordSession> | null} */

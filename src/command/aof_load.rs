@@ -36,9 +36,12 @@ pub enum AofLoad {
 impl Engine {
     /// A restart, as redis-server's with the same command line: a fresh engine (`reset`, which
     /// keeps the startup configuration and the store) that loads its files (`loadDataFromDisk()`).
-    /// What CONFIG SET changed since the start is gone, as without CONFIG REWRITE.
+    /// What CONFIG SET changed since the start is gone, as without CONFIG REWRITE. Time goes on:
+    /// the clock stays where it was (keys whose TTL passed meanwhile are skipped by the load).
     pub fn restart(&mut self) -> Result<Option<LoadReport>, LoadFailure> {
+        let now = self.now_ms;
         self.reset();
+        self.set_time(now);
         self.load_data_from_disk()
     }
 

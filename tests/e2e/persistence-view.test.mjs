@@ -79,6 +79,16 @@ for (const [label, viewport] of [
       assert.equal(dels.length, 2, JSON.stringify(r));
       for (const d of dels) assert.equal(d.origin, "active expiry");
 
+      // Found dead by a command before any tick did: lazy expiry's DEL, from that command.
+      await runLine(page, "SET flash:2 x PX 10");
+      await runLine(page, "CLOCK ADVANCE 20");
+      assert.equal((await runLine(page, "GET flash:2")).out, "(nil)\n");
+      await drained(page);
+      r = await rows(page);
+      assert.equal(r[0].cmd, "DEL flash:2");
+      assert.equal(r[0].origin, "lazy expiry");
+      assert.match(r[0].why, /found expired by client \d+: GET flash:2/);
+
       // A hostile key name is text, not markup.
       await runLine(page, 'SET "<img src=x onerror=alert(1)>" 1');
       await drained(page);
