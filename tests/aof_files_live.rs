@@ -74,6 +74,34 @@ fn wait_rewrite(conn: &mut Conn) {
     panic!("redis-server's rewrite never ended");
 }
 
+/// A redis-server started on files answers LOADING until it has read them: wait for it.
+fn wait_loaded(port: u16) -> Conn {
+    let mut conn = Conn::open(port);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        let info = conn.call(&argv(&["INFO", "persistence"]));
+        if info_field(&info, "loading") == "0" {
+            return conn;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("redis-server kept loading");
+}
+
+/// redis-server's AOF buffer written out: with `appendfsync everysec` it postpones a write (up
+/// to 2 s) while a background fsync runs — right after a rewrite, for one — and replies anyway.
+fn wait_flushed(conn: &mut Conn) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        let info = conn.call(&argv(&["INFO", "persistence"]));
+        if info_field(&info, "aof_buffer_length") == "0" {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("redis-server's AOF buffer was never written");
+}
+
 /// The files under `dir`, as sorted relative paths.
 fn files(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
@@ -136,7 +164,7 @@ fn the_same_commands_write_the_same_files() {
     let (mut e, c, loaded) = on_disk(&dir, &[]);
     loaded.unwrap();
     let server = redis(&[]);
-    let mut conn = Conn::open(server.port());
+    let mut conn = wait_loaded(server.port());
     let both = |e: &mut Engine, conn: &mut Conn, a: Vec<Vec<u8>>| {
         let (theirs, mine) = (conn.call(&a), run(e, c, &a));
         assert_eq!(mine, theirs, "{:?}", String::from_utf8_lossy(&a.join(&b' ')));
@@ -175,6 +203,7 @@ fn the_same_commands_write_the_same_files() {
         both(&mut e, &mut conn, words(l));
     }
     both(&mut e, &mut conn, script.clone());
+    wait_flushed(&mut conn);
     let manifest = "appendonlydir/appendonly.aof.manifest";
     assert_eq!(read(dir.join(manifest)), read(theirs.join(manifest)));
     let incr = "appendonlydir/appendonly.aof.1.incr.aof";
@@ -185,6 +214,7 @@ fn the_same_commands_write_the_same_files() {
     finish_rewrite(&mut e, c);
     both(&mut e, &mut conn, words("SET after 3"));
     both(&mut e, &mut conn, script);
+    wait_flushed(&mut conn);
     assert_eq!(aof_dir_files(&dir), aof_dir_files(&theirs));
     assert_eq!(read(dir.join(manifest)), read(theirs.join(manifest)));
     let incr = "appendonlydir/appendonly.aof.2.incr.aof";
@@ -234,7 +264,7 @@ fn our_aof_loads_in_redis_server_with_the_same_data() {
     assert_same_views("our restart on our AOF", &want, &views(&mut |a| ours(&mut again, c2, a)));
     drop(again);
     let server = redis(&["--dir", dir.to_str().unwrap(), "--appendonly", "yes"]);
-    let mut conn = Conn::open(server.port());
+    let mut conn = wait_loaded(server.port());
     let got = views(&mut |a| conn.call(a));
     assert_same_views("redis-server on our AOF", &want, &got);
     drop(server);
@@ -245,7 +275,7 @@ fn our_aof_loads_in_redis_server_with_the_same_data() {
 fn redis_servers_aof_loads_here_with_the_same_data() {
     check_tools();
     let server = redis(&["--appendonly", "yes"]);
-    let mut conn = Conn::open(server.port());
+    let mut conn = wait_loaded(server.port());
     let cmds = dataset();
     let half = cmds.len() / 2;
     for (i, cmd) in cmds.iter().enumerate() {
@@ -306,7 +336,7 @@ fn a_truncated_tail_is_cut_as_redis_server_cuts_it() {
             std::fs::write(d.join(incr), &bytes).unwrap();
         }
         let server = redis(&["--dir", theirs_dir.to_str().unwrap(), "--appendonly", "yes"]);
-        let mut conn = Conn::open(server.port());
+        let mut conn = wait_loaded(server.port());
         let want = views(&mut |a| conn.call(a));
         drop(server);
         let (mut e, c, loaded) = on_disk(&ours_dir, &[("appendonly", "yes")]);
@@ -360,7 +390,7 @@ fn an_old_single_aof_moves_into_the_aof_directory() {
         std::fs::write(d.join("appendonly.aof"), &old).unwrap();
     }
     let server = redis(&["--dir", theirs_dir.to_str().unwrap(), "--appendonly", "yes"]);
-    let mut conn = Conn::open(server.port());
+    let mut conn = wait_loaded(server.port());
     let want = views(&mut |a| conn.call(a));
     let (mut e, c, loaded) = on_disk(&ours_dir, &[("appendonly", "yes")]);
     loaded.unwrap();
