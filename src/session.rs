@@ -134,6 +134,20 @@ impl Session {
         }
     }
 
+    /// An RDB file given to the page (`Engine::load_rdb_file`: the dataset becomes the file's,
+    /// or nothing changes). Refused while the server is shut down (`connect` starts it again
+    /// from its own file) and while a script runs (a restart would kill it); the error is the
+    /// sentence to show.
+    pub fn load_rdb_file(&mut self, image: &[u8]) -> Result<crate::command::rdb::LoadReport, String> {
+        if self.engine.has_shut_down() {
+            return Err("the server is shut down: type connect to start it, then load the file".into());
+        }
+        if self.engine.busy_script().is_some() {
+            return Err("a script is running: let it end (or SCRIPT KILL it), then load the file".into());
+        }
+        self.engine.load_rdb_file(image).map_err(|e| e.to_string())
+    }
+
     /// Opens another console (a new client of the same engine); returns its number.
     pub fn open_console(&mut self) -> usize {
         let id = self.engine.connect();
