@@ -92,7 +92,9 @@ export function setupRdbActions(doc, host) {
       }
       const r = host.loadRdb(bytes);
       if (!r.ok) {
-        fail(failedText(file.name, r.error));
+        // A session file given here by mistake: say where it goes.
+        const session = /\.json$/i.test(file.name) ? " (A redisplay session file opens with Share → Import a file.)" : "";
+        fail(failedText(file.name, r.error) + session);
         return;
       }
       const text = loadedText(file.name, r);
