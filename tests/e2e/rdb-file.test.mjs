@@ -191,6 +191,12 @@ test("Download dump.rdb: a real redis-server 7.0 starts on the file with the sam
     await pause(page);
     for (const args of FILL) await runLine(page, line(args));
     await settled(page);
+    // The first SAVE says where the file can be had; later ones don't repeat it.
+    assert.equal((await runLine(page, "SAVE")).out, "OK\n");
+    await noteMatching(page, /Share → Download dump\.rdb gives you the dataset/);
+    await runLine(page, "BGSAVE");
+    await runLine(page, "PING");
+    assert.equal((await notes(page)).match(/Share → Download dump\.rdb gives you/g).length, 1);
     await runLine(page, "SET ttl:hour v EX 3600");
     await runLine(page, "SET ttl:week v PX 604800000");
     const want = await pageShows(page);
