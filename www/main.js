@@ -19,6 +19,7 @@ import { replayedText } from "./rdb-file.js";
 import { recordSession, encodeSession, decodeSession, decodeCommands, replayJob, sessionProblem, MAX_URL_SESSION } from "./session.js";
 import { confirmDiscard } from "./confirm.js";
 import { setupRdbActions } from "./rdb-actions.js";
+import { stashSession, takeStashedSession } from "./session-stash.js";
 
 /**
  * The booted page's parts — `{engine, store, loop}` once boot succeeded — for the e2e tests
@@ -164,6 +165,13 @@ async function readPlayRequests(search, notices) {
     const r = await decodeSession(q.get("session"));
     if (r.ok) out.session = r.session;
     else notices.show(`The shared session in this link could not be opened: ${r.error}. The playground starts fresh.`, "warning");
+  }
+  if (q.has("import") && !history.state?.redisplay) {
+    // A session file too long for a link, imported in another page (setupShare): once.
+    const stashed = await takeStashedSession(String(q.get("import")));
+    const problem = stashed === null ? "it was opened already (an import is handed over once)" : sessionProblem(stashed);
+    if (problem === null) out.session = /** @type {import("./session").Session} */ (stashed);
+    else notices.show(`The imported session could not be opened: ${problem}. Import the file again from the Share menu.`, "warning");
   }
   if (q.has("commands")) {
     const r = decodeCommands(q.get("commands"));
@@ -356,7 +364,18 @@ function setupShare(recorder, labId, store) {
     // A session brings its own seed and clock: open it as a page of its own.
     const text = await encodeSession(r.session);
     const url = new URL(window.location.href);
-    url.search = new URLSearchParams({ session: text }).toString();
+    if (text.length <= MAX_URL_SESSION) {
+      url.search = new URLSearchParams({ session: text }).toString();
+      window.location.assign(url.href);
+      return;
+    }
+    // Too long for an address (an RDB file in it): handed over through IndexedDB.
+    try {
+      url.search = new URLSearchParams({ import: await stashSession(r.session) }).toString();
+    } catch (err) {
+      say(`That session is too long for a link, and this browser would not keep it for the page that opens it (${describeError(err)}).`);
+      return;
+    }
     window.location.assign(url.href);
   });
 }

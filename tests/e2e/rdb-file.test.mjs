@@ -378,16 +378,20 @@ test("a corrupt, truncated, foreign, newer, empty or too large file is refused i
   }
 });
 
-test("a reload keeps a loaded file: the session replays it (a file near the size cap too)", async () => {
-  // A value of 3.5 MB that LZF cannot shrink: the file is close to the 4 MB cap.
+/** A value of 3.5 MB that LZF cannot shrink: with it a file is close to the 4 MB cap. */
+function bigValue() {
   let seed = 12345;
   const big = Buffer.alloc(3_500_000);
   for (let i = 0; i < big.length; i += 1) {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     big[i] = 33 + (seed % 90);
   }
+  return big;
+}
+
+test("a reload keeps a loaded file: the session replays it (a file near the size cap too)", async () => {
   const { bytes, shows } = await redisDump("reloaded", (redis) => {
-    assert.equal(redis.cliStdin(big, "SET", "big"), "OK\n");
+    assert.equal(redis.cliStdin(bigValue(), "SET", "big"), "OK\n");
   });
   assert.ok(bytes.length > 3_000_000 && bytes.length < 4 * 1024 * 1024, `${bytes.length} bytes`);
   const { page, context, errors } = await newPage(env.browser);
@@ -413,5 +417,52 @@ test("a reload keeps a loaded file: the session replays it (a file near the size
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
+  }
+});
+
+test("an exported session carries a loaded file: imported on another page, the data is there (too long for a link: handed over through IndexedDB)", async () => {
+  const { bytes, shows } = await redisDump("exported", (redis) => {
+    assert.equal(redis.cliStdin(bigValue(), "SET", "big"), "OK\n");
+  });
+  const a = await newPage(env.browser);
+  try {
+    assert.equal(await openPlayground(a.page, env.server.url, `?seed=4&t=${Date.now()}`), "ready");
+    await pause(a.page);
+    await pick(a.page, "dump.rdb", bytes);
+    await noteMatching(a.page, /loaded “dump\.rdb”/);
+    await runLine(a.page, "SET after 2");
+    await openShare(a.page);
+    const [download] = await Promise.all([a.page.waitForEvent("download"), a.page.click("#share-export")]);
+    const file = await download.path();
+    const b = await newPage(env.browser);
+    try {
+      assert.equal(await openPlayground(b.page, env.server.url, "?seed=9"), "ready");
+      await openShare(b.page);
+      await b.page.setInputFiles("#share-import", file);
+      await b.page.waitForFunction(() => /RDB file loaded in this session, loaded again/.test(document.querySelector(".scrollback")?.textContent ?? ""));
+      await noteMatching(b.page, /a shared session: 2 recorded steps replayed on seed 4/);
+      assert.match(b.page.url(), /\?import=/);
+      assert.deepEqual(await pageShows(b.page), shows);
+      assert.equal((await runLine(b.page, "GET after")).out, '"2"\n');
+      assert.equal((await runLine(b.page, "STRLEN big")).out, "(integer) 3500000\n");
+      await runLine(b.page, "SET last 1");
+      // Back: the page it was imported on, with its own session; Forward: the imported one,
+      // with the last line typed there.
+      await b.page.goBack();
+      await b.page.waitForURL(/\?seed=9$/);
+      await b.page.waitForSelector("html[data-boot=ready]");
+      assert.equal((await runLine(b.page, "STRLEN big")).out, "(integer) 0\n");
+      await b.page.goForward();
+      await b.page.waitForURL(/\?import=/);
+      await b.page.waitForSelector("html[data-boot=ready]");
+      assert.equal((await runLine(b.page, "STRLEN big")).out, "(integer) 3500000\n");
+      assert.equal((await runLine(b.page, "GET last")).out, '"1"\n');
+      assert.deepEqual(b.errors, []);
+    } finally {
+      await b.context.close();
+    }
+    assert.deepEqual(a.errors, []);
+  } finally {
+    await a.context.close();
   }
 });
