@@ -608,6 +608,31 @@ mod tests {
         assert_eq!(run(&mut s, "PING"), "PONG\n");
     }
 
+    /// The page's "Load an RDB file": refused while the server is down or a script runs (with
+    /// the sentence to show), the dataset untouched; loaded once it can be.
+    #[test]
+    fn an_rdb_file_loads_only_on_a_running_idle_server() {
+        let mut s = Session::new(EngineOptions::default());
+        run(&mut s, "SET theirs 1");
+        let image = s.engine.rdb_image();
+        run(&mut s, "FLUSHALL");
+        run(&mut s, "SET mine 1");
+        run(&mut s, "EVAL \"local n = 0 for i = 1, 3e6 do n = n + 1 end return n\" 0");
+        assert!(s.engine.busy_script().is_some());
+        assert!(s.load_rdb_file(&image).unwrap_err().starts_with("a script is running"));
+        while s.engine.busy_script().is_some() {
+            s.engine.run_script_slice(1_000_000);
+        }
+        assert_eq!(s.poll(0), b"(integer) 3000000\n", "the script's reply, late");
+        assert_eq!(run(&mut s, "MGET mine theirs"), "1) \"1\"\n2) (nil)\n");
+        assert!(s.run_line(b"SHUTDOWN NOSAVE").shutdown);
+        assert!(s.load_rdb_file(&image).unwrap_err().contains("type connect"));
+        run(&mut s, "connect");
+        assert_eq!(s.engine.dbsize(0), 0, "SHUTDOWN NOSAVE: mine was never saved");
+        assert_eq!(s.load_rdb_file(&image).map(|r| r.keys_loaded), Ok(1));
+        assert_eq!(run(&mut s, "GET theirs"), "\"1\"\n");
+    }
+
     /// In the page, `connect` after SHUTDOWN starts the server again from its RDB file.
     #[test]
     fn connect_after_shutdown_starts_the_server_again() {
