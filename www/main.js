@@ -324,7 +324,7 @@ function setupShare(recorder, labId, store) {
       say(`This session is too long for a link (${number(text.length)} characters): export it to a file instead.`);
     } else {
       field.value = url;
-      say(`${number(session.log.length)} recorded steps; the link reopens them on the same seed and stops the clock where it is now.`);
+      say(`${number(session.log.length)} recorded ${session.log.length === 1 ? "step" : "steps"}; the link reopens them on the same seed and stops the clock where it is now.`);
     }
   });
   document.getElementById("share-copy")?.addEventListener("click", async () => {

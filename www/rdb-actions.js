@@ -98,7 +98,7 @@ export function setupRdbActions(doc, host) {
         return;
       }
       const text = loadedText(file.name, r);
-      say(text.replace(/^\(redisplay\) /, ""));
+      say(text.replace(/^\(redisplay\) l/, "L"));
       host.note(text);
       host.loaded?.();
     } finally {

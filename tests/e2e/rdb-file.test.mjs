@@ -254,7 +254,7 @@ test("a file SAVEd by redis-server loads through the file picker after the quest
       await page.click("dialog.confirm-dialog button[value=confirm]");
       const all = await noteMatching(page, /loaded “dump\.rdb”/);
       assert.match(all, /loaded “dump\.rdb” \(RDB version 10\) as a restarted redis-server would: 11 keys, 1 function library; 1 key had expired: skipped, as a master does\./);
-      assert.match(await page.textContent("#rdb-status"), /^loaded “dump\.rdb”/);
+      assert.match(await page.textContent("#rdb-status"), /^Loaded “dump\.rdb”/);
       await settled(page);
       await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
       await openShare(page);
