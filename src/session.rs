@@ -134,6 +134,20 @@ impl Session {
         }
     }
 
+    /// An RDB file given to the page (`Engine::load_rdb_file`: the dataset becomes the file's,
+    /// or nothing changes). Refused while the server is shut down (`connect` starts it again
+    /// from its own file) and while a script runs (a restart would kill it); the error is the
+    /// sentence to show.
+    pub fn load_rdb_file(&mut self, image: &[u8]) -> Result<crate::command::rdb::LoadReport, String> {
+        if self.engine.has_shut_down() {
+            return Err("the server is shut down: type connect to start it, then load the file".into());
+        }
+        if self.engine.busy_script().is_some() {
+            return Err("a script is running: let it end (or SCRIPT KILL it), then load the file".into());
+        }
+        self.engine.load_rdb_file(image).map_err(|e| e.to_string())
+    }
+
     /// Opens another console (a new client of the same engine); returns its number.
     pub fn open_console(&mut self) -> usize {
         let id = self.engine.connect();
@@ -592,6 +606,31 @@ mod tests {
         s.engine.restart().unwrap();
         assert_eq!(s.prompt(), "127.0.0.1:6379> ");
         assert_eq!(run(&mut s, "PING"), "PONG\n");
+    }
+
+    /// The page's "Load an RDB file": refused while the server is down or a script runs (with
+    /// the sentence to show), the dataset untouched; loaded once it can be.
+    #[test]
+    fn an_rdb_file_loads_only_on_a_running_idle_server() {
+        let mut s = Session::new(EngineOptions::default());
+        run(&mut s, "SET theirs 1");
+        let image = s.engine.rdb_image();
+        run(&mut s, "FLUSHALL");
+        run(&mut s, "SET mine 1");
+        run(&mut s, "EVAL \"local n = 0 for i = 1, 3e6 do n = n + 1 end return n\" 0");
+        assert!(s.engine.busy_script().is_some());
+        assert!(s.load_rdb_file(&image).unwrap_err().starts_with("a script is running"));
+        while s.engine.busy_script().is_some() {
+            s.engine.run_script_slice(1_000_000);
+        }
+        assert_eq!(s.poll(0), b"(integer) 3000000\n", "the script's reply, late");
+        assert_eq!(run(&mut s, "MGET mine theirs"), "1) \"1\"\n2) (nil)\n");
+        assert!(s.run_line(b"SHUTDOWN NOSAVE").shutdown);
+        assert!(s.load_rdb_file(&image).unwrap_err().contains("type connect"));
+        run(&mut s, "connect");
+        assert_eq!(s.engine.dbsize(0), 0, "SHUTDOWN NOSAVE: mine was never saved");
+        assert_eq!(s.load_rdb_file(&image).map(|r| r.keys_loaded), Ok(1));
+        assert_eq!(run(&mut s, "GET theirs"), "\"1\"\n");
     }
 
     /// In the page, `connect` after SHUTDOWN starts the server again from its RDB file.

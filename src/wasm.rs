@@ -12,6 +12,8 @@
 //! pg.set_raw(0, true);                          // console 0 prints as `redis-cli --raw`
 //! pg.advance_to(pg.now() + 1000);               // { ticks, lagMs, now }: serverCron per tick
 //! pg.drain_events();                            // { events: [...], dropped }
+//! pg.rdb_image();                               // Uint8Array: dump.rdb as SAVE writes it now
+//! pg.load_rdb(bytes);                           // {ok, keysLoaded, keysExpired, …} | {ok: false, error}
 //! ```
 
 use wasm_bindgen::prelude::*;
@@ -343,6 +345,34 @@ impl Playground {
     /// the children at work (src/introspect.rs `persistence`).
     pub fn persistence(&self) -> JsValue {
         to_js(&crate::introspect::persistence(&self.session.engine))
+    }
+
+    /// The server's RDB file as SAVE would write it now (`Engine::rdb_image`): every db, TTL
+    /// and function library, byte-compatible with redis-server 7.0's (the page's download).
+    pub fn rdb_image(&self) -> Vec<u8> {
+        self.session.engine.rdb_image()
+    }
+
+    /// Loads an RDB file as the server's own (`Session::load_rdb_file`): `{ok: true, version,
+    /// keysLoaded, keysExpired, emptyKeysSkipped, libraries}`, or `{ok: false, error}` with
+    /// Redis's words for why it doesn't load — and then nothing changed.
+    pub fn load_rdb(&mut self, image: &[u8]) -> JsValue {
+        let o = Object::new();
+        match self.session.load_rdb_file(image) {
+            Ok(r) => {
+                set(&o, "ok", true);
+                set(&o, "version", r.version as f64);
+                set(&o, "keysLoaded", r.keys_loaded as f64);
+                set(&o, "keysExpired", r.keys_expired as f64);
+                set(&o, "emptyKeysSkipped", r.empty_keys_skipped as f64);
+                set(&o, "libraries", r.libraries as f64);
+            }
+            Err(e) => {
+                set(&o, "ok", false);
+                set(&o, "error", e);
+            }
+        }
+        o.into()
     }
 
     /// A fresh engine with the same seed and start time.

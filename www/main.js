@@ -15,8 +15,11 @@ import { createNotices } from "./notices.js";
 import { formatClock } from "./views/clock-view.js";
 import { mountPlayground } from "./playground.js";
 import { loadLab, loadLabIndex, attachLab } from "./labs/lab-player.js";
+import { replayedText } from "./rdb-file.js";
 import { recordSession, encodeSession, decodeSession, decodeCommands, replayJob, sessionProblem, MAX_URL_SESSION } from "./session.js";
 import { confirmDiscard } from "./confirm.js";
+import { setupRdbActions } from "./rdb-actions.js";
+import { stashSession, takeStashedSession } from "./session-stash.js";
 
 /**
  * The booted page's parts — `{engine, store, loop}` once boot succeeded — for the e2e tests
@@ -89,26 +92,30 @@ function savedSession() {
 
 /**
  * Keeps `recorder`'s session in this history entry (now, then whenever it changes, and when the
- * page goes away). Returns `save()` and `forget()`.
+ * page goes away). Returns `save()` — whether the session is kept — and `forget()`.
  * @param {ReturnType<typeof recordSession>} recorder
  */
 function keepInHistory(recorder) {
   let savedSize = -1;
   let savedEnd = Number.NaN;
   let forgotten = false;
+  let kept = true;
   function save() {
-    if (forgotten) return;
+    if (forgotten) return false;
     const session = recorder.snapshot();
-    if (session.log.length === savedSize && session.endMs === savedEnd) return;
+    if (session.log.length === savedSize && session.endMs === savedEnd) return kept;
     try {
       // Nothing recorded yet: nothing to keep (the URL alone makes the same page).
       const redisplay = session.log.length === 0 ? undefined : { session };
       history.replaceState({ ...(history.state ?? {}), redisplay }, "");
       savedSize = session.log.length;
       savedEnd = session.endMs;
+      kept = true;
     } catch {
       // Too big for the history entry: the Share menu's file export still has it.
+      kept = false;
     }
+    return kept;
   }
   const timer = setInterval(save, 1000);
   window.addEventListener("pagehide", save);
@@ -158,6 +165,13 @@ async function readPlayRequests(search, notices) {
     const r = await decodeSession(q.get("session"));
     if (r.ok) out.session = r.session;
     else notices.show(`The shared session in this link could not be opened: ${r.error}. The playground starts fresh.`, "warning");
+  }
+  if (q.has("import") && !history.state?.redisplay) {
+    // A session file too long for a link, imported in another page (setupShare): once.
+    const stashed = await takeStashedSession(String(q.get("import")));
+    const problem = stashed === null ? "it was opened already (an import is handed over once)" : sessionProblem(stashed);
+    if (problem === null) out.session = /** @type {import("./session").Session} */ (stashed);
+    else notices.show(`The imported session could not be opened: ${problem}. Import the file again from the Share menu.`, "warning");
   }
   if (q.has("commands")) {
     const r = decodeCommands(q.get("commands"));
@@ -310,7 +324,7 @@ function setupShare(recorder, labId, store) {
       say(`This session is too long for a link (${number(text.length)} characters): export it to a file instead.`);
     } else {
       field.value = url;
-      say(`${number(session.log.length)} recorded steps; the link reopens them on the same seed and stops the clock where it is now.`);
+      say(`${number(session.log.length)} recorded ${session.log.length === 1 ? "step" : "steps"}; the link reopens them on the same seed and stops the clock where it is now.`);
     }
   });
   document.getElementById("share-copy")?.addEventListener("click", async () => {
@@ -350,7 +364,18 @@ function setupShare(recorder, labId, store) {
     // A session brings its own seed and clock: open it as a page of its own.
     const text = await encodeSession(r.session);
     const url = new URL(window.location.href);
-    url.search = new URLSearchParams({ session: text }).toString();
+    if (text.length <= MAX_URL_SESSION) {
+      url.search = new URLSearchParams({ session: text }).toString();
+      window.location.assign(url.href);
+      return;
+    }
+    // Too long for an address (an RDB file in it): handed over through IndexedDB.
+    try {
+      url.search = new URLSearchParams({ import: await stashSession(r.session) }).toString();
+    } catch (err) {
+      say(`That session is too long for a link, and this browser would not keep it for the page that opens it (${describeError(err)}).`);
+      return;
+    }
     window.location.assign(url.href);
   });
 }
@@ -409,11 +434,14 @@ async function boot() {
         "Type redis-cli commands (Tab completes, ↑/↓ recall). Time is virtual: pause, step or jump it above; CLOCK GET|SET|ADVANCE does it from here.",
         "“+ Another client” opens another redis-cli on the same engine (up to three): race WATCH, BLPOP or SUBSCRIBE against it.",
         "New here? The Labs menu (top right) has sixteen guided labs: a leaderboard, expiry, the eight eviction policies, a distributed lock, a delay queue…",
+        "The Share menu also downloads this server's dump.rdb (a real redis-server 7.0 loads it) and loads one: pick a file there, or drop it on the page.",
         `Same run again: ${link}`,
       ];
   /** @type {ReturnType<typeof recordSession> | null} */
   let recorder = null;
+  /** @type {Awaited<ReturnType<typeof mountPlayground>> | undefined} */
   let parts;
+  let savedHintShown = false;
   try {
     parts = await mountPlayground(document, {
       seed,
@@ -422,6 +450,14 @@ async function boot() {
       paused: Boolean(lab || session),
       notify: (text, kind) => notices.show(text, kind),
       welcome,
+      // The first SAVE or BGSAVE in the first console: where that file can be had.
+      onRun(result, line, n) {
+        if (savedHintShown || n !== 0 || result.reply?.type !== "status" || !/^\s*(bg)?save\s*$/i.test(line)) return;
+        savedHintShown = true;
+        parts?.consoles.primary.printNote(
+          "(redisplay) the server keeps its RDB file in this page's memory: Share → Download dump.rdb gives you the dataset as it is now, for a real redis-server.",
+        );
+      },
       // Reset with work in the session asks first.
       async confirmReset() {
         if (!hasWork(recorder)) return true;
@@ -462,6 +498,9 @@ async function boot() {
         parts.consoles.pollAll();
       },
       reset: () => parts.reset(),
+      loadRdb(bytes) {
+        parts.consoles.primary.printNote(replayedText(parts.loadRdb(bytes)));
+      },
     };
     await parts.consoles.runJob({ ...replayJob(parts.engine, session, host), label: "recorded steps replayed", cancellable: false });
     parts.consoles.pollAll();
@@ -498,6 +537,23 @@ async function boot() {
   setupThemeToggle();
   setupLabPicker(() => ({ recorder, keeper }));
   setupShare(recorder, play.labId, parts.store);
+  setupRdbActions(document, {
+    rdbImage: () => parts.rdbImage(),
+    loadRdb: (bytes) => parts.loadRdb(bytes),
+    info: (sections) => parts.engine.info(sections),
+    note: (text) => parts.consoles.primary.printNote(text),
+    notify: (text, kind) => notices.show(text, kind),
+    // The loaded file is in the session now: kept in this tab's history entry, so a reload
+    // replays it — unless the entry cannot hold it, which is then said.
+    loaded() {
+      if (keeper.save()) return;
+      notices.show(
+        "This tab could not keep the loaded file for a reload (it is too large for the browser's history entry): " +
+          "a reload would lose it. Export the session (Share → Export to a file) or download dump.rdb to keep it.",
+        "warning",
+      );
+    },
+  });
 
   parts.consoles.primary.focus();
   Object.assign(pageParts, {

@@ -209,13 +209,18 @@ export async function mountPlayground(root, options) {
     engine.reset();
     loop?.cancelPending();
     store.set({ selectedDb: 0, selectedKey: null });
+    refreshViews();
+    consoleView?.setPrompt(engine.prompt());
+    consoleView?.printNote(`(redisplay) reset: a fresh engine with seed ${seed}, clock back to ${formatClock(engine.now())}.`);
+  }
+  /** The views read the engine again (after a reset, or a dataset loaded from a file). */
+  function refreshViews() {
     keyspaceView?.refresh();
     zsetView?.refresh();
     expiryView?.refresh();
     evictionView?.refresh();
     persistenceView?.refresh();
-    consoleView?.setPrompt(engine.prompt());
-    consoleView?.printNote(`(redisplay) reset: a fresh engine with seed ${seed}, clock back to ${formatClock(engine.now())}.`);
+    loop?.wake();
   }
   // The keyspace and sorted-set views read windowed snapshots through this, never the engine.
   const source = {
@@ -391,6 +396,20 @@ export async function mountPlayground(root, options) {
     /** A fresh engine with the same seed and start time; the consoles say so. */
     reset() {
       if (!destroyed) resetEngine();
+    },
+    /** The server's RDB file as SAVE would write it now (dump.rdb's bytes). */
+    rdbImage: () => engine.rdbImage(),
+    /**
+     * Loads an RDB file as the server's own (engine.loadRdb); when it loaded, the views show the
+     * new dataset. The result says what it did, or why nothing changed.
+     * @param {Uint8Array} bytes
+     * @returns {import("./engine/plain").LoadResult}
+     */
+    loadRdb(bytes) {
+      if (destroyed) return { ok: false, error: "the playground was closed" };
+      const r = engine.loadRdb(bytes);
+      if (r.ok) refreshViews();
+      return r;
     },
     /** Stops the loop and the labs and frees the engine; the markup stays as it is. */
     destroy() {

@@ -18,11 +18,14 @@
 //
 // Also `?commands=` in the redis.io style: a base64url JSON list of command lines, run at start.
 
+import { MAX_RDB_BYTES } from "./rdb-file.js";
+
 /**
  * One recorded call: `[t, op, ...args]`, `t` in virtual ms since the start.
  *   [t, "line", console, text]          [t, "command", args]
  *   [t, "populate", db, count, prefix, minMs, maxMs, distribution]
  *   [t, "open"]  [t, "close"]  [t, "interrupt", console]  [t, "setTime", msSinceStart]  [t, "reset"]
+ *   [t, "rdb", base64url]               an RDB file that loaded (one that did not changed nothing)
  * @typedef {[number, string, ...any[]]} LogEntry
  */
 
@@ -39,13 +42,14 @@
 
 /**
  * What replaying needs from the host besides the engine: running a line through a console
- * (so it shows), opening/closing a console pane, Ctrl-C, a reset.
+ * (so it shows), opening/closing a console pane, Ctrl-C, a reset, an RDB file loaded.
  * @typedef {object} ReplayHost
  * @property {(n: number, text: string) => void} line
  * @property {() => void} open
  * @property {() => void} close
  * @property {(n: number) => void} interrupt
  * @property {() => void} reset
+ * @property {(bytes: Uint8Array) => void} loadRdb  an RDB file, loaded (engine.loadRdb) and shown
  */
 
 /** Log entries kept at most; beyond, the session can still be exported but not shared as a URL. */
@@ -54,8 +58,13 @@ export const MAX_LOG = 50_000;
 export const MAX_URL_SESSION = 60_000;
 /** The longest session text or file accepted (characters). */
 export const MAX_SESSION_TEXT = 8_000_000;
+/**
+ * The longest RDB file kept in a session entry, as base64url characters (4/3 of its bytes):
+ * rdb-file.js's size cap, which keeps a session with one such file under MAX_SESSION_TEXT.
+ */
+const MAX_RDB_TEXT = Math.ceil((MAX_RDB_BYTES * 4) / 3);
 
-const OPS = new Set(["line", "command", "populate", "open", "close", "interrupt", "setTime", "reset"]);
+const OPS = new Set(["line", "command", "populate", "open", "close", "interrupt", "setTime", "reset", "rdb"]);
 
 /**
  * @param {unknown} v
@@ -89,16 +98,20 @@ export function recordSession(engine, { seed, startMs }) {
   /**
    * @param {string} name
    * @param {(t: number, ...args: any[]) => LogEntry | null} toEntry
+   * @param {(result: any) => boolean} [changed]  whether the call changed the engine (else it is not logged)
    */
-  function wrap(name, toEntry) {
+  function wrap(name, toEntry, changed = () => true) {
     const original = engine[name];
     if (typeof original !== "function") return;
     originals[name] = original;
     /** @param {...any} args */
     engine[name] = function (...args) {
-      const entry = toEntry(rel(), ...args);
+      const t = rel();
       const result = original.apply(this, args);
-      if (entry) push(entry);
+      if (changed(result)) {
+        const entry = toEntry(t, ...args);
+        if (entry) push(entry);
+      }
       return result;
     };
   }
@@ -111,6 +124,8 @@ export function recordSession(engine, { seed, startMs }) {
   wrap("interrupt", (t, n) => [t, "interrupt", n]);
   wrap("setTime", (t, ms) => [t, "setTime", Number(ms) - startMs]);
   wrap("reset", (t) => [t, "reset"]);
+  // A file that did not load changed nothing: no need to carry its bytes.
+  wrap("loadRdb", (t, bytes) => [t, "rdb", toBase64Url(bytes)], (r) => r?.ok === true);
   return {
     /** @returns {Session} */
     snapshot() {
@@ -150,6 +165,8 @@ export function sessionProblem(s) {
           return !(Number.isInteger(e[2]) && e[2] >= 0 && e[2] < 16);
         case "setTime":
           return !Number.isSafeInteger(e[2]);
+        case "rdb":
+          return !(textOf(e[2], MAX_RDB_TEXT) && /^[A-Za-z0-9_-]*$/.test(e[2]));
         default:
           return false;
       }
@@ -159,15 +176,21 @@ export function sessionProblem(s) {
   return null;
 }
 
-/** @param {Uint8Array} bytes */
-function toBase64Url(bytes) {
+/**
+ * Bytes as base64url text (no padding).
+ * @param {Uint8Array} bytes
+ */
+export function toBase64Url(bytes) {
   let bin = "";
   for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** @param {string} text */
-function fromBase64Url(text) {
+/**
+ * The other way; throws on text that is not base64url.
+ * @param {string} text
+ */
+export function fromBase64Url(text) {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error("not base64url");
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
   const bin = atob(b64);
@@ -310,6 +333,9 @@ export function replayJob(engine, session, host, { clock = () => performance.now
         break;
       case "reset":
         host.reset();
+        break;
+      case "rdb":
+        host.loadRdb(fromBase64Url(e[2]));
         break;
       default:
         break;

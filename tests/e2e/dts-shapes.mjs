@@ -145,6 +145,8 @@ const PRIMITIVES = {
   string: (v) => typeof v === "string",
   number: (v) => typeof v === "number",
   boolean: (v) => typeof v === "boolean",
+  true: (v) => v === true,
+  false: (v) => v === false,
   bigint: (v) => typeof v === "bigint",
   null: (v) => v === null,
   unknown: () => true,

@@ -183,3 +183,24 @@ test("the delay-queue lab: run, drain, metrics", () => {
   assert.throws(() => new pkg.DelayQueueLab({ consumers: 0 }), /delay-queue/);
   lab.free();
 });
+
+test("the RDB file: rdb_image's bytes, load_rdb's report and refusal", () => {
+  const a = new pkg.Playground(1, T0);
+  a.execute("SET k v");
+  a.execute("SET gone v PX 10");
+  const image = a.rdb_image();
+  assert.ok(image instanceof Uint8Array);
+  assert.equal(new TextDecoder().decode(image.subarray(0, 9)), "REDIS0010");
+  const b = new pkg.Playground(2, T0 + 1000);
+  const loaded = b.load_rdb(image);
+  fits(loaded, "RawLoadResult", "load_rdb");
+  assert.deepEqual([loaded.ok, loaded.keysLoaded, loaded.keysExpired], [true, 1, 1]);
+  const refused = b.load_rdb(image.subarray(0, 20));
+  fits(refused, "RawLoadResult", "load_rdb (cut)");
+  assert.equal(refused.ok, false);
+  assert.match(refused.error, /Unexpected EOF reading RDB file/);
+  b.execute("SHUTDOWN NOSAVE");
+  assert.match(b.load_rdb(image).error, /the server is shut down: type connect/);
+  a.free();
+  b.free();
+});

@@ -266,3 +266,41 @@ test("replayJob: the same calls one unit at a time, a lagging advance as busy st
   // Quick advances (the pinned clock says 0 ms) ask for four times more ticks each time.
   assert.ok(asked[1] === asked[0] * 4, asked.join(" "));
 });
+
+test("an RDB file that loaded is logged with its bytes (base64url); one that did not load is not", async () => {
+  const engine = fakeEngine();
+  engine.loadRdb = (bytes) => {
+    engine.calls.push(["loadRdb", Array.from(bytes)]);
+    return bytes[0] === 0x52 ? { ok: true, keysLoaded: 1 } : { ok: false, error: "Wrong signature trying to load DB from file" };
+  };
+  const rec = recordSession(engine, { seed: 7, startMs: T0 });
+  const file = new Uint8Array([0x52, 0x45, 0x44, 0x49, 0x53, 0xfb, 0xff, 0x00, 0x3e]);
+  engine.tick(500);
+  assert.deepEqual(engine.loadRdb(file), { ok: true, keysLoaded: 1 }, "the call's result comes back");
+  assert.equal(engine.loadRdb(new Uint8Array([1, 2, 3])).ok, false);
+  const s = rec.snapshot();
+  assert.deepEqual(s.log, [[500, "rdb", "UkVESVP7_wA-"]]);
+  assert.equal(engine.calls.length, 2, "both calls reached the engine");
+
+  // Through a link and back, then replayed: the host loads the same bytes at the same time.
+  const back = await decodeSession(await encodeSession({ ...s, endMs: 1000 }));
+  assert.equal(back.ok, true);
+  const replayed = [];
+  const fresh = fakeEngine();
+  replaySession(fresh, back.session, {
+    line() {},
+    open() {},
+    close() {},
+    interrupt() {},
+    reset() {},
+    loadRdb: (bytes) => replayed.push([Array.from(bytes), fresh.now() - T0]),
+  });
+  assert.deepEqual(replayed, [[Array.from(file), 500]]);
+});
+
+test("sessionProblem refuses an RDB entry that is not base64url or past the size cap", () => {
+  assert.equal(sessionProblem(session([[0, "rdb", "UkVESVM"]])), null);
+  assert.match(sessionProblem(session([[0, "rdb", "UkVE+SVM="]])), /entry 1 \(rdb\) has bad arguments/);
+  assert.match(sessionProblem(session([[0, "rdb", 42]])), /entry 1 \(rdb\) has bad arguments/);
+  assert.match(sessionProblem(session([[0, "rdb", "A".repeat(Math.ceil((4 * 1024 * 1024 * 4) / 3) + 1)]])), /entry 1 \(rdb\) has bad arguments/);
+});

@@ -7,7 +7,7 @@
 // Sections: the console (one line, one command, peeks), time, snapshots for the views, the
 // consoles (several clients on one engine), and the engine's life (reset, free).
 
-import { DEFAULT_PROMPT, infoArgs, infoFromReply, plainAdvance, plainCommandResult, plainCommands, plainEvents, plainLine, plainLineOn, plainPoll } from "./plain.js";
+import { DEFAULT_PROMPT, infoArgs, infoFromReply, plainAdvance, plainCommandResult, plainCommands, plainEvents, plainLine, plainLineOn, plainLoadResult, plainPoll } from "./plain.js";
 
 /** @typedef {import("./plain").LineResult} LineResult */
 /** @typedef {import("./plain").CommandResult} CommandResult */
@@ -15,6 +15,7 @@ import { DEFAULT_PROMPT, infoArgs, infoFromReply, plainAdvance, plainCommandResu
 /** @typedef {import("./plain").Drain} Drain */
 /** @typedef {import("./plain").PollResult} PollResult */
 /** @typedef {import("./plain").CommandDoc} CommandDoc */
+/** @typedef {import("./plain").LoadResult} LoadResult */
 /** @typedef {import("../types/snapshots").KeyspacePage} KeyspacePage */
 /** @typedef {import("../types/snapshots").ZsetWindow} ZsetWindow */
 /** @typedef {import("../types/snapshots").ExpireField} ExpireField */
@@ -441,6 +442,36 @@ export function createFacade(recovery) {
      */
     rawOf(n) {
       return guarded("raw_of", (pg) => (typeof pg.raw_of === "function" ? Boolean(pg.raw_of(n)) : false), () => false);
+    },
+
+    // ---- The RDB file ----------------------------------------------------------------------
+
+    /**
+     * The server's RDB file as SAVE would write it now — every db, TTL and function library,
+     * as redis-server 7.0 writes dump.rdb (empty while the engine is restarting).
+     * @returns {Uint8Array}
+     */
+    rdbImage() {
+      return guarded("rdb_image", (pg) => new Uint8Array(pg.rdb_image()), () => new Uint8Array(0));
+    },
+
+    /**
+     * Loads an RDB file as the server's own, as a restart on it would: the dataset and the
+     * function libraries become the file's (keys already expired skipped), or — when it does
+     * not load — nothing changes and `error` says why in Redis's words.
+     * @param {Uint8Array} bytes
+     * @returns {LoadResult}
+     */
+    loadRdb(bytes) {
+      return guarded(
+        "load_rdb",
+        (pg) => {
+          const r = plainLoadResult(pg.load_rdb(bytes));
+          memo.now = pg.now();
+          return r;
+        },
+        () => ({ ok: false, error: "the engine is restarting after an internal error" }),
+      );
     },
 
     // ---- The engine's life -----------------------------------------------------------------

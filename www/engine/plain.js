@@ -99,6 +99,24 @@ export function plainCommandResult(r) {
   return { text: String(r.text), reply: r.reply ?? null };
 }
 
+/** @typedef {import("../types/playground").RawLoadResult} LoadResult */
+
+/**
+ * @param {any} r  a RawLoadResult
+ * @returns {LoadResult}
+ */
+export function plainLoadResult(r) {
+  if (r?.ok !== true) return { ok: false, error: String(r?.error ?? "the engine did not say why") };
+  return {
+    ok: true,
+    version: Number(r.version),
+    keysLoaded: Number(r.keysLoaded),
+    keysExpired: Number(r.keysExpired),
+    emptyKeysSkipped: Number(r.emptyKeysSkipped ?? 0),
+    libraries: Number(r.libraries ?? 0),
+  };
+}
+
 /**
  * @param {any} r  a RawAdvance
  * @returns {Advance}

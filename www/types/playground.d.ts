@@ -118,3 +118,24 @@ export interface RawDelayQueueDrain {
   events: DelayQueueEvent[] | null;
   dropped: number;
 }
+
+/** `load_rdb(bytes)`: what a file that loaded did — or, when it did not, why (nothing changed). */
+export type RawLoadResult = RawLoaded | RawNotLoaded;
+
+export interface RawLoaded {
+  ok: true;
+  /** The file's RDB format version (Redis 7.0 writes 10). */
+  version: number;
+  keysLoaded: number;
+  /** Keys whose TTL had passed: skipped, as a master does on load. */
+  keysExpired: number;
+  emptyKeysSkipped: number;
+  /** Function libraries created. */
+  libraries: number;
+}
+
+export interface RawNotLoaded {
+  ok: false;
+  /** Redis's words (`Wrong signature trying to load DB from file`, `Short read loading DB…`). */
+  error: string;
+}
