@@ -308,5 +308,6 @@ impl Engine {
             .any(|d| !d.expires.is_empty() || d.dict_buckets.needs_shrink() || d.expires_buckets.needs_shrink())
             || self.next_block_timeout() != 0
             || self.rdb_cron_has_work()
+            || self.replication_has_work()
     }
 }

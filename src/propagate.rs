@@ -52,8 +52,14 @@ pub(crate) struct CallState {
 /// The engine's propagation state.
 #[derive(Debug, Default)]
 pub struct Propagation {
-    /// Something listens: ops are recorded.
+    /// Something listens: ops are recorded (`external || repl`).
     pub(crate) listening: bool,
+    /// The host takes the stream (`Engine::set_propagation`): ops go to `out`.
+    pub(crate) external: bool,
+    /// A replication backlog exists on a master (replication.rs): `Targets.repl` ops also go
+    /// to `repl_out`, which replication.rs turns into the replicas' stream.
+    pub(crate) repl: bool,
+    pub(crate) repl_out: VecDeque<Op>,
     /// `server.also_propagate`: the ops of the command running now.
     pub(crate) pending: Vec<Op>,
     /// Ops ready for the consumers.
@@ -66,7 +72,38 @@ impl Propagation {
     /// command that found it expired).
     pub(crate) fn now(&mut self, db: Option<usize>, argv: Vec<Vec<u8>>, targets: Targets) {
         if self.listening {
-            self.out.push_back(Op { db, argv, targets });
+            self.emit(Op { db, argv, targets });
+        }
+    }
+
+    /// One op to each consumer that wants it.
+    fn emit(&mut self, op: Op) {
+        if self.repl && op.targets.repl {
+            if self.external {
+                self.repl_out.push_back(op.clone());
+            } else {
+                self.repl_out.push_back(op);
+                return;
+            }
+        }
+        if self.external {
+            self.out.push_back(op);
+        }
+    }
+
+    /// Turns the two consumers on or off; recording follows.
+    pub(crate) fn set_consumers(&mut self, external: bool, repl: bool) {
+        self.external = external;
+        self.repl = repl;
+        self.listening = external || repl;
+        if !external {
+            self.out.clear();
+        }
+        if !repl {
+            self.repl_out.clear();
+        }
+        if !self.listening {
+            self.pending.clear();
         }
     }
 
@@ -87,11 +124,15 @@ impl Propagation {
         let ops = std::mem::take(&mut self.pending);
         if ops.len() > 1 {
             let targets = Targets { aof: ops.iter().any(|o| o.targets.aof), repl: ops.iter().any(|o| o.targets.repl) };
-            self.out.push_back(Op { db: ops[0].db, argv: vec![b"MULTI".to_vec()], targets });
-            self.out.extend(ops);
-            self.out.push_back(Op { db: None, argv: vec![b"EXEC".to_vec()], targets });
+            self.emit(Op { db: ops[0].db, argv: vec![b"MULTI".to_vec()], targets });
+            for op in ops {
+                self.emit(op);
+            }
+            self.emit(Op { db: None, argv: vec![b"EXEC".to_vec()], targets });
         } else {
-            self.out.extend(ops);
+            for op in ops {
+                self.emit(op);
+            }
         }
     }
 }
@@ -131,7 +172,8 @@ mod tests {
 
     #[test]
     fn more_than_one_op_is_a_transaction_and_the_feed_selects() {
-        let mut p = Propagation { listening: true, ..Default::default() };
+        let mut p = Propagation::default();
+        p.set_consumers(true, false);
         p.also(3, argv([b"SET", b"a", b"1"]), Targets::BOTH);
         p.flush_pending();
         p.also(0, argv([b"SET", b"b", b"1"]), Targets::BOTH);

@@ -88,6 +88,8 @@ pub(crate) struct LoadMode {
     pub merge: bool,
     /// The dataset and the libraries are emptied first, once the file has read (a host's load).
     pub replace: bool,
+    /// Keys past their TTL are loaded too (a replica's load: it waits for its master's DEL).
+    pub keep_expired: bool,
 }
 
 impl Engine {
@@ -180,7 +182,13 @@ impl Engine {
     /// A host's load (`redisplay serve` at startup, a file given to the page): the file
     /// replaces the dataset and the libraries — or, when it doesn't load, nothing changes.
     pub fn load_rdb(&mut self, image: &[u8]) -> Result<LoadReport, LoadFailure> {
-        self.rdb_load_image(image, LoadMode { merge: false, replace: true })
+        self.rdb_load_image(image, LoadMode { merge: false, replace: true, keep_expired: false })
+    }
+
+    /// A replica's load of its master's payload (replication.rs): the dataset replaced,
+    /// expired keys kept.
+    pub(crate) fn rdb_load_for_replica(&mut self, image: &[u8]) -> Result<LoadReport, LoadFailure> {
+        self.rdb_load_image(image, LoadMode { merge: false, replace: true, keep_expired: true })
     }
 
     /// A restart, as redis-server's with the same command line: a fresh engine (`reset`, which
@@ -204,7 +212,7 @@ impl Engine {
             Ok(None) => return Err(LoadFailure::Missing),
             Err(msg) => return Err(LoadFailure::Store(msg)),
         };
-        self.rdb_load_image(&image, LoadMode { merge, replace: false })
+        self.rdb_load_image(&image, LoadMode { merge, replace: false, keep_expired: false })
     }
 
     /// `rdbLoadRio()`: reads the whole file, creates its libraries, checks what it would
@@ -216,7 +224,7 @@ impl Engine {
             values: load_options(self),
             dbnum: self.dbs.len(),
             now_ms: self.now_ms,
-            expire_keys: true,
+            expire_keys: !mode.keep_expired,
             verify_checksum: self.config.bool("rdbchecksum") && !self.debug.skip_checksum_validation,
         };
         let rng = &mut self.rng;
