@@ -55,12 +55,10 @@ impl Pair {
                 let id = self.link.take().unwrap();
                 self.m.disconnect(id);
             }
-            if self.link.is_none() && !self.down {
-                if self.r.repl_link_wanted().is_some() {
-                    self.link = Some(self.m.connect());
-                    self.r.repl_link_connected();
-                    moved = true;
-                }
+            if self.link.is_none() && !self.down && self.r.repl_link_wanted().is_some() {
+                self.link = Some(self.m.connect());
+                self.r.repl_link_connected();
+                moved = true;
             }
             let Some(link) = self.link else { return };
             // Replica → master: commands.

@@ -58,10 +58,8 @@ fn wait_until(what: &str, mut cond: impl FnMut() -> bool) {
 }
 
 fn ours(config: &[(&str, &str)]) -> Ours {
-    let mut cfg: Vec<(String, String)> = vec![
-        ("enable-debug-command".into(), "yes".into()),
-        ("repl-diskless-sync-delay".into(), "0".into()),
-    ];
+    let mut cfg: Vec<(String, String)> =
+        vec![("enable-debug-command".into(), "yes".into()), ("repl-diskless-sync-delay".into(), "0".into())];
     cfg.extend(config.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     Ours::start(ServeOptions { port: 0, seed: 5, config: cfg, ..Default::default() }).expect("redisplay serve")
 }
@@ -134,10 +132,7 @@ fn same_data(a: &mut Conn, b: &mut Conn, dbs: &[usize]) {
         kb.sort();
         assert_eq!(ka, kb, "db {db}: the same keys");
         for k in &ka {
-            let (da, db_) = (
-                call(a, &format!("DEBUG DIGEST-VALUE {k}")),
-                call(b, &format!("DEBUG DIGEST-VALUE {k}")),
-            );
+            let (da, db_) = (call(a, &format!("DEBUG DIGEST-VALUE {k}")), call(b, &format!("DEBUG DIGEST-VALUE {k}")));
             assert_eq!(text(&da), text(&db_), "db {db} key {k}: the same value");
             let (ta, tb) = (call(a, &format!("PTTL {k}")), call(b, &format!("PTTL {k}")));
             let (Reply::Integer(ta), Reply::Integer(tb)) = (ta, tb) else { panic!("PTTL") };

@@ -75,7 +75,7 @@ pub fn psync(e: &mut Engine, c: &Call) -> Reply {
 
 /// `REPLCONF <option> <value> …`: `+OK`, or nothing for ACK and GETACK.
 pub fn replconf(e: &mut Engine, c: &Call) -> Reply {
-    if c.argc() % 2 == 0 {
+    if c.argc().is_multiple_of(2) {
         return super::syntax_error();
     }
     match e.replconf(c.client, &c.argv[1..]) {

@@ -314,7 +314,7 @@ impl Engine {
         }
         // The master side.
         let period = self.config.int("repl-ping-replica-period").max(1) as u64;
-        if !self.repl.is_replica() && !self.repl.order.is_empty() && self.repl.cron_loops % period == 0 {
+        if !self.repl.is_replica() && !self.repl.order.is_empty() && self.repl.cron_loops.is_multiple_of(period) {
             let mut ping = Vec::new();
             encode_command(&[b"PING".to_vec()], &mut ping);
             self.feed_replicas_bytes(ping);
