@@ -258,6 +258,10 @@ fn a_read_only_replica_refuses_writes_from_its_clients() {
         p.r("WAIT 0 0"),
         Reply::err("ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated.")
     );
+    assert_eq!(
+        p.r("EVAL \"return redis.call('set','z','1')\" 0"),
+        Reply::err("READONLY You can't write against a read only replica. script: 8d3e32b04b6d82ab5c7826c1fe224244ae331d5c, on @user_script:1.")
+    );
     // With replica-read-only no, writes are local.
     p.r("CONFIG SET replica-read-only no");
     assert_eq!(p.r("SET x 1"), Reply::ok());

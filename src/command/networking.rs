@@ -96,7 +96,8 @@ pub(crate) fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String
         multi,
         buffers,
         c.last_cmd,
-        text(&c.user),
+        // The master's client has no user (CLIENT LIST: `(superuser)`).
+        if c.user.is_empty() { "(superuser)".to_string() } else { text(&c.user) },
         c.tracking.as_ref().map_or(-1, |t| t.redirect as i64),
         c.resp,
     )
