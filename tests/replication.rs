@@ -319,3 +319,22 @@ fn a_lost_link_resyncs_partially_from_the_backlog() {
     assert_eq!(info_field(&mut p.m, p.mc, "stats", "sync_partial_ok"), "2");
     assert_eq!(p.r("GET c"), Reply::bulk("3"));
 }
+
+#[test]
+fn masterauth_and_replica_announce_ip_in_the_handshake() {
+    let mut p = Pair::new();
+    p.m("CONFIG SET requirepass s3cret");
+    p.r("CONFIG SET masterauth wrong");
+    p.r("CONFIG SET replica-announce-ip 10.0.0.7");
+    p.r("REPLICAOF master 6379");
+    p.advance(1);
+    // AUTH refused: the handshake is dropped and tried again each second, in vain.
+    assert_eq!(info_field(&mut p.r, p.rc, "replication", "master_link_status"), "down");
+    assert!(p.r.take_log().iter().any(|l| l.message.starts_with("Unable to AUTH to MASTER: -WRONGPASS")));
+    p.r("CONFIG SET masterauth s3cret");
+    p.advance(1000);
+    assert_eq!(info_field(&mut p.r, p.rc, "replication", "master_link_status"), "up");
+    p.m.execute(p.mc, &argv("AUTH s3cret"));
+    let slave0 = info_field(&mut p.m, p.mc, "replication", "slave0");
+    assert!(slave0.starts_with("ip=10.0.0.7,port=6379,state=online"), "{slave0}");
+}

@@ -32,12 +32,14 @@
 //!
 //! Differences: the fork of a full sync is a snapshot taken at once and the transfer takes no
 //! virtual time (with `repl-diskless-sync yes`, after `repl-diskless-sync-delay` as in Redis,
-//! `$EOF:` framing to a replica with capa eof; otherwise `$<len>`); no replica chaining (a
-//! replica's own replicas are not fed the master's stream), no FAILOVER, no `masterauth`,
-//! `repl-backlog-ttl`, `repl-diskless-load` or `replica-serve-stale-data no`; a replica that
+//! `$EOF:` framing to a replica with capa eof; otherwise `$<len>`), and the RDB sent carries
+//! no `repl-*` AUX fields; no replica chaining (a replica's own replicas are not fed the
+//! master's stream); no FAILOVER, `repl-backlog-ttl`, `repl-diskless-load`, CONFIG SET
+//! `repl-backlog-size` resizing a live backlog, or `replica-serve-stale-data no`; a replica that
 //! gets an error to PSYNC retries instead of falling back to SYNC; a failed load leaves the
-//! old data (Redis has flushed it); replicas are only fed over `redisplay serve` or the page's
-//! link, never the RDB's `repl-*` AUX fields.
+//! old data (Redis has flushed it). Replication ids come from the seed and a counter (as
+//! DEBUG CHANGE-REPL-ID's do), so two engines on the same seed share their first ids: give a
+//! master and its replica different seeds.
 
 use std::collections::VecDeque;
 
@@ -840,6 +842,9 @@ impl Engine {
                 self.tcp_port as i64
             }
         };
+        let auth = self.config.str("masterauth").to_string();
+        let user = self.config.str("masteruser").to_string();
+        let announce_ip = self.config.str("replica-announce-ip").to_string();
         let Some(m) = self.repl.master.as_mut() else { return };
         match m.state {
             LinkState::ReceivePong => {
@@ -853,15 +858,43 @@ impl Engine {
                     self.cancel_handshake();
                     return;
                 }
-                encode_command(&words(&["REPLCONF", "listening-port", &port.to_string()]), &mut m.output);
-                encode_command(&words(&["REPLCONF", "capa", "eof", "capa", "psync2"]), &mut m.output);
+                // The rest of the handshake goes out at once; the replies are read in order.
                 m.state = LinkState::ReceivePortReply;
+                if !auth.is_empty() {
+                    let mut cmd = vec![b"AUTH".to_vec()];
+                    if !user.is_empty() {
+                        cmd.push(user.into_bytes());
+                    }
+                    cmd.push(auth.into_bytes());
+                    encode_command(&cmd, &mut m.output);
+                    m.state = LinkState::ReceiveAuthReply;
+                }
+                encode_command(&words(&["REPLCONF", "listening-port", &port.to_string()]), &mut m.output);
+                if !announce_ip.is_empty() {
+                    encode_command(&words(&["REPLCONF", "ip-address", &announce_ip]), &mut m.output);
+                }
+                encode_command(&words(&["REPLCONF", "capa", "eof", "capa", "psync2"]), &mut m.output);
                 self.server_log(LogLevel::Notice, "Master replied to PING, replication can continue...");
             }
+            LinkState::ReceiveAuthReply => {
+                if line.starts_with('-') {
+                    self.server_log(LogLevel::Warning, format!("Unable to AUTH to MASTER: {line}"));
+                    self.cancel_handshake();
+                    return;
+                }
+                m.state = LinkState::ReceivePortReply;
+            }
             LinkState::ReceivePortReply => {
-                m.state = LinkState::ReceiveCapaReply;
+                m.state = if announce_ip.is_empty() { LinkState::ReceiveCapaReply } else { LinkState::ReceiveIpReply };
                 if line.starts_with('-') {
                     let msg = format!("(Non critical) Master does not understand REPLCONF listening-port: {line}");
+                    self.server_log(LogLevel::Notice, msg);
+                }
+            }
+            LinkState::ReceiveIpReply => {
+                m.state = LinkState::ReceiveCapaReply;
+                if line.starts_with('-') {
+                    let msg = format!("(Non critical) Master does not understand REPLCONF ip-address: {line}");
                     self.server_log(LogLevel::Notice, msg);
                 }
             }

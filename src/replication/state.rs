@@ -51,7 +51,11 @@ pub enum LinkState {
     /// `REPL_STATE_RECEIVE_PING_REPLY`.
     ReceivePong,
     /// `REPL_STATE_RECEIVE_PORT_REPLY` / `_CAPA_REPLY`.
+    /// `REPL_STATE_RECEIVE_AUTH_REPLY` (with `masterauth`).
+    ReceiveAuthReply,
     ReceivePortReply,
+    /// `REPL_STATE_RECEIVE_IP_REPLY` (with `replica-announce-ip`).
+    ReceiveIpReply,
     ReceiveCapaReply,
     /// `REPL_STATE_RECEIVE_PSYNC_REPLY`.
     ReceivePsyncReply,
