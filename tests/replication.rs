@@ -338,3 +338,30 @@ fn masterauth_and_replica_announce_ip_in_the_handshake() {
     let slave0 = info_field(&mut p.m, p.mc, "replication", "slave0");
     assert!(slave0.starts_with("ip=10.0.0.7,port=6379,state=online"), "{slave0}");
 }
+
+#[test]
+fn after_an_eof_payload_the_stream_waits_for_the_first_ack() {
+    let mut p = Pair::new();
+    let link = p.m.connect();
+    for line in ["REPLCONF capa eof capa psync2", "PSYNC ? -1"] {
+        p.m.execute(link, &argv(line));
+    }
+    p.m.before_sleep();
+    let raw = |replies: Vec<Reply>| -> Vec<u8> {
+        let mut out = Vec::new();
+        for r in replies {
+            r.encode(2, &mut out);
+        }
+        out
+    };
+    let payload = raw(p.m.take_outbox(link));
+    assert!(payload.starts_with(b"+OK\r\n+FULLRESYNC ") || payload.starts_with(b"+FULLRESYNC "), "{payload:?}");
+    assert!(payload.windows(5).any(|w| w == b"$EOF:"));
+    // A write now: nothing follows the mark until the replica acks (it finds the end of the
+    // payload by the mark being the last bytes it read).
+    p.m("SET x 1");
+    assert!(raw(p.m.take_outbox(link)).is_empty());
+    p.m.execute(link, &argv("REPLCONF ACK 0"));
+    let stream = raw(p.m.take_outbox(link));
+    assert_eq!(stream, b"*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n*3\r\n$3\r\nSET\r\n$1\r\nx\r\n$1\r\n1\r\n");
+}

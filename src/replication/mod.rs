@@ -202,6 +202,10 @@ impl Engine {
             .filter(|id| self.repl.peers.get(id).is_some_and(|p| p.state == Some(ReplicaState::Online)))
             .collect();
         for id in online {
+            if let Some(held) = self.repl.peers.get_mut(&id).and_then(|p| p.held.as_mut()) {
+                held.extend_from_slice(&bytes);
+                continue;
+            }
             self.send_raw(id, bytes.clone());
         }
     }
@@ -375,13 +379,19 @@ impl Engine {
                 }
                 b"ack" => {
                     // Never answered; ignored from a client that is not a replica.
+                    let mut start_stream = None;
                     if let (Some(p), Some(off)) = (self.repl.peers.get_mut(&client), crate::util::string2ll(val)) {
                         if p.state.is_some() {
                             if off > p.ack_off {
                                 p.ack_off = off;
                             }
                             p.ack_ms = self.now_ms;
+                            // replicaStartCommandStream(): what was held since the payload.
+                            start_stream = p.held.take();
                         }
+                    }
+                    if let Some(held) = start_stream.filter(|h| !h.is_empty()) {
+                        self.send_raw(client, held);
                     }
                     return Ok(None);
                 }
@@ -550,6 +560,7 @@ impl Engine {
                 out.extend_from_slice(format!("+FULLRESYNC {} {offset}\r\n", self.replid).as_bytes());
             }
             if eof {
+                p.held = Some(Vec::new());
                 let mark: String = crate::util::sha1hex(format!("{} {offset} {id}", self.replid).as_bytes());
                 out.extend_from_slice(format!("$EOF:{mark}\r\n").as_bytes());
                 out.extend_from_slice(&image);

@@ -37,6 +37,10 @@ pub struct ReplicaPeer {
     pub ip: Option<String>,
     /// SYNC, not PSYNC (`CLIENT_PRE_PSYNC`): no `+FULLRESYNC` line, no acks.
     pub pre_psync: bool,
+    /// `repl_start_cmd_stream_on_ack`: after an `$EOF:` payload the stream is held until the
+    /// replica's first REPLCONF ACK (it finds the payload's end by the mark being the last bytes
+    /// it read, so nothing may follow the mark before it has loaded).
+    pub held: Option<Vec<u8>>,
     /// When it asked for a full sync (the diskless delay counts from the first such replica).
     pub since_ms: i64,
 }
