@@ -1064,7 +1064,10 @@ impl Engine {
             m.transfer.started = true;
             return true;
         }
-        // The payload.
+        // The payload (Redis writes it to disk; held in memory here, it is bounded).
+        let limit = self.hot.proto_max_bulk_len.max(1 << 20).saturating_mul(8) as usize;
+        let Some(m) = self.repl.master.as_mut() else { return false };
+        let mut too_large = false;
         let done = match (m.transfer.size, &m.transfer.eof_mark) {
             (Some(size), _) => {
                 let need = size - m.transfer.data.len();
@@ -1077,7 +1080,10 @@ impl Engine {
                 let mark = mark.clone();
                 let chunk = std::mem::take(&mut m.input);
                 m.transfer.data.extend_from_slice(&chunk);
-                if m.transfer.data.ends_with(&mark) {
+                if m.transfer.data.len() > limit {
+                    too_large = true;
+                    false
+                } else if m.transfer.data.ends_with(&mark) {
                     let n = m.transfer.data.len() - mark.len();
                     m.transfer.data.truncate(n);
                     true
@@ -1087,9 +1093,15 @@ impl Engine {
             }
             _ => false,
         };
+        if too_large {
+            self.server_log(LogLevel::Warning, "Bad protocol from MASTER: the payload is too large");
+            self.cancel_handshake();
+            return false;
+        }
         if !done {
             return false;
         }
+        let Some(m) = self.repl.master.as_mut() else { return false };
         let image = std::mem::take(&mut m.transfer.data);
         let usemark = m.transfer.eof_mark.is_some();
         m.transfer = Transfer::default();
