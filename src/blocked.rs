@@ -262,7 +262,8 @@ impl Engine {
                 self.update_stats_on_unblock(id, &argv, None, cpu_before);
             }
             self.unblock(id);
-            self.add_reply(id, Reply::NilArray);
+            let reply = self.repl.wait_timed_out(id).unwrap_or(Reply::NilArray);
+            self.add_reply(id, reply);
             if let Some(c) = self.clients.get_mut(&id) {
                 c.reset_after_command(false);
             }

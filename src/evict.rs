@@ -135,6 +135,10 @@ impl Engine {
         if self.check_client_pause_timeout() {
             return EvictResult::Ok;
         }
+        // A replica leaves eviction to its master (replica-ignore-maxmemory).
+        if self.repl.is_replica() && self.config.bool("replica-ignore-maxmemory") {
+            return EvictResult::Ok;
+        }
         let maxmemory = self.config.int("maxmemory").max(0) as u64;
         if maxmemory == 0 {
             return EvictResult::Ok;

@@ -309,5 +309,6 @@ impl Engine {
             || self.next_block_timeout() != 0
             || self.rdb_cron_has_work()
             || self.aof_cron_has_work()
+            || self.replication_has_work()
     }
 }

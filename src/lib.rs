@@ -33,6 +33,8 @@
 //! - `persist`: the RDB value encoding behind DUMP/RESTORE (and RDB files), LZF, CRC64.
 //! - `propagate`: the stream of writes an AOF and replicas get (`alsoPropagate()`, the
 //!   rewrites that make a replay give the same data, MULTI/EXEC wrapping, SELECT insertion).
+//! - `replication`: both roles of replication.c — the backlog, SYNC/PSYNC, the replicas' stream,
+//!   WAIT; REPLICAOF's handshake, the master's stream applied, a replica's expiry rules.
 //! - `zset`: the sorted-set type (listpack ↔ skiplist) shared by ZSET and GEO commands.
 //! - `events`: what the engine did, as plain data for the views.
 //!
@@ -77,6 +79,7 @@ pub mod pause;
 pub mod persist;
 pub mod propagate;
 pub mod pubsub;
+pub mod replication;
 pub mod reply;
 pub mod script;
 pub mod session;

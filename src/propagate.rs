@@ -60,7 +60,7 @@ pub(crate) struct AofSink {
 /// The engine's propagation state.
 #[derive(Debug, Default)]
 pub struct Propagation {
-    /// Something listens (`external` or `aof`): ops are recorded.
+    /// Something listens (the host, the AOF, the trace or replicas): ops are recorded.
     pub(crate) listening: bool,
     /// A host takes the ops (`out`).
     pub(crate) external: bool,
@@ -70,6 +70,10 @@ pub struct Propagation {
     /// to `traced` for the engine to turn into `Event::Propagated`.
     pub(crate) trace: bool,
     pub(crate) traced: Vec<Op>,
+    /// A replication backlog exists on a master (replication.rs): `Targets.repl` ops also go
+    /// to `repl_out`, which replication.rs turns into the replicas' stream.
+    pub(crate) repl: bool,
+    pub(crate) repl_out: VecDeque<Op>,
     /// `server.also_propagate`: the ops of the command running now.
     pub(crate) pending: Vec<Op>,
     /// Ops ready for the consumers.
@@ -80,9 +84,12 @@ pub struct Propagation {
 impl Propagation {
     /// Recomputes `listening` after a consumer came or went.
     pub(crate) fn refresh(&mut self) {
-        self.listening = self.external || self.aof.is_some() || self.trace;
+        self.listening = self.external || self.aof.is_some() || self.trace || self.repl;
         if !self.trace {
             self.traced.clear();
+        }
+        if !self.repl {
+            self.repl_out.clear();
         }
         if !self.listening {
             self.pending.clear();
@@ -90,6 +97,13 @@ impl Propagation {
         if !self.external {
             self.out.clear();
         }
+    }
+
+    /// The host's and the replicas' ends on or off (the AOF's and the trace's have their own).
+    pub(crate) fn set_consumers(&mut self, external: bool, repl: bool) {
+        self.external = external;
+        self.repl = repl;
+        self.refresh();
     }
 
     /// `propagateNow()`: to every consumer (a reclaimed key's DEL goes out before the command
@@ -100,12 +114,21 @@ impl Propagation {
         }
     }
 
+    /// One op to each consumer that wants it.
     fn emit(&mut self, op: Op) {
         if self.trace {
             self.traced.push(op.clone());
         }
         if let (Some(sink), true) = (self.aof.as_mut(), op.targets.aof) {
             sink.feed.cat(&mut sink.buf, &op);
+        }
+        if self.repl && op.targets.repl {
+            if self.external {
+                self.repl_out.push_back(op.clone());
+            } else {
+                self.repl_out.push_back(op);
+                return;
+            }
         }
         if self.external {
             self.out.push_back(op);

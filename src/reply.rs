@@ -46,6 +46,9 @@ pub enum Reply {
     /// A long double already formatted (networking.c `addReplyHumanLongDouble()`: GEOPOS and
     /// WITHCOORD): a bulk of that text over RESP2, `,<text>` over RESP3.
     HumanDouble(Vec<u8>),
+    /// Bytes written as they are, whatever the protocol: a replica's stream (`+FULLRESYNC`,
+    /// the RDB payload, the commands) in its client's outbox (replication.rs).
+    Raw(Vec<u8>),
     /// A big number (`(digits`), from a script's `{big_number=…}`. RESP2: a bulk.
     BigNumber(Vec<u8>),
     /// Member/score (or field/value) pairs: ZRANGE … WITHSCORES, HRANDFIELD … WITHVALUES.
@@ -224,6 +227,10 @@ fn format_tty(r: &Reply, prefix: &[u8], proto: u8, out: &mut Vec<u8>) {
         Reply::Bool(b) => out.extend_from_slice(if *b { b"(true)\n" } else { b"(false)\n" }),
         Reply::HumanDouble(b) => framed(out, b"(double) ", b, b"\n"),
         Reply::BigNumber(b) => framed(out, b"(big number) ", b, b"\n"),
+        Reply::Raw(b) => {
+            cat_repr(out, b);
+            out.push(b'\n');
+        }
         // hiredis hands redis-cli the text after `txt:`, which it prints as is.
         Reply::Verbatim(b) => framed(out, b"", b, b"\n"),
         Reply::Nil | Reply::NilArray => out.extend_from_slice(b"(nil)\n"),
@@ -285,7 +292,7 @@ fn format_raw(r: &Reply, out: &mut Vec<u8>) -> Result<(), UnknownReplyType> {
             out.push(b'\n');
         }
         Reply::Status(s) => out.extend_from_slice(s.as_bytes()),
-        Reply::Bulk(b) | Reply::Verbatim(b) | Reply::HumanDouble(b) => out.extend_from_slice(b),
+        Reply::Bulk(b) | Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::Raw(b) => out.extend_from_slice(b),
         Reply::Integer(n) => out.extend_from_slice(n.to_string().as_bytes()),
         // The text the server sent (`%.17g`, `inf`), as hiredis keeps it.
         Reply::Double(d) => out.extend_from_slice(fmt_double(*d).as_bytes()),
@@ -450,6 +457,7 @@ fn encode_resp2(r: &Reply, out: &mut Vec<u8>) {
             }
         }
         Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => encode_bulk(b, out),
+        Reply::Raw(b) => out.extend_from_slice(b),
         Reply::Bool(b) => out.extend_from_slice(if *b { b":1\r\n" } else { b":0\r\n" }),
         Reply::KeyedMap(kv) => {
             out.extend_from_slice(format!("*{}\r\n", kv.len()).as_bytes());
@@ -485,6 +493,7 @@ fn encode_resp3(r: &Reply, out: &mut Vec<u8>) {
         Reply::Bool(b) => out.extend_from_slice(if *b { b"#t\r\n" } else { b"#f\r\n" }),
         Reply::HumanDouble(b) => framed(out, b",", b, b"\r\n"),
         Reply::BigNumber(b) => framed(out, b"(", b, b"\r\n"),
+        Reply::Raw(b) => out.extend_from_slice(b),
         Reply::Verbatim(b) => {
             out.extend_from_slice(format!("={}\r\ntxt:", b.len() + 4).as_bytes());
             out.extend_from_slice(b);

@@ -291,7 +291,7 @@ pub fn scan(e: &mut Engine, c: &Call) -> Reply {
 
 /// db.c `dbRandomKey()`: pick uniformly; an expired pick is deleted and we pick again, until a
 /// live key turns up or the db is empty. (Redis gives up after 100 tries and returns a dead
-/// key only on a replica, which can't delete; the playground is always a master.)
+/// key only on a replica, which can't delete.)
 pub fn randomkey(e: &mut Engine, c: &Call) -> Reply {
     // While clients are paused nothing expires: after 100 dead picks, give up and answer one
     // (Redis 7.0.15 loops forever there; later versions answer as here).
@@ -307,6 +307,17 @@ pub fn randomkey(e: &mut Engine, c: &Call) -> Reply {
         };
         let key = key.clone();
         if e.dbs[c.db].is_expired(&key, e.now_ms()) {
+            // A replica can't delete it: pick again, and when every key has a TTL give up
+            // after 100 picks and answer a dead one, as 7.0's dbRandomKey() does.
+            if e.is_replica() {
+                if e.dbs[c.db].expires.len() == n {
+                    tries -= 1;
+                    if tries == 0 {
+                        return Reply::Bulk(key);
+                    }
+                }
+                continue;
+            }
             if e.check_client_pause_timeout() {
                 tries -= 1;
                 if tries == 0 {

@@ -23,6 +23,9 @@ impl Engine {
     /// `reply_dropped(client)` says so. Outbox entries queued before the reply was made come
     /// before it (`take_outbox_before_reply`), the rest after.
     pub fn execute(&mut self, client: ClientId, argv: &[Vec<u8>]) -> Reply {
+        if self.repl_hooks.is_none() {
+            self.repl_hooks = Some(repl_hooks());
+        }
         let outer = self.current_client.replace(client);
         if let Some(c) = self.clients.get_mut(&client) {
             c.reply_dropped = false;
@@ -32,6 +35,12 @@ impl Engine {
         // server.c afterCommand(): the invalidations the client caused for itself follow its reply.
         self.tracking_handle_pending_key_invalidations();
         self.after_command();
+        // replicationFeedSlaves(), then `c->woff` (WAIT waits for what the client wrote).
+        self.replication_feed();
+        let woff = self.repl.master_repl_offset;
+        if let Some(c) = self.clients.get_mut(&client) {
+            c.woff = woff;
+        }
         // CLIENT_CLOSE_AFTER_COMMAND (its user deleted by its own command): closed now, the
         // reply still goes out.
         if self.clients.get(&client).is_some_and(|c| c.close_after_command) {
@@ -215,6 +224,31 @@ impl Engine {
         // Make sure to use a reasonable amount of memory for client side caching metadata.
         if self.tracking.clients > 0 {
             self.tracking_limit_used_slots();
+        }
+        // A write needs enough good replicas (min-replicas-to-write), and a read-only replica
+        // takes writes from its master only.
+        let is_write = cmd.has_flag("write")
+            || (is_exec
+                && self.clients.get(&client).is_some_and(|c| {
+                    c.queued.iter().any(|q| matches!(table().lookup(q), Lookup::Found(qc) if qc.has_flag("write")))
+                }));
+        if is_write && !self.good_replicas_ok() {
+            return self.reject(
+                client,
+                db,
+                argv,
+                Some(cmd),
+                Reply::err("NOREPLICAS Not enough good replicas to write."),
+            );
+        }
+        if is_write && self.is_replica() && self.config.bool("replica-read-only") && !self.is_master_client(client) {
+            return self.reject(
+                client,
+                db,
+                argv,
+                Some(cmd),
+                Reply::err("READONLY You can't write against a read only replica."),
+            );
         }
         if in_pubsub
             && !matches!(
@@ -447,6 +481,26 @@ impl Engine {
     fn log_command(&mut self, client: ClientId, db: usize, name: Cow<'static, str>, argc: usize, error: bool) {
         let at_ms = self.now_ms;
         self.events.push(Event::Command { at_ms, client, db, name, argc, error });
+    }
+}
+
+/// What replication/ runs through the command layer: the master's commands, the RDB of the
+/// dataset, a master's payload loaded.
+fn repl_hooks() -> crate::engine::ReplHooks {
+    crate::engine::ReplHooks {
+        execute: |e, client, argv| e.execute(client, argv),
+        rdb_image: |e| e.rdb_image(),
+        load: |e, image| e.rdb_load_for_replica(image).map(|_| ()).map_err(|err| err.to_string()),
+    }
+}
+
+impl Engine {
+    /// Makes this engine a replica of `host:port`, as REPLICAOF does (`redisplay serve
+    /// --replicaof`, the page's second engine); the host then drives the link with the
+    /// `repl_link_*` calls (replication/mod.rs).
+    pub fn become_replica_of(&mut self, host: &str, port: u16) {
+        self.repl_hooks = Some(repl_hooks());
+        self.replication_set_master(host, port);
     }
 }
 

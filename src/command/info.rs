@@ -319,9 +319,9 @@ fn section(e: &Engine, name: &str, out: &mut String) {
             w.kv("instantaneous_input_repl_kbps", "0.00");
             w.kv("instantaneous_output_repl_kbps", "0.00");
             w.kv("rejected_connections", 0);
-            w.kv("sync_full", 0);
-            w.kv("sync_partial_ok", 0);
-            w.kv("sync_partial_err", 0);
+            w.kv("sync_full", e.repl.sync_full);
+            w.kv("sync_partial_ok", e.repl.sync_partial_ok);
+            w.kv("sync_partial_err", e.repl.sync_partial_err);
             w.kv("expired_keys", s.expired_keys);
             w.kv("expired_stale_perc", format!("{:.2}", s.expired_stale_perc * 100.0));
             w.kv("expired_time_cap_reached_count", s.expired_time_cap_reached_count);
@@ -361,20 +361,11 @@ fn section(e: &Engine, name: &str, out: &mut String) {
         }
         "replication" => {
             w.title("Replication");
-            w.kv("role", "master");
-            w.kv("connected_slaves", 0);
-            if e.config.int("min-replicas-to-write") != 0 && e.config.int("min-replicas-max-lag") != 0 {
-                w.kv("min_slaves_good_slaves", 0);
+            let mut fields = Vec::new();
+            e.info_replication(&mut |k, v| fields.push((k.to_string(), v)));
+            for (k, v) in fields {
+                w.kv(&k, v);
             }
-            w.kv("master_failover_state", "no-failover");
-            w.kv("master_replid", &e.replid);
-            w.kv("master_replid2", "0000000000000000000000000000000000000000");
-            w.kv("master_repl_offset", 0);
-            w.kv("second_repl_offset", -1);
-            w.kv("repl_backlog_active", 0);
-            w.kv("repl_backlog_size", e.config.int("repl-backlog-size"));
-            w.kv("repl_backlog_first_byte_offset", 0);
-            w.kv("repl_backlog_histlen", 0);
         }
         "cpu" => {
             w.title("CPU");

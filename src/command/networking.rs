@@ -26,11 +26,27 @@ use crate::util::{string2ll, text};
 /// networking.c `catClientInfoString()`. `caller`: the client running CLIENT LIST/INFO, whose
 /// query buffer holds the command (the buffer fields are those redis-server 7.0.15 shows for an
 /// idle connection and for the caller).
+/// networking.c `getClientType()` against a CLIENT LIST/KILL `TYPE`.
+fn client_type_is(e: &Engine, cl: &Client, t: &[u8]) -> bool {
+    let kind: &[u8] = if e.is_master_client(cl.id) {
+        b"master"
+    } else if e.is_replica_client(cl.id) && !cl.monitor {
+        b"replica"
+    } else if cl.in_pubsub() {
+        b"pubsub"
+    } else {
+        b"normal"
+    };
+    kind == t || (t == b"slave" && kind == b"replica")
+}
+
 pub(crate) fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String {
     let now = e.now_ms();
     // catClientInfoString()'s flag letters, in its order.
     let mut flags = String::new();
     for (on, letter) in [
+        (e.is_replica_client(c.id) && !c.monitor, 'S'),
+        (e.is_master_client(c.id), 'M'),
         (c.monitor, 'O'),
         (c.in_pubsub(), 'P'),
         (c.in_multi, 'x'),
@@ -80,7 +96,8 @@ pub(crate) fn client_info_string(e: &Engine, c: &Client, caller: bool) -> String
         multi,
         buffers,
         c.last_cmd,
-        text(&c.user),
+        // The master's client has no user (CLIENT LIST: `(superuser)`).
+        if c.user.is_empty() { "(superuser)".to_string() } else { text(&c.user) },
         c.tracking.as_ref().map_or(-1, |t| t.redirect as i64),
         c.resp,
     )
@@ -147,11 +164,7 @@ pub fn client_list(e: &mut Engine, c: &Call) -> Reply {
     let mut out = String::new();
     for cl in e.clients.values() {
         if let Some(k) = &kind {
-            let matches = match k.as_slice() {
-                b"normal" => !cl.in_pubsub(),
-                b"pubsub" => cl.in_pubsub(),
-                _ => false,
-            };
+            let matches = client_type_is(e, cl, k);
             if !matches {
                 continue;
             }
@@ -232,13 +245,7 @@ pub fn client_kill(e: &mut Engine, c: &Call) -> Reply {
         .filter(|cl| id_f.is_none_or(|id| cl.id == id))
         .filter(|cl| addr_f.as_ref().is_none_or(|a| cl.peer_addr().as_bytes() == a.as_slice()))
         .filter(|cl| laddr_f.as_ref().is_none_or(|a| cl.local_addr().as_bytes() == a.as_slice()))
-        .filter(|cl| {
-            type_f.as_ref().is_none_or(|t| match t.as_slice() {
-                b"normal" => !cl.in_pubsub(),
-                b"pubsub" => cl.in_pubsub(),
-                _ => false,
-            })
-        })
+        .filter(|cl| type_f.as_ref().is_none_or(|t| client_type_is(e, cl, t)))
         .filter(|cl| user_f.as_ref().is_none_or(|u| cl.user == *u))
         .filter(|cl| !(skipme && cl.id == c.client))
         .map(|cl| cl.id)

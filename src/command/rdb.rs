@@ -94,7 +94,8 @@ pub(crate) struct LoadMode {
     pub merge: bool,
     /// The dataset and the libraries are emptied first, once the file has read (a host's load).
     pub replace: bool,
-    /// Keys whose TTL passed are loaded too (an AOF's RDB part, `RDBFLAGS_AOF_PREAMBLE`).
+    /// Keys past their TTL are loaded too: an AOF's RDB part (`RDBFLAGS_AOF_PREAMBLE`), a
+    /// replica's load (it waits for its master's DEL).
     pub keep_expired: bool,
 }
 
@@ -193,6 +194,12 @@ impl Engine {
     /// replaces the dataset and the libraries — or, when it doesn't load, nothing changes.
     pub fn load_rdb(&mut self, image: &[u8]) -> Result<LoadReport, LoadFailure> {
         self.rdb_load_image(image, LoadMode { merge: false, replace: true, keep_expired: false })
+    }
+
+    /// A replica's load of its master's payload (replication.rs): the dataset replaced,
+    /// expired keys kept.
+    pub(crate) fn rdb_load_for_replica(&mut self, image: &[u8]) -> Result<LoadReport, LoadFailure> {
+        self.rdb_load_image(image, LoadMode { merge: false, replace: true, keep_expired: true })
     }
 
     /// A file a host gives the server as its RDB file (the page's "Load an RDB file"): the

@@ -28,6 +28,12 @@ const HANDLERS: &[(&str, Handler)] = &[
     ("shutdown", server::shutdown),
     // replication.c
     ("role", super::replication::role),
+    ("replicaof", super::replication::replicaof),
+    ("slaveof", super::replication::replicaof),
+    ("sync", super::replication::sync),
+    ("psync", super::replication::psync),
+    ("replconf", super::replication::replconf),
+    ("wait", super::replication::wait),
     ("command", server::command),
     ("command|count", server::command_count),
     ("command|list", server::command_list),

@@ -103,13 +103,18 @@ impl Engine {
         self.lruclock = self.lru_clock_at(self.now_ms);
         self.update_hz();
         self.cronloops += 1;
-        self.active_expire_cycle(crate::events::CycleKind::Slow);
+        // A replica waits for its master's DELs (replication.rs).
+        if !self.is_replica() {
+            self.active_expire_cycle(crate::events::CycleKind::Slow);
+        }
         self.try_resize_tables();
         // A BGSAVE child that is done, a save point that is due; the AOF's rewrites.
         self.rdb_cron();
         self.aof_cron();
         // Clear the paused clients state if needed.
         self.check_client_pause_timeout();
+        self.replication_cron_tick();
+        self.replication_feed();
     }
 
     /// server.c `beforeSleep()`: the fast active-expire cycle (under its gating rules). Redis
@@ -129,13 +134,18 @@ impl Engine {
         self.handle_clients_blocked_on_keys();
         // Commands postponed by a client pause that ended run now.
         self.process_unblocked_clients();
-        self.active_expire_cycle(crate::events::CycleKind::Fast);
+        if !self.is_replica() {
+            self.active_expire_cycle(crate::events::CycleKind::Fast);
+        }
         // evict.c evictionTimeProc(): keep evicting between commands once started.
         if self.evict.timer_running {
             self.perform_evictions();
         }
         // Client-side caching in BCAST mode: the keys changed since the last time.
         self.tracking_broadcast_invalidation_messages();
+        // Expired keys' DELs, then WAIT's GETACK and the clients it can answer.
+        self.replication_feed();
+        self.replication_before_sleep();
     }
 
     /// Takes every queued event and the number dropped since the last drain.

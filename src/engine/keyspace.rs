@@ -13,9 +13,19 @@ impl Engine {
     /// while a file loads).
     /// While clients are paused (CLIENT PAUSE) the key reads as expired but stays.
     pub(crate) fn expire_if_needed(&mut self, db: usize, key: &[u8]) -> bool {
+        self.expire_if_needed_with(db, key, false)
+    }
+
+    /// `expireIfNeeded(db, key, force_delete_expired)`: on a replica only a write (`force`)
+    /// deletes an expired key; a read sees it gone and leaves it for the master's DEL, and the
+    /// master's own commands see it alive (replication.rs `replica_expiry`).
+    pub(crate) fn expire_if_needed_with(&mut self, db: usize, key: &[u8], force: bool) -> bool {
         // keyIsExpired(): nothing expires while a file loads.
         if self.loading || !self.dbs[db].is_expired(key, self.now_ms) {
             return false;
+        }
+        if let Some(expired) = self.repl.replica_expiry(self.current_client, force) {
+            return expired;
         }
         if self.check_client_pause_timeout() {
             return true;
@@ -97,7 +107,7 @@ impl Engine {
 
     /// db.c `lookupKey()`: lazy expiry, then LRU touch and hit/miss stats per `flags`.
     pub(crate) fn lookup(&mut self, db: usize, key: &[u8], flags: u32) -> Option<&mut RObj> {
-        let expired = self.dbs[db].contains(key) && self.expire_if_needed(db, key);
+        let expired = self.dbs[db].contains(key) && self.expire_if_needed_with(db, key, flags & lookup::WRITE != 0);
         let lru = self.lruclock;
         let found = !expired && self.dbs[db].contains(key);
         if found {

@@ -142,6 +142,8 @@ pub struct Client {
     pub no_evict: bool,
     /// Sharded Pub/Sub subscriptions (SSUBSCRIBE), in subscription order.
     pub shard_channels: Vec<Vec<u8>>,
+    /// `c->woff`: the replication offset after the client's last command (WAIT).
+    pub woff: i64,
 }
 
 impl Client {
@@ -335,6 +337,10 @@ pub struct Engine {
     pub(crate) persist: PersistState,
     /// The server log (log.rs).
     pub(crate) log: log::ServerLog,
+    /// Replication, both roles (replication/).
+    pub(crate) repl: crate::replication::state::ReplState,
+    /// What replication runs through the command layer (set by command/dispatch.rs).
+    pub(crate) repl_hooks: Option<ReplHooks>,
 }
 
 /// rdb.c's and server.c's persistence state in `redisServer`: where the RDB file goes (the
@@ -599,6 +605,22 @@ pub struct PauseState {
     pub unblocked: Vec<ClientId>,
 }
 
+/// What replication needs from the command layer, handed in by it (command/dispatch.rs) so
+/// that this module depends on no command file: running the master's commands (`call()`), the
+/// RDB of the dataset (`rdbSaveRio()`), loading a master's payload (`rdbLoad()`).
+#[derive(Clone, Copy)]
+pub struct ReplHooks {
+    pub execute: fn(&mut Engine, ClientId, &[Vec<u8>]) -> Reply,
+    pub rdb_image: fn(&Engine) -> Vec<u8>,
+    pub load: fn(&mut Engine, &[u8]) -> Result<(), String>,
+}
+
+impl std::fmt::Debug for ReplHooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReplHooks")
+    }
+}
+
 /// Runs a postponed command when the pause ends (dispatch.rs's late `execute`).
 pub type ResumeFn = fn(&mut Engine, ClientId, &[Vec<u8>]);
 
@@ -723,6 +745,8 @@ impl Engine {
             acl: Default::default(),
             persist: PersistState::new(opts.start_ms),
             log: Default::default(),
+            repl: Default::default(),
+            repl_hooks: None,
         };
         e.config_changed();
         e.lruclock = e.lru_clock_at(opts.start_ms);

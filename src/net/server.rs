@@ -169,6 +169,10 @@ impl Server {
                 }
             }
             let _ = loaded_tx.send(Ok(()));
+            // `--replicaof HOST PORT`: a replica from the start (replicationSetMaster()).
+            if let Some((host, port)) = opts.param("replicaof").and_then(parse_replicaof) {
+                engine.become_replica_of(&host, port);
+            }
             let mut ev = EventLoop::new(engine, opts.time.is_some(), poll, listener, opts.log);
             ev.run(&loop_stop);
         })?;
@@ -211,6 +215,13 @@ impl Drop for Server {
     }
 }
 
+/// `replicaof`'s value: `host port`.
+fn parse_replicaof(v: &str) -> Option<(String, u16)> {
+    let mut it = v.split_whitespace();
+    let (host, port) = (it.next()?, it.next()?.parse().ok()?);
+    Some((host.to_string(), port))
+}
+
 fn new_engine(opts: &ServeOptions) -> Engine {
     let start_ms = opts.time.unwrap_or_else(wall_ms);
     let mut engine = Engine::new(EngineOptions { seed: opts.seed, start_ms });
@@ -247,6 +258,8 @@ fn wall_ms() -> i64 {
 
 const LISTENER: Token = Token(0);
 const WAKER: Token = Token(1);
+/// The replica's connection to its master.
+const LINK: Token = Token(usize::MAX - 1);
 
 /// Bytes read per read() call (networking.c PROTO_IOBUF_LEN).
 const PROTO_IOBUF_LEN: usize = 16 * 1024;
@@ -280,7 +293,15 @@ impl Conn {
     }
 }
 
+/// A replica's link to its master (replication.rs drives the protocol; this moves bytes).
+struct Link {
+    stream: TcpStream,
+    connected: bool,
+    out: Vec<u8>,
+}
+
 struct EventLoop {
+    link: Option<Link>,
     engine: Engine,
     poll: Poll,
     listener: TcpListener,
@@ -297,7 +318,7 @@ struct EventLoop {
 impl EventLoop {
     fn new(engine: Engine, pinned: bool, poll: Poll, listener: TcpListener, log: bool) -> EventLoop {
         let offset_ms = if pinned { 0 } else { engine.now_ms() - wall_ms() };
-        EventLoop { engine, poll, listener, conns: BTreeMap::new(), next_conn: 2, pinned, offset_ms, log }
+        EventLoop { link: None, engine, poll, listener, conns: BTreeMap::new(), next_conn: 2, pinned, offset_ms, log }
     }
 
     fn run(&mut self, stop: &AtomicBool) {
@@ -315,6 +336,10 @@ impl EventLoop {
                 match event.token() {
                     LISTENER => self.accept(),
                     WAKER => {}
+                    LINK => self.link_event(
+                        event.is_writable(),
+                        event.is_readable() || event.is_read_closed() || event.is_error(),
+                    ),
                     Token(id) => {
                         if event.is_writable() {
                             self.write(id);
@@ -337,11 +362,112 @@ impl EventLoop {
             }
             // beforeSleep(): the fast expire cycle, blocked clients' timeouts, then replies.
             self.engine.before_sleep();
+            self.pump_link();
             self.flush_all();
             print_log(&mut self.engine, self.log);
         }
         print_log(&mut self.engine, self.log);
         self.conns.clear();
+    }
+
+    /// The master link: dropped when the engine no longer wants it, opened when it asks,
+    /// and what the engine wrote to the master sent.
+    fn pump_link(&mut self) {
+        if self.link.is_some() && !self.engine.repl_link_active() {
+            self.drop_link();
+        }
+        if self.link.is_none() {
+            if let Some((host, port)) = self.engine.repl_link_wanted() {
+                use std::net::ToSocketAddrs;
+                let addr = (host.as_str(), port).to_socket_addrs().ok().and_then(|mut a| a.next());
+                let stream = addr.and_then(|a| TcpStream::connect(a).ok());
+                match stream {
+                    Some(mut stream) => {
+                        let interest = Interest::READABLE | Interest::WRITABLE;
+                        if self.poll.registry().register(&mut stream, LINK, interest).is_ok() {
+                            self.link = Some(Link { stream, connected: false, out: Vec::new() });
+                        } else {
+                            self.engine.repl_link_closed();
+                        }
+                    }
+                    None => self.engine.repl_link_closed(),
+                }
+            }
+        }
+        let Some(link) = self.link.as_mut() else { return };
+        if !link.connected {
+            return;
+        }
+        link.out.extend(self.engine.repl_link_take_output());
+        let mut failed = false;
+        while !link.out.is_empty() {
+            match link.stream.write(&link.out) {
+                Ok(0) => break,
+                Ok(n) => {
+                    link.out.drain(..n);
+                }
+                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(_) => {
+                    failed = true;
+                    break;
+                }
+            }
+        }
+        if failed {
+            self.drop_link();
+            self.engine.repl_link_closed();
+        }
+    }
+
+    fn drop_link(&mut self) {
+        if let Some(mut l) = self.link.take() {
+            let _ = self.poll.registry().deregister(&mut l.stream);
+            let _ = l.stream.shutdown(std::net::Shutdown::Both);
+        }
+    }
+
+    /// Readiness of the master link: the connect finishing, bytes from the master, its close.
+    fn link_event(&mut self, writable: bool, readable: bool) {
+        let Some(link) = self.link.as_mut() else { return };
+        if !link.connected && (writable || readable) {
+            let ok = matches!(link.stream.take_error(), Ok(None)) && link.stream.peer_addr().is_ok();
+            if !ok {
+                self.drop_link();
+                self.engine.repl_link_closed();
+                return;
+            }
+            link.connected = true;
+            self.engine.repl_link_connected();
+        }
+        if !readable {
+            return;
+        }
+        let mut buf = [0u8; PROTO_IOBUF_LEN];
+        loop {
+            let Some(link) = self.link.as_mut() else { return };
+            match link.stream.read(&mut buf) {
+                Ok(0) => {
+                    self.drop_link();
+                    self.engine.repl_link_closed();
+                    return;
+                }
+                Ok(n) => {
+                    self.engine.repl_link_input(&buf[..n]);
+                    if !self.engine.repl_link_active() {
+                        self.drop_link();
+                        return;
+                    }
+                }
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(_) => {
+                    self.drop_link();
+                    self.engine.repl_link_closed();
+                    return;
+                }
+            }
+        }
     }
 
     /// The server is gone (SHUTDOWN): nothing more is read or run.
@@ -681,6 +807,18 @@ pub fn parse_args(args: impl Iterator<Item = String>) -> Result<ServeOptions, St
                 opts.time = Some(t);
             }
             "--requirepass" => opts.requirepass = Some(value("a password")?),
+            // `--replicaof HOST PORT` (or one argument `"HOST PORT"`), as redis-server takes it.
+            "--replicaof" | "--slaveof" => {
+                let mut v = value("a host and a port")?;
+                if !v.contains(' ') {
+                    let port = args.next().ok_or_else(|| format!("{a} needs a host and a port"))?;
+                    v = format!("{v} {port}");
+                }
+                if parse_replicaof(&v).is_none() {
+                    return Err(format!("{a} needs a host and a port"));
+                }
+                opts.config.push(("replicaof".into(), v));
+            }
             _ => match a.strip_prefix("--") {
                 // A Redis parameter, checked as redis-server checks its command line.
                 Some(name) if crate::config::is_parameter(name) => {

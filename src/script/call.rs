@@ -458,6 +458,17 @@ impl Engine {
             self.reject_from_script(cmd);
             return Err("ERR Write commands are not allowed from read-only scripts.".into());
         }
+        // scriptVerifyWriteCommandAllow(): no write on a read-only replica (until the script
+        // has written: then it can't fail half way), unless the script's caller is the master.
+        if writes
+            && !run.wrote
+            && self.is_replica()
+            && self.config.bool("replica-read-only")
+            && !self.is_master_client(run.client)
+        {
+            self.reject_from_script(cmd);
+            return Err("READONLY You can't write against a read only replica.".into());
+        }
         if !run.policy.allow_oom
             && run.policy.oom_at_start
             && !run.wrote

@@ -139,7 +139,9 @@ pub(crate) fn push_reply(st: &mut LuaState, reply: &Reply, resp: u8) -> Result<(
             capi::pop_into_table(st)?;
             wrap(st, b"verbatim_string")?;
         }
-        Reply::Bulk(b) | Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) => capi::push_bytes(st, b)?,
+        Reply::Bulk(b) | Reply::Verbatim(b) | Reply::HumanDouble(b) | Reply::BigNumber(b) | Reply::Raw(b) => {
+            capi::push_bytes(st, b)?
+        }
         Reply::Double(d) => capi::push_bytes(st, fmt_17g(*d).as_bytes())?,
         Reply::Nil | Reply::NilArray if resp3 => st.push(LuaValue::Nil),
         Reply::Nil | Reply::NilArray => st.push(LuaValue::Bool(false)),

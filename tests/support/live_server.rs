@@ -149,6 +149,11 @@ impl Server {
         &self.dir
     }
 
+    /// A RESP connection reading `Reply` values.
+    pub fn connect_conn(&self) -> Conn {
+        Conn::open(self.port)
+    }
+
     /// A plain RESP connection to the server.
     pub fn connect(&self) -> Resp {
         let stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect to redis-server");
