@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --quiet --lib --target wasm32-unknown-unknown --release
-src=target/wasm32-unknown-unknown/release/redisplay.wasm
+src="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/redisplay.wasm"
 mkdir -p www/pkg
 if [ ! -f www/pkg/redisplay_bg.wasm ] || [ "$src" -nt www/pkg/redisplay_bg.wasm ]; then
   wasm-bindgen --target web --out-dir www/pkg "$src"
