@@ -473,10 +473,10 @@ impl RespServer {
             }
         };
         let start_ms = start_ms.map(clock_ms).unwrap_or(EngineOptions::default().start_ms);
-        RespServer {
-            engine: crate::engine::Engine::new(EngineOptions { seed, start_ms }),
-            conns: crate::net::batch::Connections::new(),
-        }
+        let mut engine = crate::engine::Engine::new(EngineOptions { seed, start_ms });
+        // No view reads this engine's event log: it is not kept (as in benches/engine.rs).
+        engine.set_event_recording(false);
+        RespServer { engine, conns: crate::net::batch::Connections::new() }
     }
 
     /// A new connection (a new client of the engine): its number.

@@ -272,7 +272,6 @@ class SharedEngine {
       }
       for (const c of this.clients.values()) if (c !== caller && c._waiting.length > 0) c._checkClosed();
     }
-    this.watchScript();
   }
 
   /** A script past its call's budget runs on in timer turns (the process is never held). */
@@ -282,6 +281,7 @@ class SharedEngine {
       this.scriptTimer = null;
       this.guard(() => this.server.run_script_slice(SCRIPT_SLICE_STEPS));
       this.deliver(null);
+      this.watchScript();
     }, 0);
   }
 
@@ -384,19 +384,19 @@ export class Redis extends Emitter {
    * @param {ReadonlyArray<string | Uint8Array>} args
    * @param {boolean} asBytes
    * @param {((v: any) => any) | null} transform
+   * @param {string} [lower]  the name in lower case, when the caller knows it
    * @returns {Promise<any>}
    */
-  _send(name, args, asBytes, transform) {
+  _send(name, args, asBytes, transform, lower = name.toLowerCase()) {
     if (this.status === "end" || this._quitting) return Promise.reject(new Error(CLOSED));
     if (this._engine.dead) return Promise.reject(this._engine.dead);
-    if (this._subscribed() && !SUBSCRIBER_MODE_COMMANDS.has(name.toLowerCase())) {
+    if (this._subscribed() && !SUBSCRIBER_MODE_COMMANDS.has(lower)) {
       return Promise.reject(new Error("Connection in subscriber mode, only subscriber commands may be used"));
     }
     return new Promise((resolve, reject) => {
       this._writer.command(name, args);
       /** @type {Waiting} */
       const w = { resolve, reject, asBytes, transform };
-      const lower = name.length < 13 ? name.toLowerCase() : "";
       if (SUBSCRIBE.has(lower)) {
         w.sub = lower;
         w.remaining = Math.max(args.length, 1);
@@ -422,8 +422,12 @@ export class Redis extends Emitter {
     const out = engine.guard(() => engine.server.call(this._conn, bytes));
     if (out === undefined) return;
     this._receive(out);
-    if (this._waiting.length > 0) this._checkClosed();
     engine.deliver(this);
+    // Something still waits: blocked, killed, or behind a script that runs on.
+    if (this._waiting.length > 0) {
+      this._checkClosed();
+      engine.watchScript();
+    }
   }
 
   /** The connection closed under it (CLIENT KILL, QUIT): what waits is rejected. */
@@ -781,12 +785,12 @@ export const COMMANDS = Object.freeze(commandNames());
     const transform = replyTransform(lower);
     if (!(lower in redisProto)) {
       redisProto[lower] = function (/** @type {unknown[]} */ ...args) {
-        return this._send(name, flatten(transformArgs(lower, args)), false, transform);
+        return this._send(name, flatten(transformArgs(lower, args)), false, transform, lower);
       };
     }
     if (!(`${lower}Buffer` in redisProto)) {
       redisProto[`${lower}Buffer`] = function (/** @type {unknown[]} */ ...args) {
-        return this._send(name, flatten(transformArgs(lower, args)), true, transform);
+        return this._send(name, flatten(transformArgs(lower, args)), true, transform, lower);
       };
     }
     if (!(lower in pipeProto)) {
