@@ -388,29 +388,42 @@ export class Redis extends Emitter {
    * @returns {Promise<any>}
    */
   _send(name, args, asBytes, transform, lower = name.toLowerCase()) {
-    if (this.status === "end" || this._quitting) return Promise.reject(new Error(CLOSED));
-    if (this._engine.dead) return Promise.reject(this._engine.dead);
+    return new Promise((resolve, reject) => this._enqueue(name, args, asBytes, transform, lower, resolve, reject));
+  }
+
+  /**
+   * `_send` without a promise of its own: `resolve` / `reject` are called with the outcome
+   * (pipelines settle many commands with one promise).
+   * @param {string} name
+   * @param {ReadonlyArray<string | Uint8Array>} args
+   * @param {boolean} asBytes
+   * @param {((v: any) => any) | null} transform
+   * @param {string} lower
+   * @param {(v: any) => void} resolve
+   * @param {(e: Error) => void} reject
+   */
+  _enqueue(name, args, asBytes, transform, lower, resolve, reject) {
+    if (this.status === "end" || this._quitting) return reject(new Error(CLOSED));
+    if (this._engine.dead) return reject(this._engine.dead);
     if (this._subscribed() && !SUBSCRIBER_MODE_COMMANDS.has(lower)) {
-      return Promise.reject(new Error("Connection in subscriber mode, only subscriber commands may be used"));
+      return reject(new Error("Connection in subscriber mode, only subscriber commands may be used"));
     }
-    return new Promise((resolve, reject) => {
-      this._writer.command(name, args);
-      /** @type {Waiting} */
-      const w = { resolve, reject, asBytes, transform };
-      if (SUBSCRIBE.has(lower)) {
-        w.sub = lower;
-        w.remaining = Math.max(args.length, 1);
-      } else if (UNSUBSCRIBE.has(lower)) {
-        w.sub = lower;
-        const kind = this._subs[ENDS[lower]];
-        w.remaining = args.length > 0 ? args.length : Math.max(kind.size, 1);
-      }
-      this._waiting.push(w);
-      if (!this._scheduled) {
-        this._scheduled = true;
-        queueMicrotask(this._flushBound);
-      }
-    });
+    this._writer.command(name, args);
+    /** @type {Waiting} */
+    const w = { resolve, reject, asBytes, transform };
+    if (SUBSCRIBE.has(lower)) {
+      w.sub = lower;
+      w.remaining = Math.max(args.length, 1);
+    } else if (UNSUBSCRIBE.has(lower)) {
+      w.sub = lower;
+      const kind = this._subs[ENDS[lower]];
+      w.remaining = args.length > 0 ? args.length : Math.max(kind.size, 1);
+    }
+    this._waiting.push(w);
+    if (!this._scheduled) {
+      this._scheduled = true;
+      queueMicrotask(this._flushBound);
+    }
   }
 
   /** Sends this turn's commands in one call and settles what the replies answer. */
@@ -717,13 +730,29 @@ export class Pipeline {
     const redis = this.redis;
     const queue = this._queue;
     if (!this.transaction) {
-      const sent = queue.map((q) =>
-        redis._send(q.name, q.args, q.asBytes, replyTransform(q.lower)).then(
-          (v) => [null, v],
-          (e) => [e],
-        ),
-      );
-      return Promise.all(sent);
+      if (queue.length === 0) return Promise.resolve([]);
+      return new Promise((done) => {
+        /** @type {Array<[null, any] | [Error]>} */
+        const results = new Array(queue.length);
+        let left = queue.length;
+        queue.forEach((q, i) => {
+          redis._enqueue(
+            q.name,
+            q.args,
+            q.asBytes,
+            replyTransform(q.lower),
+            q.lower,
+            (v) => {
+              results[i] = [null, v];
+              if (--left === 0) done(results);
+            },
+            (e) => {
+              results[i] = [e];
+              if (--left === 0) done(results);
+            },
+          );
+        });
+      });
     }
     const anyBytes = queue.some((q) => q.asBytes);
     const multi = redis._send("MULTI", [], false, null).then(
