@@ -15,7 +15,10 @@
 # per cell, default 200000 / 100000 for Node and Chromium), BENCH_MOCK_OPS (ioredis-mock, default
 # 20000), BENCH_PAGE_SECONDS (measured per page cell, default 6), BENCH_MEMORY_KEYS (default 1000000),
 # BENCH_ONLY=serve (only part 3's redis-benchmark runs against redis-server and `redisplay serve`,
-# then the report: ~1 min once built; the other parts' tables then say they did not run).
+# then the report: ~1 min once built; the other parts' tables then say they did not run),
+# BENCH_ONLY=client (only the in-process JS client beside ioredis-mock and the batched binding,
+# tools/bench/client-node.mjs, with the native engine for the ratio: a few minutes once built).
+# BENCH_CLIENT_OPS (awaited calls a client cell, default 200000).
 # It runs `cargo` itself: on a shared checkout run it as `flock /tmp/redisplay-cargo.lock scripts/bench.sh`
 # (the cargo calls inside take no lock of their own, so that does not deadlock).
 set -euo pipefail
@@ -47,7 +50,24 @@ if [ ! -d tools/bench/node_modules/ioredis-mock ] || [ tools/bench/package-lock.
 fi
 
 only="${BENCH_ONLY:-}"
-case "$only" in "" | serve) ;; *) echo "BENCH_ONLY: '$only' is not a part (serve)" >&2; exit 2 ;; esac
+case "$only" in "" | serve | client) ;; *) echo "BENCH_ONLY: '$only' is not a part (serve, client)" >&2; exit 2 ;; esac
+
+# The in-process client (www/client/redis.js): part 2c of a full run, or alone.
+client_part() {
+  part client "the in-process JS client, ioredis-mock, the batched binding (tools/bench/client-node.mjs)"
+  node tools/bench/client-node.mjs --ops "${BENCH_CLIENT_OPS:-200000}" --mock-ops "${BENCH_MOCK_OPS:-20000}" --out "$out/client.json"
+}
+if [ "$only" = client ]; then
+  say "build the wasm (scripts/build-web.sh)"
+  scripts/build-web.sh
+  part native "native engine: cargo bench --bench engine"
+  REDISPLAY_BENCH_OPS="${BENCH_OPS:-200000}" REDISPLAY_BENCH_JSON="$out/native.json" cargo bench --quiet --bench engine
+  client_part
+  echo "$SECONDS" >"$out/wall.txt"
+  node tools/bench/report.mjs "$out"
+  cat "$out/bench.md"
+  exit 0
+fi
 
 # The builds first, so no compile runs while something is measured.
 say "build redisplay serve (cargo build --release --bin redisplay)"
@@ -70,6 +90,7 @@ REDISPLAY_BENCH_OPS="${BENCH_OPS:-200000}" REDISPLAY_BENCH_JSON="$out/native.jso
 # --- 2+3a. wasm in Node, ioredis-mock ---------------------------------------------------------
 part node "wasm build and ioredis-mock in Node"
 node tools/bench/wasm-node.mjs --ops "${BENCH_OPS:-100000}" --mock-ops "${BENCH_MOCK_OPS:-20000}" --out "$out/node.json"
+client_part
 
 # --- 2b+4+5a. headless Chromium: memory per key, the operations, the page ---------------------
 part chromium "headless Chromium: memory per key, the wasm operations, the page's frame times"

@@ -45,7 +45,8 @@
 //! - `sim`: simulated clients and workloads (the delay queue, cache-aside, pipelining, LRU).
 //! - `ds`: data structures that know nothing of commands (skiplist, intset, listpack, ziplist,
 //!   dict shape, geohash, pqsort, long double); `util`: Redis's number parsing/printing, glob matching, SHA1.
-//! - `net`: `redisplay serve`, native only; `wasm`: the browser bindings, wasm32 only.
+//! - `net`: the query buffer and socketless batched connections (everywhere), `redisplay
+//!   serve` (native only); `wasm`: the browser bindings, wasm32 only.
 //!
 //! ## The circle
 //!
@@ -93,8 +94,8 @@ pub mod zset;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-/// The network server (`redisplay serve`): sockets and an event loop, so not in the wasm build.
-#[cfg(not(target_arch = "wasm32"))]
+/// Query parsing and batched connections everywhere; the network server (`redisplay serve`:
+/// sockets and an event loop) not in the wasm build.
 pub mod net;
 
 pub use engine::{Advance, ClientId, Engine, EngineOptions};

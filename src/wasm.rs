@@ -472,6 +472,141 @@ impl Playground {
     }
 }
 
+/// An engine served over RESP without sockets (`net::batch`): the binding under the JS client
+/// (`www/client/redis.js`). Each connection is an engine client; one call carries any number of
+/// commands as RESP requests (arrays of bulk strings, or inline lines) and returns everything
+/// the connection received as RESP (RESP2, or RESP3 after HELLO 3) — one crossing per batch.
+///
+/// ```js
+/// const server = new RespServer(42, Date.now());   // seed and start time, both optional
+/// const c = server.connect();
+/// server.call(c, bytes);          // Uint8Array of requests → Uint8Array of replies and pushes
+/// server.pending();               // connections with output waiting (messages, late replies)
+/// server.take(c);                 // that output
+/// server.advance(1000);           // the virtual clock: cron runs, blocked clients time out
+/// ```
+/// A protocol error is replied to (`-ERR Protocol error: …`) and closes the connection, as
+/// redis-server does; so does QUIT. A closed connection takes no input (`closed(c)` says so).
+#[wasm_bindgen]
+pub struct RespServer {
+    engine: crate::engine::Engine,
+    conns: crate::net::batch::Connections,
+}
+
+/// Lua instructions a call runs of a script that outlived its first slice, before it returns
+/// (the rest runs in later calls, or from `run_script_slice`).
+const CALL_SCRIPT_STEPS: u64 = 1_000_000;
+
+#[wasm_bindgen]
+impl RespServer {
+    /// `seed`: any number (default: random); `start_ms`: the clock's start in Unix ms (default:
+    /// the engine's fixed default, 2025-01-01T00:00:00Z).
+    #[wasm_bindgen(constructor)]
+    pub fn new(seed: Option<f64>, start_ms: Option<f64>) -> RespServer {
+        let seed = match seed {
+            Some(s) if s.is_finite() => s.abs() as u64,
+            _ => {
+                let mut b = [0u8; 8];
+                getrandom::fill(&mut b).map(|_| u64::from_le_bytes(b)).unwrap_or(0)
+            }
+        };
+        let start_ms = start_ms.map(clock_ms).unwrap_or(EngineOptions::default().start_ms);
+        let mut engine = crate::engine::Engine::new(EngineOptions { seed, start_ms });
+        // No view reads this engine's event log: it is not kept (as in benches/engine.rs).
+        engine.set_event_recording(false);
+        RespServer { engine, conns: crate::net::batch::Connections::new() }
+    }
+
+    /// A new connection (a new client of the engine): its number.
+    pub fn connect(&mut self) -> u32 {
+        self.conns.open(&mut self.engine)
+    }
+
+    /// Feeds `requests` to connection `conn`, runs every command that can run, and returns
+    /// what `conn` received (replies and pushes, in order).
+    pub fn call(&mut self, conn: u32, requests: &[u8]) -> Vec<u8> {
+        let mut out = self.conns.call(&mut self.engine, conn, requests);
+        if self.engine.busy_script().is_some() {
+            self.settle_script();
+            out.extend(self.conns.take(&mut self.engine, conn));
+        }
+        out
+    }
+
+    /// What connection `conn` received outside its own calls.
+    pub fn take(&mut self, conn: u32) -> Vec<u8> {
+        self.conns.take(&mut self.engine, conn)
+    }
+
+    /// The connections with output waiting.
+    pub fn pending(&mut self) -> Vec<u32> {
+        self.conns.pending(&mut self.engine)
+    }
+
+    /// Whether connection `conn` is closed (QUIT, a protocol error, CLIENT KILL, `close`).
+    pub fn closed(&self, conn: u32) -> bool {
+        self.conns.is_closed(conn)
+    }
+
+    /// Closes connection `conn`: its client leaves the engine.
+    pub fn close(&mut self, conn: u32) {
+        self.conns.close(&mut self.engine, conn);
+    }
+
+    /// The CLIENT ID connection `conn` has (0 when closed).
+    pub fn client_id(&self, conn: u32) -> f64 {
+        self.conns.client_of(conn).unwrap_or(0) as f64
+    }
+
+    /// Moves the virtual clock `ms` forward (serverCron for each tick crossed, blocked clients
+    /// timing out, their waiting commands run); returns the new time.
+    pub fn advance(&mut self, ms: f64) -> f64 {
+        let ms = if ms.is_finite() && ms > 0.0 { ms as i64 } else { 0 };
+        let to = self.engine.now_ms().saturating_add(ms).min(MAX_CLOCK_MS);
+        self.engine.advance_to(to, u64::MAX);
+        self.conns.serve(&mut self.engine);
+        self.settle_script();
+        self.engine.now_ms() as f64
+    }
+
+    /// Sets the virtual clock (Unix ms), without running cron.
+    pub fn set_time(&mut self, now_ms: f64) {
+        self.engine.set_time(clock_ms(now_ms));
+        self.conns.serve(&mut self.engine);
+    }
+
+    /// The virtual clock, Unix ms.
+    pub fn now(&self) -> f64 {
+        self.engine.now_ms() as f64
+    }
+
+    /// Whether a script still runs (past `call`'s budget): `run_script_slice` goes on with it.
+    pub fn script_busy(&self) -> bool {
+        self.engine.busy_script().is_some()
+    }
+
+    /// Runs up to `max_steps` more Lua instructions of a busy script, then whatever waited for
+    /// it; whether one still runs.
+    pub fn run_script_slice(&mut self, max_steps: f64) -> bool {
+        let steps = if max_steps.is_finite() && max_steps >= 1.0 { max_steps as u64 } else { 1 };
+        if self.engine.busy_script().is_some() {
+            self.engine.run_script_slice(steps);
+            self.conns.serve(&mut self.engine);
+        }
+        self.engine.busy_script().is_some()
+    }
+}
+
+impl RespServer {
+    /// A script past its first slice runs on within a budget; commands that waited for it run.
+    fn settle_script(&mut self) {
+        if self.engine.busy_script().is_some() {
+            self.engine.run_script_slice(CALL_SCRIPT_STEPS);
+            self.conns.serve(&mut self.engine);
+        }
+    }
+}
+
 /// The delay-queue lab (src/sim/delay_queue/): producers and consumers racing on a ZSET in
 /// virtual time, on an engine of its own.
 ///

@@ -133,8 +133,34 @@ async function compileInlineWasm(inline) {
   }
 }
 
+/**
+ * The engine file read from disk when this module runs from a file: URL (Node, which has no
+ * fetch for files): the in-process client (client/redis.js) under node:test.
+ * @param {URL} url
+ */
+async function compileWasmFile(url) {
+  let bytes;
+  try {
+    const fs = "node:fs/promises";
+    const { readFile } = await import(/* @vite-ignore */ fs);
+    bytes = await readFile(url);
+  } catch (err) {
+    throw new EngineLoadError(`The engine file (${url.pathname}) could not be read (${describeError(err)}); build it with ./scripts/build-web.sh.`, {
+      cause: err,
+    });
+  }
+  try {
+    return await WebAssembly.compile(bytes);
+  } catch (err) {
+    throw new EngineLoadError(`The engine file (${url.pathname}) is not valid WebAssembly (${describeError(err)}); rebuild it with ./scripts/build-web.sh.`, {
+      cause: err,
+    });
+  }
+}
+
 /** @param {URL} url */
 async function compileWasm(url) {
+  if (url.protocol === "file:") return compileWasmFile(url);
   // The size file is asked for alongside the engine, not after it.
   const sizeSoon = fetch(/** @type {NonNullable<typeof SERVED>} */ (SERVED).size)
     .then((r) => (r.ok ? r.json() : null))
@@ -268,6 +294,19 @@ export async function createEngine({ seed, startMs, onCrash = () => {}, onRecove
     defaultPrompt: DEFAULT_PROMPT,
   });
   return { seed, startMs, ...createFacade(recovery), ...createLabAdapters(recovery, { seed, startMs }) };
+}
+
+/**
+ * The wasm package itself, loaded and compiled as the page loads it (served, inlined, or from
+ * disk under Node): for the in-process client (client/redis.js), which drives `RespServer`.
+ * @returns {Promise<typeof import("./pkg/redisplay")>}
+ * @throws {EngineLoadError} when the engine cannot be loaded
+ */
+export async function loadEnginePackage() {
+  if (typeof WebAssembly !== "object" || typeof WebAssembly.compile !== "function") {
+    throw new EngineLoadError("This JavaScript runtime cannot run WebAssembly, which redisplay's engine needs.");
+  }
+  return instantiate(await compiledWasm(), 0);
 }
 
 /** What createEngine() resolves to: the API every part of the page uses. */

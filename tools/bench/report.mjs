@@ -23,6 +23,7 @@ const readJson = async (f) => (existsSync(join(dir, f)) ? JSON.parse(await readF
 const native = await readJson("native.json");
 const node = await readJson("node.json");
 const chrome = await readJson("chromium.json");
+const client = await readJson("client.json");
 const readText = async (f) => (existsSync(join(dir, f)) ? (await readFile(join(dir, f), "utf8")).trim() : null);
 
 // --- machine -----------------------------------------------------------------------------------
@@ -185,7 +186,7 @@ for (const n of sizes) {
   }
 }
 
-const result = { machine, native, node, chromium: chrome, redis, serve, memory, size, rows };
+const result = { machine, native, node, chromium: chrome, client, redis, serve, memory, size, rows };
 await writeFile(join(dir, "bench.json"), `${JSON.stringify(result, null, 1)}\n`);
 
 const fmt = (x) => (x == null ? "—" : x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : x >= 1e3 ? `${(x / 1e3).toFixed(0)} k` : `${Math.round(x)}`);
@@ -226,6 +227,42 @@ else {
     md.push("|---|---:|---:|---:|---:|---:|");
     for (const r of rows.filter((r) => r.redis_ops_s !== undefined)) md.push(`| ${r.op} | ${fmt(r.redis_ops_s)} | ${fmt(r.redis_p16_ops_s)} | ${ratio(r.native_over_redis)} | ${ratio(r.native_over_redis_p16)} | ${ratio(r.wasm_over_redis)} |`);
   } else md.push(`redis-server: ${redis.error}`);
+}
+md.push("");
+
+md.push("### The in-process JS client (www/client/redis.js)");
+md.push("");
+if (!client) md.push("Did not run (tools/bench/client-node.mjs; BENCH_ONLY=client runs it alone).");
+else {
+  const mk = client.ioredis_mock ?? {};
+  const per = (a, b) => (a && b ? ratio(+(a / b).toFixed(2)) : "—");
+  md.push(`\`import { Redis } from "redisplay"\` beside ioredis-mock ${mk.version ?? ""} in one Node ${client.node} process, ${client.keys.toLocaleString("en")} keys drawn at random. awaited: each call awaited before the next; pipeline: \`pipeline()\` of ${client.pipeline}, each \`exec()\` awaited. ops/s; ratio > 1: the client does more per second.${mk.error ? ` ioredis-mock: ${mk.error}` : ""}`);
+  md.push("");
+  md.push("| op | client awaited | ioredis-mock awaited | ratio | client pipeline | ioredis-mock pipeline | ratio |");
+  md.push("|---|---:|---:|---:|---:|---:|---:|");
+  for (const op of Object.keys(client.client.awaited)) {
+    const [a, b, c, d] = [client.client.awaited[op]?.ops_per_s, mk.awaited?.[op]?.ops_per_s, client.client.pipeline[op]?.ops_per_s, mk.pipeline?.[op]?.ops_per_s];
+    md.push(`| ${op} | ${fmt(a)} | ${fmt(b)} | ${per(a, b)} | ${fmt(c)} | ${fmt(d)} | ${per(c, d)} |`);
+  }
+  md.push("");
+  md.push(`Sorted set, awaited calls: the client populated ${fmt(client.client.zset.populated)} members in ${fmt(client.client.zset.populate_ms)} ms; ioredis-mock ${fmt(mk.zset?.populated)} in ${fmt(mk.zset?.populate_ms)} ms (ZADDs of 1000, a 20 s budget).`);
+  md.push("");
+  md.push("| op | client | ioredis-mock | ratio |");
+  md.push("|---|---:|---:|---:|");
+  for (const op of ["ZADD", "ZRANK"]) {
+    const [a, b] = [client.client.zset[op]?.ops_per_s, mk.zset?.[op]?.ops_per_s];
+    md.push(`| ${op} | ${fmt(a)} | ${fmt(b)} | ${per(a, b)} |`);
+  }
+  md.push("");
+  md.push(`The bindings without a client, ${client.keys.toLocaleString("en")} keys: \`RespServer.call\` with batches of ${client.pipeline} pre-encoded commands (RESP in, RESP out), \`Playground.command\` one command a crossing, and the native engine (\`Engine::execute\`, benches/engine.rs) in this run.`);
+  md.push("");
+  md.push("| op | RespServer.call ×100 | Playground.command | native | batched ÷ native |");
+  md.push("|---|---:|---:|---:|---:|");
+  for (const op of Object.keys(client.binding)) {
+    const b = client.binding[op];
+    const nat = native?.sizes?.find((x) => x.size === client.keys)?.results.find((x) => x.op === op)?.ops_per_s;
+    md.push(`| ${op} | ${fmt(b.resp_batch_100.ops_per_s)} | ${fmt(b.playground_command.ops_per_s)} | ${fmt(nat)} | ${per(b.resp_batch_100.ops_per_s, nat)} |`);
+  }
 }
 md.push("");
 
