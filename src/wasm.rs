@@ -139,21 +139,28 @@ pub struct Playground {
     session: Session,
 }
 
+/// The engine options a constructor's JS arguments give: `seed` any number (default: random
+/// from the browser), `start_ms` the clock's start in Unix ms (default: the engine's fixed
+/// default, 2025-01-01T00:00:00Z).
+fn engine_options(seed: Option<f64>, start_ms: Option<f64>) -> EngineOptions {
+    let seed = match seed {
+        Some(s) if s.is_finite() => s.abs() as u64,
+        _ => {
+            let mut b = [0u8; 8];
+            getrandom::fill(&mut b).map(|_| u64::from_le_bytes(b)).unwrap_or(0)
+        }
+    };
+    let start_ms = start_ms.map(clock_ms).unwrap_or(EngineOptions::default().start_ms);
+    EngineOptions { seed, start_ms }
+}
+
 #[wasm_bindgen]
 impl Playground {
     /// `seed`: any number (default: random from the browser); `start_ms`: the clock's start in
     /// Unix ms (default: the engine's fixed default, 2025-01-01T00:00:00Z).
     #[wasm_bindgen(constructor)]
     pub fn new(seed: Option<f64>, start_ms: Option<f64>) -> Playground {
-        let seed = match seed {
-            Some(s) if s.is_finite() => s.abs() as u64,
-            _ => {
-                let mut b = [0u8; 8];
-                getrandom::fill(&mut b).map(|_| u64::from_le_bytes(b)).unwrap_or(0)
-            }
-        };
-        let start_ms = start_ms.map(clock_ms).unwrap_or(EngineOptions::default().start_ms);
-        let mut session = Session::new(EngineOptions { seed, start_ms });
+        let mut session = Session::new(engine_options(seed, start_ms));
         // The consoles are redis-cli in a terminal: RESP3 pushes (invalidations) are shown.
         session.show_pushes = true;
         // The persistence view draws the propagation stream (Event::Propagated).
@@ -503,15 +510,7 @@ impl RespServer {
     /// the engine's fixed default, 2025-01-01T00:00:00Z).
     #[wasm_bindgen(constructor)]
     pub fn new(seed: Option<f64>, start_ms: Option<f64>) -> RespServer {
-        let seed = match seed {
-            Some(s) if s.is_finite() => s.abs() as u64,
-            _ => {
-                let mut b = [0u8; 8];
-                getrandom::fill(&mut b).map(|_| u64::from_le_bytes(b)).unwrap_or(0)
-            }
-        };
-        let start_ms = start_ms.map(clock_ms).unwrap_or(EngineOptions::default().start_ms);
-        let mut engine = crate::engine::Engine::new(EngineOptions { seed, start_ms });
+        let mut engine = crate::engine::Engine::new(engine_options(seed, start_ms));
         // No view reads this engine's event log: it is not kept (as in benches/engine.rs).
         engine.set_event_recording(false);
         RespServer { engine, conns: crate::net::batch::Connections::new() }

@@ -122,6 +122,19 @@ const WRITES: &[&str] = &[
 
 /// Per db, every key's DEBUG DIGEST-VALUE and PTTL on both sides: the same keys, values, and
 /// TTLs within a second; then the whole DEBUG DIGEST.
+/// The replica `r` drops its link (CLIENT KILL TYPE master): it comes back with PSYNC, the
+/// master `m` answers +CONTINUE (sync_partial_ok 1, still one full sync), and a write made
+/// meanwhile arrives; the data is the same on both.
+fn partial_resync_after_the_replica_drops_the_link(m: &mut Conn, r: &mut Conn) {
+    assert_eq!(call(r, "CLIENT KILL TYPE master"), Reply::Integer(1));
+    call(m, "SET after-kill 1");
+    wait_until("the partial resync", || info(m, "sync_partial_ok") == "1");
+    assert_eq!(call(m, "WAIT 1 5000"), Reply::Integer(1));
+    assert_eq!(call(r, "GET after-kill"), Reply::bulk("1"));
+    assert_eq!(info(m, "sync_full"), "1");
+    same_data(m, r, &[0, 2]);
+}
+
 fn same_data(a: &mut Conn, b: &mut Conn, dbs: &[usize]) {
     for &db in dbs {
         call(a, &format!("SELECT {db}"));
@@ -181,13 +194,7 @@ fn a_real_replica_syncs_from_redisplay_serve() {
     call(&mut m, "CONFIG SET min-replicas-to-write 0");
 
     // The link dropped by the replica: it comes back with PSYNC and gets +CONTINUE.
-    assert_eq!(call(&mut r, "CLIENT KILL TYPE master"), Reply::Integer(1));
-    call(&mut m, "SET after-kill 1");
-    wait_until("the partial resync", || info(&mut m, "sync_partial_ok") == "1");
-    assert_eq!(call(&mut m, "WAIT 1 5000"), Reply::Integer(1));
-    assert_eq!(call(&mut r, "GET after-kill"), Reply::bulk("1"));
-    assert_eq!(info(&mut m, "sync_full"), "1");
-    same_data(&mut m, &mut r, &[0, 2]);
+    partial_resync_after_the_replica_drops_the_link(&mut m, &mut r);
 }
 
 #[test]
@@ -231,13 +238,7 @@ fn redisplay_serve_replicates_a_real_master() {
     same_data(&mut m, &mut r, &[0, 2]);
 
     // Our link dropped: we come back with PSYNC and the master answers +CONTINUE.
-    assert_eq!(call(&mut r, "CLIENT KILL TYPE master"), Reply::Integer(1));
-    call(&mut m, "SET after-kill 1");
-    wait_until("the partial resync", || info(&mut m, "sync_partial_ok") == "1");
-    assert_eq!(call(&mut m, "WAIT 1 5000"), Reply::Integer(1));
-    assert_eq!(call(&mut r, "GET after-kill"), Reply::bulk("1"));
-    assert_eq!(info(&mut m, "sync_full"), "1");
-    same_data(&mut m, &mut r, &[0, 2]);
+    partial_resync_after_the_replica_drops_the_link(&mut m, &mut r);
     // REPLICAOF NO ONE: a master again, writable.
     assert_eq!(call(&mut r, "REPLICAOF NO ONE"), Reply::ok());
     assert_eq!(call(&mut r, "SET x 1"), Reply::ok());

@@ -5,21 +5,9 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
-import { REPO_ROOT, assertBuilt, launchBrowser, newPage } from "./harness.mjs";
+import { REPO_ROOT, assertBuilt, launchBrowser, newPage, freePort } from "./harness.mjs";
 
-/** A free loopback port. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const env = { url: "", child: null, browser: null };
 

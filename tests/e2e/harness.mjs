@@ -5,6 +5,7 @@
 
 import { before, after } from "node:test";
 import { createServer } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { readFile, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -251,4 +252,16 @@ export async function clickReset(page) {
   await page.click("#clock-reset");
   const dialog = page.locator("dialog.confirm-dialog[open]");
   if ((await dialog.count()) > 0) await dialog.locator("button[value=confirm]").click();
+}
+
+/** A free loopback port (the OS picks it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createNetServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 }

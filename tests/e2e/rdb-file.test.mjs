@@ -10,26 +10,14 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { useBrowser, newPage, openPlayground, runLine, pause, settled, REPO_ROOT } from "./harness.mjs";
+import { useBrowser, newPage, openPlayground, runLine, pause, settled, REPO_ROOT, freePort } from "./harness.mjs";
 
 const OUT = path.join(REPO_ROOT, "test-results");
 const DAY = 86_400_000;
 const env = useBrowser();
 
-/** A free loopback port (the OS picks it). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A real redis-server 7.0 in the foreground on a free port, its dir `dir` (dump.rdb there is

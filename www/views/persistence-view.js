@@ -41,7 +41,7 @@ const ORIGIN_LABEL = Object.freeze({
 export function createPersistenceView(root, { source, invalidate, now = () => performance.now() }) {
   root.replaceChildren();
   const head = el("div", "persistence-head");
-  const title = el("h2", "persistence-title", "Persistence: the files and the propagation stream");
+  const title = el("h2", "panel-title", "Persistence: the files and the propagation stream");
   const status = el("p", "persistence-status");
   status.setAttribute("aria-live", "polite");
   head.append(title, status);
