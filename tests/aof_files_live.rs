@@ -11,6 +11,8 @@
 //! The engine writes through the same `DiskStore` `redisplay serve` uses.
 //! redis-server, redis-cli and redis-check-aof are required: without them this test fails.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 #[path = "support/dataset.rs"]
 mod dataset;
