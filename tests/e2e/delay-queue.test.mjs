@@ -449,7 +449,10 @@ test("the axis zooms and pans from the keyboard and the buttons, follows now whi
     // (The first tab is the keyspace list's.)
     assert.equal(await page.getAttribute("#tab-keyspace", "aria-selected"), "true");
     assert.ok(await page.isHidden("#delay-queue"));
+    // (The last is the persistence view's, just after the lab's.)
     await page.keyboard.press("End");
+    assert.equal(await page.getAttribute("#tab-persistence", "aria-selected"), "true");
+    await page.keyboard.press("ArrowLeft");
     assert.equal(await page.getAttribute("#tab-delay-queue", "aria-selected"), "true");
     assert.ok(await page.isVisible("#delay-queue"));
     // Zoom in around now: the window narrows and keeps following now as the lab plays.

@@ -83,6 +83,8 @@ export function createPersistenceView(root, { source, invalidate, now = () => pe
   let snapshot = null;
   let drawnFiles = "";
   let shown = false;
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let refreshTimer = null;
 
   function readSnapshot() {
     snapshot = source.persistence();
@@ -148,12 +150,19 @@ export function createPersistenceView(root, { source, invalidate, now = () => pe
       const visible = store.panelView === "persistence";
       const appeared = visible && !shown;
       shown = visible;
-      return visible && (appeared || rowsDirty || (filesDirty && now() - lastSnapshotAt >= SNAPSHOT_REFRESH_MS));
+      return visible && (appeared || rowsDirty || filesDirty);
     },
     draw() {
       if (!shown) return;
-      if (filesDirty && now() - lastSnapshotAt >= SNAPSHOT_REFRESH_MS) readSnapshot();
-      else if (filesDirty) invalidate();
+      const wait = SNAPSHOT_REFRESH_MS - (now() - lastSnapshotAt);
+      if (filesDirty && wait <= 0) readSnapshot();
+      else if (filesDirty && refreshTimer === null) {
+        // Read again once the throttle allows it, even if nothing else wakes the loop.
+        refreshTimer = setTimeout(() => {
+          refreshTimer = null;
+          invalidate();
+        }, wait);
+      }
       drawFiles();
       if (rowsDirty) {
         rowsDirty = false;
