@@ -100,7 +100,7 @@ impl Engine {
 
     /// aof.c `stopAppendOnly()`.
     fn stop_append_only(&mut self) {
-        self.flush_append_only_file(true);
+        self.flush_append_only_file();
         let a = &mut self.persist.aof;
         a.fsync_offset = a.current_size;
         a.last_fsync_s = self.now_ms.div_euclid(1000);
@@ -146,7 +146,7 @@ impl Engine {
         if let Some(sink) = self.prop.aof.as_mut() {
             sink.feed.selected = None;
         }
-        self.flush_append_only_file(true);
+        self.flush_append_only_file();
         if !self.open_new_incr_for_append() {
             self.persist.aof.lastbgrewrite_ok = false;
             return false;
@@ -219,7 +219,7 @@ impl Engine {
 
     /// aof.c `flushAppendOnlyFile()`: the buffer to the incr file, then an fsync as
     /// `appendfsync` says.
-    pub(crate) fn flush_append_only_file(&mut self, _force: bool) {
+    pub(crate) fn flush_append_only_file(&mut self) {
         let now_s = self.now_ms.div_euclid(1000);
         let policy = self.config.str("appendfsync");
         let (always, everysec) = (policy == "always", policy == "everysec");
@@ -273,29 +273,39 @@ impl Engine {
         if self.persist.aof.rewrite.as_ref().is_some_and(|r| self.now_ms >= r.done_ms) {
             self.background_rewrite_done();
         }
-        let a = &self.persist.aof;
-        let perc = self.config.int("auto-aof-rewrite-percentage");
-        if a.status == AofStatus::On
-            && !self.has_active_child()
-            && perc != 0
-            && a.current_size as i64 > self.config.int("auto-aof-rewrite-min-size")
-        {
-            let base = a.rewrite_base_size.max(1);
-            let growth = (a.current_size * 100 / base) as i64 - 100;
-            if growth >= perc {
-                self.server_log(LogLevel::Notice, format!("Starting automatic rewriting of AOF on {growth}% growth"));
-                self.rewrite_append_only_file_background();
-            }
+        if let Some(growth) = self.aof_rewrite_growth_due() {
+            self.server_log(LogLevel::Notice, format!("Starting automatic rewriting of AOF on {growth}% growth"));
+            self.rewrite_append_only_file_background();
         }
         if self.persist.aof.status != AofStatus::Off && !self.persist.aof.last_write_ok {
-            self.flush_append_only_file(false);
+            self.flush_append_only_file();
         }
     }
 
-    /// Whether serverCron has AOF work (its ticks can't be skipped).
+    /// The growth (in % of the base) when the AOF has grown past `auto-aof-rewrite-percentage`
+    /// and `auto-aof-rewrite-min-size` with no child at work: an automatic rewrite is due.
+    fn aof_rewrite_growth_due(&self) -> Option<i64> {
+        let a = &self.persist.aof;
+        let perc = self.config.int("auto-aof-rewrite-percentage");
+        if a.status != AofStatus::On
+            || self.has_active_child()
+            || perc == 0
+            || a.current_size as i64 <= self.config.int("auto-aof-rewrite-min-size")
+        {
+            return None;
+        }
+        let growth = (a.current_size * 100 / a.rewrite_base_size.max(1)) as i64 - 100;
+        (growth >= perc).then_some(growth)
+    }
+
+    /// Whether serverCron has AOF work (its ticks can't be skipped): a child, a scheduled or
+    /// due rewrite, a write to retry. An AOF that is merely on leaves idle ticks skippable.
     pub(crate) fn aof_cron_has_work(&self) -> bool {
         let a = &self.persist.aof;
-        a.rewrite.is_some() || a.rewrite_scheduled || a.status != AofStatus::Off
+        a.rewrite.is_some()
+            || a.rewrite_scheduled
+            || (a.status != AofStatus::Off && !a.last_write_ok)
+            || self.aof_rewrite_growth_due().is_some()
     }
 
     /// aof.c `backgroundRewriteDoneHandler()`.

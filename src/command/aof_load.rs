@@ -92,10 +92,12 @@ impl Engine {
         let m = &self.persist.aof.manifest;
         let no_files = m.base.is_none() && m.incr.is_empty();
         let only_old_base = m.incr.is_empty() && m.base.as_ref().is_some_and(|b| b.name == filename.as_bytes());
-        if let Ok(Some(old)) = self.persist.store.read(&root, &filename) {
+        if self.persist.store.size(&root, &filename).is_some() {
             let dir_missing = !self.persist.store.dir_exists(&dir);
-            let moved = only_old_base && matches!(self.persist.store.read(&dir, &filename), Ok(Some(_)));
+            let moved = only_old_base && self.persist.store.size(&dir, &filename).is_some();
             if dir_missing || no_files || (only_old_base && !moved) {
+                // Only now is the old file read (to move it).
+                let old = self.persist.store.read(&root, &filename)?.unwrap_or_default();
                 self.aof_upgrade_prepare(&old)?;
             }
         }
@@ -306,7 +308,7 @@ impl Engine {
         if !self.persist_aof_manifest(&m) {
             return Err("Can't persist the AOF manifest".into());
         }
-        let size = self.persist.store.read(&dir, &name).ok().flatten().map_or(0, |b| b.len() as u64);
+        let size = self.persist.store.size(&dir, &name).unwrap_or(0);
         let a = &mut self.persist.aof;
         a.manifest = m;
         a.last_incr_size = size;
@@ -321,7 +323,7 @@ impl Engine {
     /// `DEBUG LOADAOF`: the AOF written out, the dataset emptied and loaded back from the files.
     pub(crate) fn debug_loadaof(&mut self) -> Result<(), String> {
         if self.persist.aof.status == AofStatus::On {
-            self.flush_append_only_file(true);
+            self.flush_append_only_file();
         }
         self.empty_data(false);
         let m = self.aof_load_manifest_from_disk()?;

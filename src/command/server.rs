@@ -102,7 +102,7 @@ pub fn shutdown(e: &mut Engine, c: &Call) -> Reply {
     }
     if e.persist.aof.status != crate::engine::AofStatus::Off {
         e.server_log(crate::engine::LogLevel::Notice, "Calling fsync() on the AOF file.");
-        e.flush_append_only_file(true);
+        e.flush_append_only_file();
     }
     let save_points = !e.config.str("save").is_empty();
     if (save_points && !nosave) || save {

@@ -127,7 +127,7 @@ impl Engine {
         self.handle_blocked_clients_timeout();
         // The AOF buffer to its file, before any reply is written.
         if self.persist.aof.status != crate::engine::AofStatus::Off {
-            self.flush_append_only_file(false);
+            self.flush_append_only_file();
         }
         // Keys made ready outside a command (a stream deleted by expiry or eviction).
         self.flush_new_key_events();
