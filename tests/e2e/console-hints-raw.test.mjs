@@ -175,7 +175,15 @@ test("raw mode: a switch per console prints as redis-cli --raw does, and is reme
     await page.click(".console-close");
     // And off again: --no-raw, the default.
     await page.click(rawSwitch(0));
-    assert.equal((await runLine(page, "GET town")).out, '"\\xe6\\x9d\\xb1\\xe4\\xba\\xac"\n');
+    // (Found by what was typed, as above: the entry runLine reads may not be the answer yet.)
+    await runLine(page, "GET town");
+    const escaped = await page.waitForFunction(() =>
+      [...document.querySelectorAll('.console-pane[data-console="0"] .scrollback > .entry')]
+        .reverse()
+        .find((e) => e.querySelector(".echo .typed")?.textContent === "GET town")
+        ?.querySelector(".out")?.textContent,
+    );
+    assert.equal(await escaped.jsonValue(), '"\\xe6\\x9d\\xb1\\xe4\\xba\\xac"\n');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
