@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what redisplay needs and is missing — nothing else, so a second run takes seconds.
 #   scripts/setup.sh serve   what building and serving the page needs
-#   scripts/setup.sh test    everything the tests need (adds redis-server, Chromium, wasm-pack)
+#   scripts/setup.sh test    everything the tests need (adds redis-server, Chromium, chromedriver)
 # Why each step is as it is: docs/toolchain.md (e.g. never Debian's binaryen).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,10 +47,6 @@ if [ "$want_wb" != "$have_wb" ]; then
   # --locked fails here (its lock wants a crate the registry lacks); the CLI must equal the crate.
   say "cargo install wasm-bindgen-cli $want_wb (about 2 minutes, once)"
   cargo install --quiet wasm-bindgen-cli --version "=$want_wb" --force
-fi
-if [ "$mode" = test ] && ! have wasm-pack; then
-  say "cargo install wasm-pack (about 2 minutes, once)"
-  cargo install --quiet wasm-pack --locked
 fi
 
 # --- npm: playwright-core (drives Debian's Chromium) and binaryen's wasm-opt -----------------

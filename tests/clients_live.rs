@@ -17,7 +17,7 @@
 //! redis-server, over RESP2 and over RESP3 (every connection says `HELLO 3` first): the raw
 //! bytes each step receives — push messages, maps, late blocked replies — must be identical.
 
-// Sockets and `redisplay::net::server` exist only natively (wasm-pack builds every test target).
+// Sockets and `redisplay::net::server` exist only natively (`cargo test --target wasm32` builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

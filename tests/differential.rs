@@ -22,7 +22,7 @@
 //! redis-server is required: without it this test FAILS (it never passes silently). Run the
 //! README's test command, `scripts/test.sh`, which installs it (scripts/setup.sh test).
 
-// Reads the transcripts from disk and runs processes: native only (wasm-pack builds every test
+// Reads the transcripts from disk and runs processes: native only (`cargo test --target wasm32` builds every test
 // target).
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -4,7 +4,7 @@
 //! What the code relies on from outside is written down in docs/redis-facts.md and
 //! docs/toolchain.md (and the architecture in docs/architecture.md), and comments point there.
 
-// Reads the checkout: native only (wasm-pack builds every test target).
+// Reads the checkout: native only (`cargo test --target wasm32` builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::{Path, PathBuf};

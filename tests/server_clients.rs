@@ -12,7 +12,7 @@
 //! redis-server, redis-cli, redis-benchmark and the venv are required (scripts/setup.sh test
 //! installs them): without them this FAILS.
 
-// Sockets and `redisplay::net::server` exist only natively (wasm-pack builds every test target).
+// Sockets and `redisplay::net::server` exist only natively (`cargo test --target wasm32` builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
 
 #[path = "clients/servers.rs"]

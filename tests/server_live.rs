@@ -13,7 +13,7 @@
 //!
 //! redis-server is required: without it this test FAILS. `scripts/test.sh` installs it.
 
-// Sockets and `redisplay::net::server` exist only natively (wasm-pack builds every test target).
+// Sockets and `redisplay::net::server` exist only natively (`cargo test --target wasm32` builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

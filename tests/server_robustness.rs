@@ -14,7 +14,7 @@
 //!
 //! redis-server is required (scripts/setup.sh test installs it): without it this FAILS.
 
-// Sockets and `redisplay::net::server` exist only natively (wasm-pack builds every test target).
+// Sockets and `redisplay::net::server` exist only natively (`cargo test --target wasm32` builds every test target).
 #![cfg(not(target_arch = "wasm32"))]
 
 #[path = "clients/servers.rs"]

@@ -1,5 +1,5 @@
-//! The engine through its wasm bindings, in headless Chromium (`wasm-pack test --headless
-//! --chrome`): every golden transcript (recorded from redis-server 7.0.15) through
+//! The engine through its wasm bindings, in headless Chromium (`cargo test --target
+//! wasm32-unknown-unknown --test wasm`, run by wasm-bindgen-test-runner): every golden transcript (recorded from redis-server 7.0.15) through
 //! `Playground::execute` (those under tests/scripts/raw/ with the console in raw mode,
 //! `Playground::set_raw`); hostile lines — every line gets an answer, nothing traps, the engine
 //! still answers afterwards; and the clock/events API.
