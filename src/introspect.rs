@@ -417,3 +417,79 @@ pub fn persistence(e: &Engine) -> PersistenceSnapshot {
         lastsave: e.persist.lastsave,
     }
 }
+
+/// One server's side of replication, for the persistence view's replica lane: what INFO
+/// replication and DBSIZE say, and how many of its keys are logically expired but still there
+/// (a replica keeps them until its master's DEL arrives; a master reclaims them).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicationSide {
+    pub now_ms: i64,
+    /// `master` or `slave`, as ROLE says.
+    pub role: &'static str,
+    /// A replica's master (`host:port`) and its link: `connect`, `connecting`, `sync`
+    /// (handshake), `transfer` (reading the RDB), `connected`.
+    pub master: Option<String>,
+    pub link: Option<&'static str>,
+    /// `master_repl_offset`; a replica's `slave_repl_offset` (what it applied).
+    pub repl_offset: i64,
+    pub replica_offset: Option<i64>,
+    /// Attached replicas (a master's `connected_slaves`) with the offset each acked.
+    pub replicas: Vec<ReplicaAck>,
+    /// Keys in every db (DBSIZE summed), and of those the ones past their deadline.
+    pub keys: usize,
+    pub expired_not_reclaimed: usize,
+    pub used_memory: u64,
+    pub sync_full: u64,
+    pub sync_partial_ok: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicaAck {
+    pub port: i64,
+    pub state: &'static str,
+    pub ack_offset: i64,
+}
+
+/// The replica lane's numbers for one engine: O(keys with a TTL).
+pub fn replication_side(e: &Engine) -> ReplicationSide {
+    use crate::replication::{LinkState, ReplicaState};
+    let now = e.now_ms();
+    let master = e.repl.master.as_ref();
+    let link = master.map(|m| match m.state {
+        LinkState::Connect => "connect",
+        LinkState::Connecting => "connecting",
+        LinkState::Transfer => "transfer",
+        LinkState::Connected => "connected",
+        _ => "sync",
+    });
+    let replicas = e
+        .repl
+        .order
+        .iter()
+        .filter_map(|id| e.repl.peers.get(id))
+        .filter_map(|p| {
+            let state = match p.state? {
+                ReplicaState::Online => "online",
+                _ => "sync",
+            };
+            Some(ReplicaAck { port: p.listening_port, state, ack_offset: p.ack_off })
+        })
+        .collect();
+    let expired_not_reclaimed = e.dbs.iter().map(|d| d.expires.iter().filter(|(_, &when)| now > when).count()).sum();
+    ReplicationSide {
+        now_ms: now,
+        role: if master.is_some() { "slave" } else { "master" },
+        master: master.map(|m| format!("{}:{}", m.host, m.port)),
+        link,
+        repl_offset: e.repl.master_repl_offset,
+        replica_offset: master.map(|m| m.reploff),
+        replicas,
+        keys: (0..e.dbs.len()).map(|db| e.dbsize(db)).sum(),
+        expired_not_reclaimed,
+        used_memory: e.used_memory(),
+        sync_full: e.repl.sync_full,
+        sync_partial_ok: e.repl.sync_partial_ok,
+    }
+}

@@ -19,6 +19,7 @@
 //! (Ctrl-C, CLIENT KILL) and a reset, where a new redis-cli would start with its defaults.
 
 mod help;
+pub mod servers;
 
 pub use help::hint;
 
@@ -117,13 +118,21 @@ pub struct Session {
     /// a terminal (the page's consoles) — or silently skipped, as when it is piped (the native
     /// CLI on a file, the golden transcripts). Off by default.
     pub show_pushes: bool,
+    /// The port in the prompt (`127.0.0.1:6379> `): the page's second server is on 6380.
+    pub port: u16,
 }
 
 impl Session {
     pub fn new(opts: EngineOptions) -> Session {
         let mut engine = Engine::new(opts);
         let client = engine.connect();
-        Session { engine, client, consoles: vec![Console::new(client, CliPrefs::default())], show_pushes: false }
+        Session {
+            engine,
+            client,
+            consoles: vec![Console::new(client, CliPrefs::default())],
+            show_pushes: false,
+            port: 6379,
+        }
     }
 
     /// Back to a fresh engine (same seed and start time) and fresh prompts; the consoles stay.
@@ -188,7 +197,7 @@ impl Session {
         if self.engine.has_shut_down() {
             return "not connected> ".into();
         }
-        let mut p = String::from("127.0.0.1:6379");
+        let mut p = format!("127.0.0.1:{}", self.port);
         if c.dbnum != 0 {
             p.push_str(&format!("[{}]", c.dbnum));
         }

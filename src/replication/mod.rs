@@ -46,6 +46,7 @@ use std::collections::VecDeque;
 use crate::engine::{ClientId, Engine, LogLevel};
 pub use state::*;
 
+pub mod link;
 pub mod state;
 use crate::propagate::Op;
 use crate::reply::Reply;
