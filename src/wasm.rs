@@ -23,7 +23,7 @@ use js_sys::{Array, Object, Reflect};
 use crate::command::table::table;
 use crate::engine::{EngineOptions, MAX_CLOCK_MS};
 use crate::reply::Reply;
-use crate::session::Session;
+use crate::session::servers::Servers;
 
 /// Ticks `advance_to` runs per call unless told otherwise: a frame's worth of cron at most.
 const DEFAULT_FRAME_TICKS: u64 = 10_000;
@@ -136,7 +136,7 @@ fn text_object(text: &[u8]) -> Object {
 /// A redis-cli session on a private engine.
 #[wasm_bindgen]
 pub struct Playground {
-    session: Session,
+    servers: Servers,
 }
 
 /// The engine options a constructor's JS arguments give: `seed` any number (default: random
@@ -160,12 +160,12 @@ impl Playground {
     /// Unix ms (default: the engine's fixed default, 2025-01-01T00:00:00Z).
     #[wasm_bindgen(constructor)]
     pub fn new(seed: Option<f64>, start_ms: Option<f64>) -> Playground {
-        let mut session = Session::new(engine_options(seed, start_ms));
+        let mut servers = Servers::new(engine_options(seed, start_ms));
         // The consoles are redis-cli in a terminal: RESP3 pushes (invalidations) are shown.
-        session.show_pushes = true;
+        servers.set_show_pushes(true);
         // The persistence view draws the propagation stream (Event::Propagated).
-        session.engine.set_propagation_trace(true);
-        Playground { session }
+        servers.set_propagation_trace(true);
+        Playground { servers }
     }
 
     /// Runs one console line as redis-cli would: `{text, prompt, reply, quit, clear}` where
@@ -181,15 +181,15 @@ impl Playground {
     /// mode (`subscribed`); what arrives later comes from `poll`.
     pub fn execute_on(&mut self, console: u32, line: &str) -> JsValue {
         let console = console as usize;
-        let out = self.session.run_line_on(console, line.as_bytes());
+        let out = self.servers.run_line_on(console, line.as_bytes());
         let o = text_object(&out.text);
-        set(&o, "prompt", self.session.prompt_of(console));
+        set(&o, "prompt", self.servers.prompt_of(console));
         set(&o, "reply", out.reply.as_ref().map(reply_to_js).unwrap_or(JsValue::NULL));
         set(&o, "quit", out.quit);
         set(&o, "clear", out.clear);
         set(&o, "shutdown", out.shutdown);
-        set(&o, "blocked", self.session.is_waiting(console));
-        set(&o, "subscribed", self.session.is_subscribed(console));
+        set(&o, "blocked", self.servers.is_waiting(console));
+        set(&o, "subscribed", self.servers.is_subscribed(console));
         o.into()
     }
 
@@ -197,61 +197,104 @@ impl Playground {
     /// reply: `{text, prompt, blocked, subscribed, client}`.
     pub fn poll(&mut self, console: u32) -> JsValue {
         let console = console as usize;
-        let text = self.session.poll(console);
+        let text = self.servers.poll(console);
         let o = text_object(&text);
-        set(&o, "prompt", self.session.prompt_of(console));
-        set(&o, "blocked", self.session.is_waiting(console));
-        set(&o, "subscribed", self.session.is_subscribed(console));
-        set(&o, "client", self.session.client_of(console).unwrap_or(0) as f64);
+        set(&o, "prompt", self.servers.prompt_of(console));
+        set(&o, "blocked", self.servers.is_waiting(console));
+        set(&o, "subscribed", self.servers.is_subscribed(console));
+        set(&o, "client", self.servers.client_of(console).unwrap_or(0) as f64);
         o.into()
+    }
+
+    /// Opens a console on server `server`: 0 is the page's Redis (127.0.0.1:6379), 1 a second
+    /// one (127.0.0.1:6380), made on first use — make it a replica with `REPLICAOF 127.0.0.1
+    /// 6379` there. Returns the console's number (numbers run across both servers).
+    pub fn open_console_on(&mut self, server: u32) -> u32 {
+        self.servers.open_console_on(server as usize) as u32
+    }
+
+    /// The server (0 or 1) console `console` talks to.
+    pub fn console_server(&self, console: u32) -> u32 {
+        self.servers.server_of(console as usize).unwrap_or(0) as u32
+    }
+
+    /// Whether the second server exists.
+    pub fn has_second(&self) -> bool {
+        self.servers.has_second()
+    }
+
+    /// The replica lane's snapshot: each server's side of replication (role, link, offsets,
+    /// keys and those logically expired but not reclaimed, used_memory) and the network
+    /// between them (latency, cut, the chunks on the wire and the last ones that arrived).
+    pub fn replication(&self) -> JsValue {
+        to_js(&self.servers.replication())
+    }
+
+    /// A page of the second server's keys (as `keyspace`), or null while it does not exist.
+    pub fn second_keyspace(&self, db: u32, offset: u32, count: u32) -> JsValue {
+        match self.servers.second() {
+            Some(s) => to_js(&crate::introspect::keyspace_page(&s.engine, db as usize, offset as usize, count as usize, None)),
+            None => JsValue::NULL,
+        }
+    }
+
+    /// One-way latency of the link between the two servers, in virtual ms (0 ..= 1 hour).
+    pub fn set_link_latency(&mut self, ms: f64) {
+        self.servers.set_link_latency(if ms.is_finite() { ms as i64 } else { 0 });
+    }
+
+    /// Cuts the link between the servers (true: both ends see their connection close, what is
+    /// in flight is lost, reconnections are refused) or restores it (false).
+    pub fn set_link_down(&mut self, down: bool) {
+        self.servers.set_link_down(down);
     }
 
     /// Opens another console: a new client of the same engine. Returns its number.
     pub fn open_console(&mut self) -> u32 {
-        self.session.open_console() as u32
+        self.servers.open_console() as u32
     }
 
     /// Closes the last console (never the first): its client disconnects.
     pub fn close_console(&mut self) -> bool {
-        self.session.close_console()
+        self.servers.close_console()
     }
 
     pub fn console_count(&self) -> u32 {
-        self.session.console_count() as u32
+        self.servers.console_count() as u32
     }
 
     /// The client id console `console` is connected as (CLIENT ID), 0 if none.
     pub fn console_client(&self, console: u32) -> f64 {
-        self.session.client_of(console as usize).unwrap_or(0) as f64
+        self.servers.client_of(console as usize).unwrap_or(0) as f64
     }
 
     /// Ctrl-C on a console: as redis-cli exits, its connection closes (subscriptions and a
     /// blocked command end) and the console reconnects as a new client. Returns the prompt.
     pub fn interrupt(&mut self, console: u32) -> String {
-        self.session.interrupt(console as usize);
-        self.session.prompt_of(console as usize)
+        self.servers.interrupt(console as usize);
+        self.servers.prompt_of(console as usize)
     }
 
     /// The prompt of console `console`.
     pub fn prompt_of(&self, console: u32) -> String {
-        self.session.prompt_of(console as usize)
+        self.servers.prompt_of(console as usize)
     }
 
     /// Console `console` prints its replies as `redis-cli --raw` does (true) or as
     /// `redis-cli --no-raw` (false, the default) from its next line on.
     pub fn set_raw(&mut self, console: u32, raw: bool) {
-        self.session.set_raw(console as usize, raw);
+        self.servers.set_raw(console as usize, raw);
     }
 
     /// Whether console `console` prints as `redis-cli --raw`.
     pub fn raw_of(&self, console: u32) -> bool {
-        self.session.prefs_of(console as usize).raw
+        self.servers.prefs_of(console as usize).raw
     }
 
     /// The grey argument hint redis-cli would draw after `line` typed in console `console`
     /// (` value [NX|XX] …` after `SET k`), or undefined (no hint, or `:set nohints`).
     pub fn hint(&self, console: u32, line: &str) -> Option<String> {
-        self.session.hint_of(console as usize, line.as_bytes())
+        self.servers.hint_of(console as usize, line.as_bytes())
     }
 
     /// Runs one command given as separate arguments (no redis-cli parsing): `{text, reply}`.
@@ -260,11 +303,12 @@ impl Playground {
         let reply = if argv.is_empty() {
             Reply::err("ERR empty command")
         } else {
-            let client = self.session.client;
-            let r = self.session.engine.execute(client, &argv);
+            let client = self.servers.main.client;
+            let r = self.servers.main.engine.execute(client, &argv);
             // The event loop goes back to sleep after serving it (beforeSleep: the fast expire
             // cycle, an eviction a CONFIG SET maxmemory started), as after a console line.
-            self.session.engine.before_sleep();
+            self.servers.main.engine.before_sleep();
+            self.servers.settle();
             r
         };
         reply_object(&reply)
@@ -274,8 +318,8 @@ impl Playground {
     /// (Engine::peek): `{text, reply}` like `command`.
     pub fn peek(&mut self, args: Vec<String>) -> JsValue {
         let argv: Vec<Vec<u8>> = args.into_iter().map(String::into_bytes).collect();
-        let client = self.session.client;
-        let reply = self.session.engine.peek(client, &argv);
+        let client = self.servers.main.client;
+        let reply = self.servers.main.engine.peek(client, &argv);
         reply_object(&reply)
     }
 
@@ -285,11 +329,11 @@ impl Playground {
     /// kept until `run_script_slice` has run it to its end.
     pub fn advance_to(&mut self, now_ms: f64, max_ticks: Option<f64>) -> JsValue {
         let max = max_ticks.filter(|m| m.is_finite() && *m >= 1.0).map(|m| m as u64).unwrap_or(DEFAULT_FRAME_TICKS);
-        let adv = self.session.engine.advance_to(clock_ms(now_ms), max);
+        let adv = self.servers.advance_to(clock_ms(now_ms), max);
         let o = Object::new();
         set(&o, "ticks", adv.ticks as f64);
         set(&o, "lagMs", adv.lag_ms as f64);
-        set(&o, "now", self.session.engine.now_ms() as f64);
+        set(&o, "now", self.servers.main.engine.now_ms() as f64);
         o.into()
     }
 
@@ -298,50 +342,51 @@ impl Playground {
     /// frame within its time budget; a console's `poll` prints the script's reply when it ends.
     pub fn run_script_slice(&mut self, max_steps: f64) -> bool {
         let steps = if max_steps.is_finite() && max_steps >= 1.0 { max_steps as u64 } else { 1 };
-        if self.session.engine.busy_script().is_some() {
-            self.session.engine.run_script_slice(steps);
+        if self.servers.main.engine.busy_script().is_some() {
+            self.servers.main.engine.run_script_slice(steps);
+            self.servers.settle();
         }
-        self.session.engine.busy_script().is_some()
+        self.servers.main.engine.busy_script().is_some()
     }
 
     /// Whether a script is running (past its first slice): other consoles' commands wait for
     /// it, or get BUSY once it passed busy-reply-threshold.
     pub fn script_busy(&self) -> bool {
-        self.session.engine.busy_script().is_some()
+        self.servers.main.engine.busy_script().is_some()
     }
 
     /// Sets the clock without running cron (it may go backwards).
     pub fn set_time(&mut self, now_ms: f64) {
-        self.session.engine.set_time(clock_ms(now_ms));
+        self.servers.set_time(clock_ms(now_ms));
     }
 
     /// When the next serverCron tick runs (Unix ms): "step one tick" advances to it.
     pub fn next_cron_ms(&self) -> f64 {
-        self.session.engine.next_cron_ms() as f64
+        self.servers.main.engine.next_cron_ms() as f64
     }
 
     /// The virtual clock, Unix ms.
     pub fn now(&self) -> f64 {
-        self.session.engine.now_ms() as f64
+        self.servers.main.engine.now_ms() as f64
     }
 
     /// The effective `hz` and the cron period it gives.
     pub fn hz(&self) -> f64 {
-        self.session.engine.hz() as f64
+        self.servers.main.engine.hz() as f64
     }
 
     pub fn cron_period_ms(&self) -> f64 {
-        self.session.engine.cron_period_ms() as f64
+        self.servers.main.engine.cron_period_ms() as f64
     }
 
     /// `127.0.0.1:6379> `, `127.0.0.1:6379[2]> `, `127.0.0.1:6379(TX)> `.
     pub fn prompt(&self) -> String {
-        self.session.prompt()
+        self.servers.main.prompt()
     }
 
     /// Everything the engine did since the last call: `{events: [...], dropped}`.
     pub fn drain_events(&mut self) -> JsValue {
-        let (events, dropped) = self.session.engine.drain_events();
+        let (events, dropped) = self.servers.main.engine.drain_events();
         let o = Object::new();
         set(&o, "events", to_js(&events));
         set(&o, "dropped", dropped as f64);
@@ -351,13 +396,13 @@ impl Playground {
     /// The persistence view's snapshot: the RDB and AOF files with their sizes, the AOF's state,
     /// the children at work (src/introspect.rs `persistence`).
     pub fn persistence(&self) -> JsValue {
-        to_js(&crate::introspect::persistence(&self.session.engine))
+        to_js(&crate::introspect::persistence(&self.servers.main.engine))
     }
 
     /// The server's RDB file as SAVE would write it now (`Engine::rdb_image`): every db, TTL
     /// and function library, byte-compatible with redis-server 7.0's (the page's download).
     pub fn rdb_image(&self) -> Vec<u8> {
-        self.session.engine.rdb_image()
+        self.servers.main.engine.rdb_image()
     }
 
     /// Loads an RDB file as the server's own (`Session::load_rdb_file`): `{ok: true, version,
@@ -365,7 +410,7 @@ impl Playground {
     /// Redis's words for why it doesn't load — and then nothing changed.
     pub fn load_rdb(&mut self, image: &[u8]) -> JsValue {
         let o = Object::new();
-        match self.session.load_rdb_file(image) {
+        match self.servers.main.load_rdb_file(image) {
             Ok(r) => {
                 set(&o, "ok", true);
                 set(&o, "version", r.version as f64);
@@ -379,12 +424,13 @@ impl Playground {
                 set(&o, "error", e);
             }
         }
+        self.servers.settle();
         o.into()
     }
 
     /// A fresh engine with the same seed and start time.
     pub fn reset(&mut self) {
-        self.session.reset();
+        self.servers.reset();
     }
 
     /// The command table for completion and docs: `[{name, summary, group, since, arity,
@@ -408,19 +454,19 @@ impl Playground {
 
     /// Keys in a database (live and not yet reclaimed).
     pub fn dbsize(&self, db: u32) -> f64 {
-        self.session.engine.dbsize(db as usize) as f64
+        self.servers.main.engine.dbsize(db as usize) as f64
     }
 
     /// The database the console is using (SELECT).
     pub fn current_db(&self) -> u32 {
-        self.session.engine.client_db(self.session.client).unwrap_or(0) as u32
+        self.servers.main.engine.client_db(self.servers.main.client).unwrap_or(0) as u32
     }
 
     /// A page of keys for the keyspace view: `{db, total, volatile, offset, keys: [{key, type,
     /// encoding, len, expire_at_ms, expired}]}`. `pattern` is a Redis glob (optional).
     pub fn keyspace(&self, db: u32, offset: u32, count: u32, pattern: Option<String>) -> JsValue {
         let page = crate::introspect::keyspace_page(
-            &self.session.engine,
+            &self.servers.main.engine,
             db as usize,
             offset as usize,
             count as usize,
@@ -433,7 +479,7 @@ impl Playground {
     /// expire cursor: `{db, table_size, volatile, stale, keys, cursor_bucket, buckets_per_cell,
     /// cells: [{live, stale}]}`. O(keys with a TTL): call it when something changed.
     pub fn expire_field(&self, db: u32, cells: u32) -> JsValue {
-        match crate::introspect::expire_field(&self.session.engine, db as usize, cells as usize) {
+        match crate::introspect::expire_field(&self.servers.main.engine, db as usize, cells as usize) {
             Some(f) => to_js(&f),
             None => JsValue::NULL,
         }
@@ -442,21 +488,23 @@ impl Playground {
     /// Buckets `start..start+count` of a db's expires table with their chains:
     /// `[{bucket, keys: [{key, ttl_ms, expired}]}]`.
     pub fn expire_buckets(&self, db: u32, start: u32, count: u32) -> JsValue {
-        to_js(&crate::introspect::expire_buckets(&self.session.engine, db as usize, start as usize, count as usize))
+        to_js(&crate::introspect::expire_buckets(&self.servers.main.engine, db as usize, start as usize, count as usize))
     }
 
     /// Creates `count` keys `<prefix><n>` with TTLs drawn (seeded) between `min_ms` and `max_ms`,
     /// `distribution` "uniform" or "exponential". Not a Redis command. Returns the number made.
     pub fn populate(&mut self, db: u32, count: u32, prefix: &str, min_ms: f64, max_ms: f64, distribution: &str) -> u32 {
         let (lo, hi) = (clock_ms(min_ms), clock_ms(max_ms));
-        self.session.engine.populate_volatile(
+        let made = self.servers.main.engine.populate_volatile(
             db as usize,
             count as usize,
             prefix.as_bytes(),
             lo,
             hi,
             distribution == "exponential",
-        ) as u32
+        ) as u32;
+        self.servers.settle();
+        made
     }
 
     /// The LRU-approximation experiment on a separate engine: `{keys, samples,
@@ -472,7 +520,7 @@ impl Playground {
     /// max_value}`, or null if `key` is not a sorted set.
     pub fn zset_window(&self, db: u32, key: &str, start: f64, count: u32) -> JsValue {
         let start = if start.is_finite() && start > 0.0 { start as u64 } else { 0 };
-        match crate::introspect::zset_window(&self.session.engine, db as usize, key.as_bytes(), start, count as usize) {
+        match crate::introspect::zset_window(&self.servers.main.engine, db as usize, key.as_bytes(), start, count as usize) {
             Some(w) => to_js(&w),
             None => JsValue::NULL,
         }

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 
 use redisplay::sim::delay_queue::input::ConfigInput;
 use redisplay::sim::delay_queue::Sim;
-use redisplay::{EngineOptions, Session};
+use redisplay::session::servers::Servers;
+use redisplay::EngineOptions;
 use serde_json::{json, Value};
 
 const VIEWS: &[&str] = &["keyspace", "zset", "expiry", "eviction", "delay-queue", "persistence"];
@@ -59,7 +60,7 @@ fn play(lab: &mut Value, record: bool) -> Vec<String> {
     let mut diffs = Vec::new();
     let seed = lab["seed"].as_u64().expect("seed");
     let start_ms = lab["startMs"].as_i64().expect("startMs");
-    let mut s = Session::new(EngineOptions { seed, start_ms });
+    let mut s = Servers::new(EngineOptions { seed, start_ms });
     let steps = lab["steps"].as_array_mut().expect("steps");
     assert!(!steps.is_empty());
     for (n, step) in steps.iter_mut().enumerate() {
@@ -72,10 +73,21 @@ fn play(lab: &mut Value, record: bool) -> Vec<String> {
         let Some(lines) = step.get_mut("lines").and_then(Value::as_array_mut) else { continue };
         for item in lines.iter_mut() {
             let console = item.get("console").and_then(Value::as_u64).unwrap_or(0) as usize;
+            // `server`: 1 opens the console on the second server (127.0.0.1:6380).
+            let server = item.get("server").and_then(Value::as_u64).unwrap_or(0) as usize;
             while s.console_count() <= console {
-                s.open_console();
+                s.open_console_on(server);
             }
-            let (what, actual) = if let Some(line) = item.get("line").and_then(Value::as_str) {
+            assert_eq!(s.server_of(console), Some(server), "step {}: console {console} is on the other server", n + 1);
+            let (what, actual) = if let Some(link) = item.get("link") {
+                if let Some(ms) = link.get("latencyMs").and_then(Value::as_i64) {
+                    s.set_link_latency(ms);
+                }
+                if let Some(down) = link.get("down").and_then(Value::as_bool) {
+                    s.set_link_down(down);
+                }
+                continue;
+            } else if let Some(line) = item.get("line").and_then(Value::as_str) {
                 let line = line.to_string();
                 let out = s.run_line_on(console, line.as_bytes());
                 (line, Value::String(text(&out.text)))
@@ -102,7 +114,7 @@ fn play(lab: &mut Value, record: bool) -> Vec<String> {
                     }
                 }
             } else {
-                panic!("step {}: a line needs `line`, `receive` or `sim`: {item}", n + 1);
+                panic!("step {}: a line needs `line`, `receive`, `sim` or `link`: {item}", n + 1);
             };
             if record {
                 item["expect"] = actual;

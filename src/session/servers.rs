@@ -6,9 +6,11 @@
 //! lands at t + 50 exactly. The consoles are numbered across the servers: console 0 is the
 //! first server's first; `open_console_on(1)` adds one on the second.
 //!
-//! Deviation: a `CLOCK ADVANCE` typed on one server moves its clock at once (its cron runs
-//! for the ticks crossed); the other server and the network catch up after it, so what the
-//! first server wrote to the wire during the jump is stamped with the jump's end.
+//! `CLOCK ADVANCE <ms>` typed on either server's console moves the one clock: both servers
+//! walk there together (then the console runs `CLOCK ADVANCE 0`, whose reply is the same
+//! time). Deviation: inside MULTI, a script, or with a repeat prefix it moves its own server's
+//! clock at once and the other catches up after it, so what was written to the wire during
+//! the jump is stamped with the jump's end; so does `CLOCK SET`.
 
 use super::{LineOutput, Session};
 use crate::engine::{Advance, ClientId, EngineOptions};
@@ -88,6 +90,8 @@ impl Servers {
             s.port = PORTS[1];
             s.show_pushes = self.show_pushes;
             s.engine.set_propagation_trace(self.trace);
+            // No view drains its events (the replica lane reads snapshots): none are kept.
+            s.engine.set_event_recording(false);
             self.second = Some(s);
         }
         self.second.as_mut().expect("made above")
@@ -150,12 +154,39 @@ impl Servers {
         let Some(t) = self.target(console) else {
             return LineOutput { text: b"(redisplay) no such console.\n".to_vec(), ..LineOutput::default() };
         };
+        let line = match self.shared_advance(t, line) {
+            Some(ms) => {
+                let to = self.main.engine.now_ms().saturating_add(ms);
+                self.walk_to(to, crate::command::clock::MAX_ADVANCE_TICKS);
+                &b"CLOCK ADVANCE 0"[..]
+            }
+            None => line,
+        };
         let out = match self.session_mut(t.server) {
             Some(s) => s.run_line_on(t.console, line),
             None => LineOutput::default(),
         };
         self.settle();
         out
+    }
+
+    /// `CLOCK ADVANCE <ms>` alone on a line, on an idle console outside MULTI, with a second
+    /// server: the ms both servers walk (None: the line runs as typed).
+    fn shared_advance(&self, t: Target, line: &[u8]) -> Option<i64> {
+        self.second.as_ref()?;
+        let args = crate::tokenize::split_args(line)?;
+        let [cmd, sub, ms] = args.as_slice() else { return None };
+        if !cmd.eq_ignore_ascii_case(b"clock") || !sub.eq_ignore_ascii_case(b"advance") {
+            return None;
+        }
+        let ms: i64 = std::str::from_utf8(ms).ok()?.parse().ok()?;
+        let session = self.session_of(t.server)?;
+        let idle = !session.is_waiting(t.console) && !session.is_subscribed(t.console);
+        let in_multi = session.prompt_of(t.console).contains("(TX)");
+        let now = self.main.engine.now_ms();
+        let fits = ms >= 0 && now.checked_add(ms).is_some_and(|to| to <= crate::engine::MAX_CLOCK_MS);
+        let ticks_ok = self.main.engine.ticks_until(now.saturating_add(ms)) <= crate::command::clock::MAX_ADVANCE_TICKS;
+        (idle && !in_multi && fits && ticks_ok && session.engine.busy_script().is_none()).then_some(ms)
     }
 
     pub fn poll(&mut self, console: usize) -> Vec<u8> {
