@@ -284,6 +284,8 @@ fn all_docs() -> BTreeMap<String, String> {
         include_str!("../src/introspect.rs"),
         include_str!("../src/sim/delay_queue/mod.rs"),
         include_str!("../src/sim/lru_experiment.rs"),
+        include_str!("../src/replication/link.rs"),
+        include_str!("../src/session/servers.rs"),
     ] {
         docs.extend(rust_docs(src));
     }
@@ -360,6 +362,16 @@ fn snapshots_file() -> String {
     let lru = redisplay::sim::lru_experiment::run(200, 5, 1);
     exec(&mut e, c, &["CONFIG", "SET", "appendonly", "yes"]);
     let persistence = introspect::persistence(&e);
+    // Two servers, the second a replica of the first through a link with latency, a write in
+    // flight.
+    let mut servers = redisplay::session::servers::Servers::new(EngineOptions { seed: 1, start_ms: T0 });
+    let replica = servers.open_console_on(1);
+    servers.run_line_on(0, b"CONFIG SET repl-diskless-sync-delay 0");
+    servers.run_line_on(replica, b"REPLICAOF 127.0.0.1 6379");
+    servers.run_line_on(0, b"CLOCK ADVANCE 2000");
+    servers.set_link_latency(100);
+    servers.run_line_on(0, b"SET k v EX 60");
+    let replication = servers.replication();
     let metrics = [
         Metrics::default(),
         Metrics { lateness_p50: Some(12), lateness_p99: Some(40), lateness_max: Some(90), ..Metrics::default() },
@@ -373,6 +385,11 @@ fn snapshots_file() -> String {
         ("ExpireBuckets[]", Hint::Name { ts: "BucketView", rust: "BucketView" }),
         ("ExpireBuckets[].keys[]", Hint::Name { ts: "BucketKey", rust: "BucketKey" }),
         ("PersistenceSnapshot.files[]", Hint::Name { ts: "FileInfo", rust: "FileInfo" }),
+        ("ReplicationSnapshot.servers[]", Hint::Name { ts: "ReplicationSide", rust: "ReplicationSide" }),
+        ("ReplicationSnapshot.servers[].replicas[]", Hint::Name { ts: "ReplicaAck", rust: "ReplicaAck" }),
+        ("ReplicationSnapshot.network", Hint::Name { ts: "NetworkSnapshot", rust: "NetworkSnapshot" }),
+        ("ReplicationSnapshot.network.chunks[]", Hint::Name { ts: "LinkChunk", rust: "Chunk" }),
+        ("ReplicationSnapshot.network.notes[]", Hint::Name { ts: "LinkNote", rust: "LinkNote" }),
     ]);
     let id = |t: Ty| t;
     schema.root("KeyspacePage", Some("KeyspacePage"), &[json(&keyspace)], id);
@@ -390,11 +407,12 @@ fn snapshots_file() -> String {
     );
     schema.root("LruExperimentResult", Some("ExperimentResult"), &[json(&lru)], id);
     schema.root("PersistenceSnapshot", Some("PersistenceSnapshot"), &[json(&persistence)], id);
+    schema.root("ReplicationSnapshot", Some("ReplicationSnapshot"), &[json(&replication)], id);
     schema.root("DelayQueueMetrics", Some("Metrics"), &metrics.iter().map(json).collect::<Vec<_>>(), id);
     assert_eq!(schema.unused_hints(), Vec::<&str>::new(), "hints that matched nothing (a field was renamed?)");
     let header = format!(
         "{HEADER}//\n// The views' windowed snapshots (src/introspect.rs, through Playground.keyspace, zset_window,\n\
-         // expire_field, expire_buckets, persistence), the LRU experiment (src/sim/lru_experiment.rs) and the\n\
+         // expire_field, expire_buckets, persistence, replication), the LRU experiment (src/sim/lru_experiment.rs) and the\n\
          // delay-queue lab's metrics (src/sim/delay_queue.rs).\n"
     );
     write_types(&schema, &docs, &header, "")

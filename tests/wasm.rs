@@ -207,3 +207,28 @@ fn the_delay_queue_lab_runs_in_slices_and_refuses_bad_configs_with_an_error() {
     assert!(DelayQueueLab::strategy_code(3.0).contains("redis.eval(POP_DUE"));
     assert_eq!(DelayQueueLab::strategy_name(7.0), "");
 }
+
+/// The page's second server made a replica of the first, through the bindings (a 32-bit
+/// `usize` once turned every RDB payload "too large" here, and nowhere natively).
+#[wasm_bindgen_test]
+fn a_second_server_becomes_a_replica_through_the_bindings() {
+    let mut pg = Playground::new(Some(1.0), Some(1_735_732_800_000.0));
+    assert_eq!(text(&pg.execute("SET session:42 alice EX 1800")), "OK\n");
+    let r = pg.open_console_on(1);
+    assert_eq!(pg.console_server(r), 1);
+    assert_eq!(pg.prompt_of(r), "127.0.0.1:6380> ");
+    assert_eq!(text(&pg.execute_on(r, "REPLICAOF 127.0.0.1 6379")), "OK\n");
+    // The diskless sync waits repl-diskless-sync-delay (5 s); one clock moves both servers.
+    assert_eq!(text(&pg.execute("CLOCK ADVANCE 6000")), "(integer) 1735732806000\n");
+    assert_eq!(text(&pg.execute_on(r, "GET session:42")), "\"alice\"\n");
+    pg.set_link_latency(1000.0);
+    assert_eq!(text(&pg.execute("SET k v")), "OK\n");
+    assert_eq!(text(&pg.execute_on(r, "EXISTS k")), "(integer) 0\n", "on the wire for a second");
+    pg.advance_to(pg.now() + 1000.0, None);
+    assert_eq!(text(&pg.execute_on(r, "EXISTS k")), "(integer) 1\n");
+    let snap = pg.replication();
+    let servers = js_sys::Array::from(&field(&snap, "servers"));
+    assert_eq!(servers.length(), 2);
+    assert_eq!(field(&servers.get(1), "role").as_string().as_deref(), Some("slave"));
+    assert_eq!(field(&servers.get(1), "link").as_string().as_deref(), Some("connected"));
+}

@@ -491,7 +491,7 @@ async function boot() {
       line(n, text) {
         if (parts.consoles.ensure(n)) parts.consoles.submitOn(n, text);
       },
-      open: () => parts.consoles.open(),
+      open: (server) => parts.consoles.open(server),
       close: () => parts.consoles.close(),
       interrupt(n) {
         parts.engine.interrupt(n);

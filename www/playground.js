@@ -230,6 +230,7 @@ export async function mountPlayground(root, options) {
     expireField: (db, cells) => engine.expireField(db, cells),
     expireBuckets: (db, start, count) => engine.expireBuckets(db, start, count),
     persistence: () => engine.persistence(),
+    replication: () => engine.replication(),
   };
   const invalidate = () => loop?.wake();
   const configGet = (name) => engine.configGet(name);
@@ -262,7 +263,14 @@ export async function mountPlayground(root, options) {
     });
   }
   const persistenceEl = find("persistence");
-  if (persistenceEl) persistenceView = createPersistenceView(persistenceEl, { source, invalidate });
+  if (persistenceEl) persistenceView = createPersistenceView(persistenceEl, {
+      source,
+      invalidate,
+      link: {
+        setLatency: (ms) => engine.setLinkLatency(ms),
+        setDown: (down) => engine.setLinkDown(down),
+      },
+    });
   // Every frame, the consoles print what arrived without input (messages, late replies).
   const consolePoll = { update: () => consoles?.update() ?? false, draw() {} };
   const workload = createWorkloadDriver({ engine });

@@ -24,8 +24,9 @@ import { MAX_RDB_BYTES } from "./rdb-file.js";
  * One recorded call: `[t, op, ...args]`, `t` in virtual ms since the start.
  *   [t, "line", console, text]          [t, "command", args]
  *   [t, "populate", db, count, prefix, minMs, maxMs, distribution]
- *   [t, "open"]  [t, "close"]  [t, "interrupt", console]  [t, "setTime", msSinceStart]  [t, "reset"]
+ *   [t, "open"]  [t, "open", server]  [t, "close"]  [t, "interrupt", console]  [t, "setTime", msSinceStart]  [t, "reset"]
  *   [t, "rdb", base64url]               an RDB file that loaded (one that did not changed nothing)
+ *   [t, "link", "latency", ms]  [t, "link", "down", bool]   the link between the two servers
  * @typedef {[number, string, ...any[]]} LogEntry
  */
 
@@ -45,7 +46,7 @@ import { MAX_RDB_BYTES } from "./rdb-file.js";
  * (so it shows), opening/closing a console pane, Ctrl-C, a reset, an RDB file loaded.
  * @typedef {object} ReplayHost
  * @property {(n: number, text: string) => void} line
- * @property {() => void} open
+ * @property {(server?: number) => void} open  a console pane (on server 1: the second server)
  * @property {() => void} close
  * @property {(n: number) => void} interrupt
  * @property {() => void} reset
@@ -64,7 +65,7 @@ export const MAX_SESSION_TEXT = 8_000_000;
  */
 const MAX_RDB_TEXT = Math.ceil((MAX_RDB_BYTES * 4) / 3);
 
-const OPS = new Set(["line", "command", "populate", "open", "close", "interrupt", "setTime", "reset", "rdb"]);
+const OPS = new Set(["line", "command", "populate", "open", "close", "interrupt", "setTime", "reset", "rdb", "link"]);
 
 /**
  * @param {unknown} v
@@ -120,6 +121,10 @@ export function recordSession(engine, { seed, startMs }) {
   wrap("command", (t, args) => [t, "command", Array.from(args ?? [], String)]);
   wrap("populate", (t, db, count, prefix, minMs, maxMs, distribution) => [t, "populate", db, count, String(prefix), minMs, maxMs, String(distribution)]);
   wrap("openConsole", (t) => [t, "open"]);
+  // A console on the second server (127.0.0.1:6380): `[t, "open", 1]`.
+  wrap("openConsoleOn", (t, server) => [t, "open", server === 1 ? 1 : 0]);
+  wrap("setLinkLatency", (t, ms) => [t, "link", "latency", Number(ms)]);
+  wrap("setLinkDown", (t, down) => [t, "link", "down", Boolean(down)]);
   wrap("closeConsole", (t) => [t, "close"]);
   wrap("interrupt", (t, n) => [t, "interrupt", n]);
   wrap("setTime", (t, ms) => [t, "setTime", Number(ms) - startMs]);
@@ -167,6 +172,10 @@ export function sessionProblem(s) {
           return !Number.isSafeInteger(e[2]);
         case "rdb":
           return !(textOf(e[2], MAX_RDB_TEXT) && /^[A-Za-z0-9_-]*$/.test(e[2]));
+        case "open":
+          return !(e[2] === undefined || e[2] === 0 || e[2] === 1);
+        case "link":
+          return !((e[2] === "latency" && Number.isFinite(e[3]) && e[3] >= 0 && e[3] <= 3_600_000) || (e[2] === "down" && typeof e[3] === "boolean"));
         default:
           return false;
       }
@@ -280,7 +289,7 @@ export function encodeCommands(lines) {
  * and a busy stretch never holds a frame. `host.line(n, text)` runs a console line (so the
  * console shows it) — it must end up calling engine.executeOn(n, text); `host.open()` opens a
  * console pane.
- * @param {Pick<import("./engine").Engine, "now" | "advanceTo" | "command" | "populate" | "setTime">} engine
+ * @param {Pick<import("./engine").Engine, "now" | "advanceTo" | "command" | "populate" | "setTime"> & Partial<Pick<import("./engine").Engine, "setLinkLatency" | "setLinkDown">>} engine
  * @param {Session} session
  * @param {ReplayHost} host
  * @param {{clock?: () => number}} [options]  real time in ms (tests may pin it)
@@ -320,7 +329,11 @@ export function replayJob(engine, session, host, { clock = () => performance.now
         engine.populate(e[2], e[3], e[4], e[5], e[6], e[7]);
         break;
       case "open":
-        host.open();
+        host.open(e[2] === 1 ? 1 : 0);
+        break;
+      case "link":
+        if (e[2] === "latency") engine.setLinkLatency?.(e[3]);
+        else if (e[2] === "down") engine.setLinkDown?.(e[3]);
         break;
       case "close":
         host.close();

@@ -350,6 +350,11 @@ impl Network {
         self.note(now, text);
     }
 
+    /// A server's log line among the notes (the page's two servers' serverLog).
+    pub fn log_line(&mut self, ms: i64, text: String) {
+        self.note(ms, text);
+    }
+
     fn remember(&mut self, chunk: Chunk) {
         if self.history.len() >= HISTORY {
             self.history.pop_front();

@@ -1049,7 +1049,7 @@ impl Engine {
                 );
             } else {
                 let size = std::str::from_utf8(&line[1..]).ok().and_then(|t| t.parse::<i64>().ok());
-                let max = self.hot.proto_max_bulk_len.max(1 << 20).saturating_mul(8);
+                let max = self.hot.proto_max_bulk_len.max(1 << 20).saturating_mul(8).min(i64::try_from(usize::MAX).unwrap_or(i64::MAX));
                 let Some(size) = size.filter(|&s| s >= 0 && s <= max) else {
                     self.server_log(LogLevel::Warning, "Bad protocol from MASTER: invalid payload length");
                     self.cancel_handshake();
@@ -1066,7 +1066,9 @@ impl Engine {
             return true;
         }
         // The payload (Redis writes it to disk; held in memory here, it is bounded).
-        let limit = self.hot.proto_max_bulk_len.max(1 << 20).saturating_mul(8) as usize;
+        // (4 GiB by default: beyond a 32-bit usize, so clamped rather than cast — a cast made it
+        // 0 in the page's wasm, and every payload "too large".)
+        let limit = usize::try_from(self.hot.proto_max_bulk_len.max(1 << 20).saturating_mul(8)).unwrap_or(usize::MAX);
         let Some(m) = self.repl.master.as_mut() else { return false };
         let mut too_large = false;
         let done = match (m.transfer.size, &m.transfer.eof_mark) {

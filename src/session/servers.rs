@@ -258,9 +258,17 @@ impl Servers {
         self.pump();
     }
 
+    /// Moves the network, then files both servers' log lines (serverLog: "Full resync from
+    /// master", "Partial resynchronization request … accepted", …) among its notes as
+    /// `6380:S <line>`, the way redis-server marks a master's (M) and a replica's (S) lines.
     fn pump(&mut self) {
-        if let Some(second) = self.second.as_mut() {
-            self.net.pump([&mut self.main.engine, &mut second.engine]);
+        let Some(second) = self.second.as_mut() else { return };
+        self.net.pump([&mut self.main.engine, &mut second.engine]);
+        for (i, e) in [&mut self.main.engine, &mut second.engine].into_iter().enumerate() {
+            let role = if e.is_replica() { 'S' } else { 'M' };
+            for line in e.take_log() {
+                self.net.log_line(line.at_ms, format!("{}:{role} {}", PORTS[i], line.message));
+            }
         }
     }
 
@@ -353,5 +361,54 @@ impl Servers {
             servers.push(crate::introspect::replication_side(&s.engine));
         }
         ReplicationSnapshot { servers, network: self.net.snapshot() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T0: i64 = 1_735_732_800_000;
+
+    fn text(s: &mut Servers, console: usize, line: &str) -> String {
+        String::from_utf8_lossy(&s.run_line_on(console, line.as_bytes()).text).trim_end().to_string()
+    }
+
+    /// As the page builds it (pushes shown, the propagation stream traced).
+    fn page() -> Servers {
+        let mut s = Servers::new(EngineOptions { seed: 1, start_ms: T0 });
+        s.set_show_pushes(true);
+        s.set_propagation_trace(true);
+        s
+    }
+
+    #[test]
+    fn a_console_on_the_second_server_makes_it_a_replica_on_one_clock() {
+        let mut s = page();
+        assert_eq!(text(&mut s, 0, "SET a 1"), "OK");
+        let r = s.open_console_on(1);
+        assert_eq!(r, 1);
+        assert_eq!(s.server_of(r), Some(1));
+        assert_eq!(s.prompt_of(r), "127.0.0.1:6380> ");
+        assert_eq!(s.prompt_of(0), "127.0.0.1:6379> ");
+        assert_eq!(text(&mut s, r, "REPLICAOF 127.0.0.1 6379"), "OK");
+        assert_eq!(text(&mut s, 0, "CLOCK ADVANCE 6000"), format!("(integer) {}", T0 + 6000));
+        assert_eq!(s.second().map(|x| x.engine.now_ms()), Some(T0 + 6000), "one clock");
+        assert_eq!(text(&mut s, r, "GET a"), "\"1\"");
+        assert_eq!(text(&mut s, r, "DBSIZE"), "(integer) 1");
+        // The page's loop: advance_to moves both.
+        let adv = s.advance_to(T0 + 7000, 10_000);
+        assert_eq!(adv.lag_ms, 0);
+        assert_eq!(s.second().map(|x| x.engine.now_ms()), Some(T0 + 7000));
+        assert_eq!(text(&mut s, 0, "SET b 2"), "OK");
+        assert_eq!(text(&mut s, r, "GET b"), "\"2\"");
+        let snap = s.replication();
+        assert_eq!(snap.servers[1].role, "slave");
+        assert_eq!(snap.servers[1].link, Some("connected"));
+        // A reset: both servers fresh, the replica console still on the second.
+        s.reset();
+        assert_eq!(s.prompt_of(r), "127.0.0.1:6380> ");
+        assert_eq!(text(&mut s, r, "DBSIZE"), "(integer) 0");
+        assert_eq!(text(&mut s, r, "ROLE").lines().next(), Some("1) \"master\""));
     }
 }

@@ -28,7 +28,7 @@ export const MAX_CONSOLES = 3;
 /**
  * @param {HTMLElement} root  the console area (emptied)
  * @param {object} options
- * @param {Pick<import("../engine").Engine, "consoleClient" | "poll" | "executeOn" | "promptOf" | "interrupt" | "openConsole" | "closeConsole"> & Partial<Pick<import("../engine").Engine, "hintOf" | "setRaw">>} options.engine  the engine API (engine.js)
+ * @param {Pick<import("../engine").Engine, "consoleClient" | "poll" | "executeOn" | "promptOf" | "interrupt" | "openConsole" | "closeConsole"> & Partial<Pick<import("../engine").Engine, "hintOf" | "setRaw" | "openConsoleOn" | "consoleServer">>} options.engine  the engine API (engine.js)
  * @param {import("./completion").CompletionEntry[]} options.completions    from buildCompletionEntries
  * @param {string[]} options.welcome     lines the first console prints first
  * @param {(result: import("../engine/plain").LineResult, line: string, n: number) => void} [options.onRun]  after each line
@@ -41,10 +41,13 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
   const addButton = el("button", "console-add", "+ Another client");
   addButton.type = "button";
   addButton.title = "Open another redis-cli: a second client of the same engine, side by side";
+  const replicaButton = el("button", "console-add-replica", "+ Replica");
+  replicaButton.type = "button";
+  replicaButton.title = "Open redis-cli on the page's second server (127.0.0.1:6380) with REPLICAOF 127.0.0.1 6379 typed, ready to send: it becomes a replica of this one";
   const closeButton = el("button", "console-close", "Close the last client");
   closeButton.type = "button";
   closeButton.hidden = true;
-  bar.append(el("span", "console-bar-title", "redis-cli"), addButton, closeButton);
+  bar.append(el("span", "console-bar-title", "redis-cli"), addButton, replicaButton, closeButton);
   const panes = el("div", "console-panes");
   root.append(bar, panes);
 
@@ -86,9 +89,14 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
     }
   }
 
-  /** @param {number} n */
-  function labelText(n) {
-    return `client ${engine.consoleClient(n)}`;
+  /** The server console `n` talks to (0: 127.0.0.1:6379, 1: the second server). */
+  const serverOf = (/** @type {number} */ n) => engine.consoleServer?.(n) ?? 0;
+  /**
+   * @param {number} n
+   * @param {number} [client]
+   */
+  function labelText(n, client = engine.consoleClient(n)) {
+    return serverOf(n) === 1 ? `127.0.0.1:6380 · client ${client}` : `client ${client}`;
   }
 
   /** @type {Set<(n: number, text: string) => void>} who wants to know what a console printed without input (the lab player) */
@@ -102,7 +110,7 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
         for (const fn of receiveListeners) fn(n, p.text);
       }
       c.view.setState(p);
-      const text = `client ${p.client}`;
+      const text = labelText(n, p.client);
       if (c.label.textContent !== text) c.label.textContent = text;
     });
   }
@@ -114,6 +122,7 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
   function mount(n, lines) {
     const pane = el("div", "console-pane");
     pane.dataset.console = String(n);
+    pane.dataset.server = String(serverOf(n));
     const head = el("div", "console-pane-label");
     const label = el("span", "console-pane-client", labelText(n));
     // `redis-cli --raw`: replies printed as they are (北京, not "\xe5\x8c\x97…").
@@ -162,15 +171,27 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
 
   function syncButtons() {
     addButton.hidden = consoles.length >= MAX_CONSOLES;
+    replicaButton.hidden = consoles.length >= MAX_CONSOLES || typeof engine.openConsoleOn !== "function";
     closeButton.hidden = consoles.length < 2;
     root.dataset.consoles = String(consoles.length);
   }
 
-  function open() {
+  /**
+   * Opens a console: on the first server (another client), or on the second (server 1).
+   * @param {number} [server]
+   */
+  function open(server = 0) {
     if (consoles.length >= MAX_CONSOLES) return null;
-    const n = engine.openConsole();
+    const n = server === 1 && engine.openConsoleOn ? engine.openConsoleOn(1) : engine.openConsole();
     if (n !== consoles.length) return null;
-    const view = mount(n, [`Another redis-cli, connected to the same engine as ${labelText(n)}. Try SUBSCRIBE here and PUBLISH on the left.`]);
+    const welcomeText =
+      server === 1
+        ? [
+            "redis-cli connected to the page's second server, 127.0.0.1:6380 (its own keyspace, clock shared).",
+            "REPLICAOF 127.0.0.1 6379 makes it a replica of the first; the Persistence view's Replica lane shows the link.",
+          ]
+        : [`Another redis-cli, connected to the same engine as ${labelText(n)}. Try SUBSCRIBE here and PUBLISH on the left.`];
+    const view = mount(n, welcomeText);
     syncButtons();
     view.focus();
     return view;
@@ -187,6 +208,11 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
   }
 
   addButton.addEventListener("click", () => open());
+  replicaButton.addEventListener("click", () => {
+    const view = open(1);
+    // Typed, not sent: the learner sees the command that makes a replica and sends it.
+    if (view && !consoles.slice(0, -1).some((_, i) => serverOf(i) === 1)) view.type("REPLICAOF 127.0.0.1 6379");
+  });
   closeButton.addEventListener("click", () => close());
 
   const primary = mount(0, welcome);
@@ -199,14 +225,16 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
     pollAll,
     count: () => consoles.length,
     /**
-     * Opens consoles until console `n` exists (a lab step on the second client); false if it can't.
+     * Opens consoles until console `n` exists (a lab step on the second client), the last on
+     * `server`; false if it can't, or console `n` is on the other server.
      * @param {number} n
+     * @param {number} [server]
      */
-    ensure(n) {
+    ensure(n, server = undefined) {
       while (consoles.length <= n) {
-        if (open() === null) return false;
+        if (open(consoles.length === n ? (server ?? 0) : 0) === null) return false;
       }
-      return true;
+      return server === undefined || serverOf(n) === server;
     },
     /**
      * Runs a line on console `n` as if typed there; its result (`{text, …}`), or null.

@@ -21,6 +21,7 @@ import { DEFAULT_PROMPT, infoArgs, infoFromReply, plainAdvance, plainCommandResu
 /** @typedef {import("../types/snapshots").ExpireField} ExpireField */
 /** @typedef {import("../types/snapshots").BucketView} BucketView */
 /** @typedef {import("../types/snapshots").PersistenceSnapshot} PersistenceSnapshot */
+/** @typedef {import("../types/snapshots").ReplicationSnapshot} ReplicationSnapshot */
 
 const RESTARTING_TEXT = "(redisplay) the engine is restarting after an internal error; try again in a moment.\n";
 
@@ -277,6 +278,36 @@ export function createFacade(recovery) {
     },
 
     /**
+     * Both servers' side of replication and the link between them (src/session/servers.rs
+     * `replication`), or null. O(keys with a TTL): throttle it.
+     * @returns {ReplicationSnapshot | null}
+     */
+    replication() {
+      return guarded("replication", (pg) => (typeof pg.replication === "function" ? (pg.replication() ?? null) : null), () => null);
+    },
+
+    /** Whether the page's second server (127.0.0.1:6380) exists. */
+    hasSecond() {
+      return guarded("has_second", (pg) => typeof pg.has_second === "function" && pg.has_second(), () => false);
+    },
+
+    /**
+     * One-way latency of the link between the two servers (virtual ms).
+     * @param {number} ms
+     */
+    setLinkLatency(ms) {
+      guarded("set_link_latency", (pg) => pg.set_link_latency(Number(ms)), () => undefined);
+    },
+
+    /**
+     * Cuts the link between the servers (true) or restores it (false).
+     * @param {boolean} down
+     */
+    setLinkDown(down) {
+      guarded("set_link_down", (pg) => pg.set_link_down(Boolean(down)), () => undefined);
+    },
+
+    /**
      * A db's expires table folded into `cells` cells in bucket order (src/introspect.rs
      * `expire_field`), or null. O(keys with a TTL): throttle it.
      * @param {number} db
@@ -366,6 +397,25 @@ export function createFacade(recovery) {
      */
     openConsole() {
       return guarded("open_console", (pg) => pg.open_console(), () => -1);
+    },
+
+    /**
+     * Opens a console on server `server` (0: 127.0.0.1:6379; 1: the second server,
+     * 127.0.0.1:6380, made on first use); returns its number (-1 while restarting).
+     * @param {number} server
+     * @returns {number}
+     */
+    openConsoleOn(server) {
+      return guarded("open_console_on", (pg) => pg.open_console_on(server), () => -1);
+    },
+
+    /**
+     * The server (0 or 1) console `n` talks to.
+     * @param {number} n
+     * @returns {number}
+     */
+    consoleServer(n) {
+      return guarded("console_server", (pg) => (typeof pg.console_server === "function" ? pg.console_server(n) : 0), () => 0);
     },
 
     /**

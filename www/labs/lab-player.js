@@ -31,7 +31,9 @@ import { number } from "../format.js";
  * @typedef {object} LabItem
  * @property {string} [line]
  * @property {number} [console]  0-based (client 1 is console 0)
+ * @property {number} [server]   1: the console is on the page's second server (127.0.0.1:6380)
  * @property {boolean} [receive]
+ * @property {{latencyMs?: number, down?: boolean}} [link]  sets the link between the two servers
  * @property {string} [sim]      "delay-queue", "pipeline" or "cache-aside"
  * @property {Record<string, unknown>} [config]
  * @property {unknown} [expect]
@@ -154,7 +156,14 @@ function consoleOf(item) {
  */
 function describeItem(item) {
   const n = consoleOf(item);
-  const who = n > 0 ? `client ${n + 1}` : "";
+  const who = item.server === 1 ? "replica 127.0.0.1:6380" : n > 0 ? `client ${n + 1}` : "";
+  if (item.link && typeof item.link === "object") {
+    const parts = [];
+    if (typeof item.link.latencyMs === "number") parts.push(`latency ${number(item.link.latencyMs)} ms each way`);
+    if (item.link.down === true) parts.push("cut");
+    if (item.link.down === false) parts.push("restored");
+    return `(the link between the servers: ${parts.join(", ")})`;
+  }
   if (typeof item.line === "string") return `${who ? `${who}> ` : "> "}${item.line}`;
   if (item.receive) return `(${who || "client 1"} receives what arrived)`;
   if (typeof item.sim === "string") return `simulation: ${item.sim} ${JSON.stringify(item.config ?? {})}`;
@@ -208,9 +217,10 @@ function lookup(obj, path) {
  * @param {(view: string, focusKey: string | null) => void} [options.showView]  bring a view forward (and open a key in it)
  * @param {(kind: string, config: Record<string, unknown>) => import("../engine/lab-adapters").SimOutcome} options.runSim
  * @param {((config: Record<string, unknown>) => void) | null} [options.showDelayQueue]  load a delay-queue sim into its view
+ * @param {(link: {latencyMs?: number, down?: boolean}) => void} [options.setLink]  a `link` item: the link between the servers
  * @param {(state: {step: number, ran: boolean}) => void} [options.onChange]
  */
-export function createLabPlayer(root, { lab, consoles, showView = () => {}, runSim, showDelayQueue = null, onChange = () => {} }) {
+export function createLabPlayer(root, { lab, consoles, showView = () => {}, runSim, showDelayQueue = null, setLink = () => {}, onChange = () => {} }) {
   root.replaceChildren();
   root.classList.add("lab-player");
   root.setAttribute("aria-label", `Lab: ${lab.title}`);
@@ -354,7 +364,7 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
       if (typed < items.length) {
         const item = items[typed++];
         const n = consoleOf(item);
-        consoles.ensure(n);
+        consoles.ensure(n, item.server === 1 ? 1 : 0);
         consoles.typeOn(n, String(item.line));
       }
       if (typed >= items.length) ran.add(current);
@@ -372,8 +382,11 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
   function runItem(item) {
     const n = consoleOf(item);
     const index = (lab.steps[current].lines ?? []).indexOf(item);
-    if (typeof item.line === "string") {
-      if (!consoles.ensure(n)) return;
+    if (item.link && typeof item.link === "object") {
+      setLink(item.link);
+      consoles.pollAll();
+    } else if (typeof item.line === "string") {
+      if (!consoles.ensure(n, item.server === 1 ? 1 : 0)) return;
       const r = consoles.submitOn(n, item.line);
       outputs.push({ step: current, item: index, text: r ? String(r.text) : null });
     } else if (item.receive) {
@@ -430,6 +443,11 @@ export function attachLab(labEl, lab, parts) {
       if (focusKey) parts.store.set({ selectedDb: 0, selectedKey: focusKey });
     },
     runSim: (kind, simConfig) => parts.engine.runLabSim(kind, simConfig),
+    setLink(link) {
+      if (typeof link.latencyMs === "number") parts.engine.setLinkLatency(link.latencyMs);
+      if (typeof link.down === "boolean") parts.engine.setLinkDown(link.down);
+      parts.loop.wake();
+    },
     showDelayQueue: parts.delayQueue
       ? (simConfig) => {
           parts.delayQueue?.run({ config: simConfig, compareStrategy: null }, { play: false });

@@ -5,7 +5,7 @@
 // fields are `T | null`.
 //
 // The views' windowed snapshots (src/introspect.rs, through Playground.keyspace, zset_window,
-// expire_field, expire_buckets, persistence), the LRU experiment (src/sim/lru_experiment.rs) and the
+// expire_field, expire_buckets, persistence, replication), the LRU experiment (src/sim/lru_experiment.rs) and the
 // delay-queue lab's metrics (src/sim/delay_queue.rs).
 
 export interface KeyInfo {
@@ -133,6 +133,84 @@ export interface PersistenceSnapshot {
   /** `rdb_changes_since_last_save` and `lastsave` (Unix seconds). */
   changes_since_save: number;
   lastsave: number;
+}
+
+export interface ReplicaAck {
+  port: number;
+  state: string;
+  ackOffset: number;
+}
+
+/**
+ * One server's side of replication, for the persistence view's replica lane: what INFO
+ * replication and DBSIZE say, and how many of its keys are logically expired but still there
+ * (a replica keeps them until its master's DEL arrives; a master reclaims them).
+ */
+export interface ReplicationSide {
+  nowMs: number;
+  /** `master` or `slave`, as ROLE says. */
+  role: string;
+  /**
+   * A replica's master (`host:port`) and its link: `connect`, `connecting`, `sync`
+   * (handshake), `transfer` (reading the RDB), `connected`.
+   */
+  master: string | null;
+  link: string | null;
+  /** `master_repl_offset`; a replica's `slave_repl_offset` (what it applied). */
+  replOffset: number;
+  replicaOffset: number | null;
+  /** Attached replicas (a master's `connected_slaves`) with the offset each acked. */
+  replicas: ReplicaAck[];
+  /** Keys in every db (DBSIZE summed), and of those the ones past their deadline. */
+  keys: number;
+  expiredNotReclaimed: number;
+  usedMemory: number;
+  syncFull: number;
+  syncPartialOk: number;
+}
+
+/** One chunk of bytes written at once by one end, as the view shows it. */
+export interface LinkChunk {
+  id: number;
+  direction: string;
+  /** The engine that reads it (0 or 1). */
+  to: number;
+  sentMs: number;
+  deliverMs: number;
+  bytes: number;
+  /** What it carries: commands as `SET k v PXAT 1735…`, replies, `RDB payload (N bytes)`. */
+  items: string[];
+  /** Items beyond those in `items`. */
+  more: number;
+  fate: string;
+}
+
+/** Something that happened to a connection. */
+export interface LinkNote {
+  ms: number;
+  text: string;
+}
+
+/**
+ * What the view reads: the link's settings, the chunks on the wire and the last ones that
+ * arrived, the notes.
+ */
+export interface NetworkSnapshot {
+  latencyMs: number;
+  down: boolean;
+  /** Open connections as (replica engine, master engine). */
+  connections: number[][];
+  /** Newest last: what is on the way, then (before it) what arrived or was lost. */
+  chunks: LinkChunk[];
+  notes: LinkNote[];
+  bytesToReplica: number;
+  bytesToMaster: number;
+}
+
+/** What the replica lane reads: each server's side and the network between them. */
+export interface ReplicationSnapshot {
+  servers: ReplicationSide[];
+  network: NetworkSnapshot;
 }
 
 /**

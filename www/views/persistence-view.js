@@ -8,14 +8,22 @@
 // round or the lazy expiry or the eviction that reclaimed the key. The view only reads events
 // and the engine's persistence snapshot (through `source`); the console runs the commands.
 //
-// persistence-model.js decides (pure); this file draws.
+// Between them, the replica lane, once the page's second server exists (+ Replica above the
+// console): each server's role and keys — a replica's keys past their deadline that it keeps
+// until the master's DEL arrives — the offsets, the link with its latency and a switch to cut
+// it, and the chunks on the wire newest first (the handshake, the RDB payload, the command
+// stream; in flight, arrived or lost with a cut).
+//
+// persistence-model.js and replica-model.js decide (pure); this file draws.
 
 import { el, setText } from "../dom.js";
 import { formatTimeOfDay } from "./clock-model.js";
 import * as model from "./persistence-model.js";
+import * as replicaModel from "./replica-model.js";
 
 /** @typedef {import("./engine-types.js").EngineEvent} EngineEvent */
 /** @typedef {import("../types/snapshots").PersistenceSnapshot} PersistenceSnapshot */
+/** @typedef {import("../types/snapshots").ReplicationSnapshot} ReplicationSnapshot */
 
 /** How often (real ms) the file sizes are read again while something may have changed them. */
 export const SNAPSHOT_REFRESH_MS = 250;
@@ -34,11 +42,12 @@ const ORIGIN_LABEL = Object.freeze({
 /**
  * @param {HTMLElement} root
  * @param {object} deps
- * @param {{persistence(): PersistenceSnapshot | null}} deps.source
+ * @param {{persistence(): PersistenceSnapshot | null, replication?: () => ReplicationSnapshot | null}} deps.source
  * @param {() => void} deps.invalidate
+ * @param {{setLatency(ms: number): void, setDown(down: boolean): void}} [deps.link]  the link's controls
  * @param {() => number} [deps.now]  real time in ms (tests may pin it)
  */
-export function createPersistenceView(root, { source, invalidate, now = () => performance.now() }) {
+export function createPersistenceView(root, { source, invalidate, link, now = () => performance.now() }) {
   root.replaceChildren();
   const head = el("div", "persistence-head");
   const title = el("h2", "panel-title", "Persistence: the files and the propagation stream");
@@ -73,7 +82,54 @@ export function createPersistenceView(root, { source, invalidate, now = () => pe
   const more = el("p", "persistence-more");
   streamBox.append(streamTitle, streamHint, empty, list, more);
 
-  root.append(head, filesBox, streamBox);
+  const replicaBox = el("section", "persistence-replica");
+  replicaBox.setAttribute("aria-label", "Replica");
+  const replicaTitle = el("h3", null, "Replica");
+  const replicaEmpty = el(
+    "p",
+    "persistence-hint replica-empty",
+    "No replica yet. + Replica (above the console) opens redis-cli on the page's second server, 127.0.0.1:6380, with REPLICAOF 127.0.0.1 6379 typed: send it, and the link appears here.",
+  );
+  const serverList = el("ul", "replica-servers");
+  const offsets = el("p", "replica-offsets");
+  const linkRow = el("div", "replica-link");
+  const linkText = el("span", "replica-link-state");
+  const latencyLabel = el("label", "replica-latency-label", "Latency ");
+  const latency = /** @type {HTMLSelectElement} */ (el("select", "replica-latency"));
+  for (const p of replicaModel.LATENCY_PRESETS) {
+    const o = /** @type {HTMLOptionElement} */ (el("option", null, p.label));
+    o.value = String(p.ms);
+    latency.append(o);
+  }
+  latencyLabel.append(latency);
+  const cut = /** @type {HTMLButtonElement} */ (el("button", "replica-cut", "Cut the link"));
+  cut.type = "button";
+  linkRow.append(linkText, latencyLabel, cut);
+  const chunkTable = el("table", "replica-chunks");
+  const chunkHead = el("thead");
+  const chunkHeadRow = el("tr");
+  for (const h of ["Sent", "Way", "What", "Bytes", "Arrives", ""]) chunkHeadRow.append(el("th", null, h));
+  chunkHead.append(chunkHeadRow);
+  const chunkBody = el("tbody");
+  chunkTable.append(chunkHead, chunkBody);
+  const notesList = el("ul", "replica-notes");
+  const replicaParts = [serverList, offsets, linkRow, chunkTable, notesList];
+  replicaBox.append(replicaTitle, replicaEmpty, ...replicaParts);
+  latency.addEventListener("change", () => {
+    link?.setLatency(Number(latency.value));
+    filesDirty = true;
+    lastSnapshotAt = -Infinity;
+    invalidate();
+  });
+  cut.addEventListener("click", () => {
+    link?.setDown(cut.getAttribute("aria-pressed") !== "true");
+    filesDirty = true;
+    lastSnapshotAt = -Infinity;
+    invalidate();
+  });
+  if (!link) linkRow.hidden = true;
+
+  root.append(head, filesBox, replicaBox, streamBox);
 
   let state = model.initialState();
   let rowsDirty = true;
@@ -86,13 +142,65 @@ export function createPersistenceView(root, { source, invalidate, now = () => pe
   /** @type {ReturnType<typeof setTimeout> | null} */
   let refreshTimer = null;
 
+  /** @type {ReplicationSnapshot | null} */
+  let replication = null;
+  let drawnReplica = "";
+
   function readSnapshot() {
+    replication = source.replication?.() ?? null;
     snapshot = source.persistence();
     lastSnapshotAt = now();
     filesDirty = false;
   }
 
+  function drawReplica() {
+    const key = JSON.stringify(replication);
+    if (key === drawnReplica) return;
+    drawnReplica = key;
+    const lane = replicaModel.hasLane(replication);
+    replicaEmpty.hidden = lane;
+    for (const part of replicaParts) part.hidden = !lane;
+    if (!link) linkRow.hidden = true;
+    root.dataset.replica = lane ? "yes" : "no";
+    if (!replication || !lane) return;
+    serverList.replaceChildren(...replication.servers.map((s, i) => {
+      const li = el("li", `replica-server role-${s.role}`, replicaModel.serverLine(s, i));
+      li.dataset.keys = String(s.keys);
+      li.dataset.stale = String(s.expiredNotReclaimed);
+      return li;
+    }));
+    setText(offsets, replicaModel.offsetsLine(replication));
+    setText(linkText, replicaModel.linkLine(replication));
+    const net = replication.network;
+    root.dataset.link = net.down ? "down" : "up";
+    cut.setAttribute("aria-pressed", String(net.down));
+    setText(cut, net.down ? "Restore the link" : "Cut the link");
+    if (!replicaModel.LATENCY_PRESETS.some((p) => p.ms === net.latencyMs)) {
+      const o = /** @type {HTMLOptionElement} */ (el("option", null, `${net.latencyMs} ms`));
+      o.value = String(net.latencyMs);
+      latency.append(o);
+    }
+    latency.value = String(net.latencyMs);
+    chunkBody.replaceChildren(
+      ...replicaModel.chunkRows(replication).map((r) => {
+        const tr = el("tr", `replica-chunk fate-${r.fate}`);
+        tr.dataset.id = String(r.id);
+        tr.append(
+          el("td", "at", formatTimeOfDay(r.sent)),
+          el("td", "way", r.arrow),
+          el("td", "what", r.text),
+          el("td", "bytes", String(r.bytes)),
+          el("td", "arrives", formatTimeOfDay(r.arrives)),
+          el("td", "fate", r.fate === "in-flight" ? "on the wire" : r.fate),
+        );
+        return tr;
+      }),
+    );
+    notesList.replaceChildren(...net.notes.slice(-8).map((n) => el("li", null, `${formatTimeOfDay(n.ms)} ${n.text}`)));
+  }
+
   function drawFiles() {
+    drawReplica();
     if (!snapshot) return;
     const key = JSON.stringify(snapshot);
     if (key === drawnFiles) return;
