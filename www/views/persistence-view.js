@@ -105,13 +105,10 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
   const cut = /** @type {HTMLButtonElement} */ (el("button", "replica-cut", "Cut the link"));
   cut.type = "button";
   linkRow.append(linkText, latencyLabel, cut);
-  const chunkTable = el("table", "replica-chunks");
-  const chunkHead = el("thead");
-  const chunkHeadRow = el("tr");
-  for (const h of ["Sent", "Way", "What", "Bytes", "Arrives", ""]) chunkHeadRow.append(el("th", null, h));
-  chunkHead.append(chunkHeadRow);
-  const chunkBody = el("tbody");
-  chunkTable.append(chunkHead, chunkBody);
+  const chunkTable = el("div", "replica-chunks");
+  const chunkTitle = el("h4", "replica-chunks-title", "On the link (newest first): what each chunk carries, when it left and arrives");
+  const chunkBody = el("ol", "replica-chunk-list");
+  chunkTable.append(chunkTitle, chunkBody);
   const notesList = el("ul", "replica-notes");
   const replicaParts = [serverList, offsets, linkRow, chunkTable, notesList];
   replicaBox.append(replicaTitle, replicaEmpty, ...replicaParts);
@@ -183,17 +180,18 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
     latency.value = String(net.latencyMs);
     chunkBody.replaceChildren(
       ...replicaModel.chunkRows(replication).map((r) => {
-        const tr = el("tr", `replica-chunk fate-${r.fate}`);
-        tr.dataset.id = String(r.id);
-        tr.append(
-          el("td", "at", formatTimeOfDay(r.sent)),
-          el("td", "way", r.arrow),
-          el("td", "what", r.text),
-          el("td", "bytes", String(r.bytes)),
-          el("td", "arrives", formatTimeOfDay(r.arrives)),
-          el("td", "fate", r.fate === "in-flight" ? "on the wire" : r.fate),
+        const li = el("li", `replica-chunk fate-${r.fate}`);
+        li.dataset.id = String(r.id);
+        const fate = r.fate === "in-flight" ? `on the wire, arrives ${formatTimeOfDay(r.arrives)}` : r.fate;
+        const meta = el("div", "meta");
+        meta.append(
+          el("span", "at", formatTimeOfDay(r.sent)),
+          el("span", "way", r.arrow),
+          el("span", "bytes", `${r.bytes} B`),
+          el("span", "fate", r.count > 1 ? `${fate} · ×${r.count}` : fate),
         );
-        return tr;
+        li.append(meta, el("code", "what", r.text));
+        return li;
       }),
     );
     notesList.replaceChildren(...net.notes.slice(-8).map((n) => el("li", null, `${formatTimeOfDay(n.ms)} ${n.text}`)));

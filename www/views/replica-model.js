@@ -73,27 +73,42 @@ export function linkLine(snap) {
 }
 
 /**
- * @typedef {{id: number, arrow: string, fate: string, sent: number, arrives: number, bytes: number, text: string}} ChunkRow
+ * A row: one chunk, or a run of chunks alike (the same text, way and fate one after another —
+ * the keep-alive newlines a master sends each second while a replica waits for its RDB, the
+ * replica's REPLCONF ACK every second), counted; `sent` is the newest one's.
+ * @typedef {{id: number, arrow: string, fate: string, sent: number, arrives: number, bytes: number, text: string, count: number}} ChunkRow
  */
 
 /**
- * The chunks newest first, at most CHUNKS_SHOWN.
+ * The chunks newest first, runs of alike ones folded, at most CHUNKS_SHOWN rows.
  * @param {ReplicationSnapshot} snap
  * @returns {ChunkRow[]}
  */
 export function chunkRows(snap) {
-  return snap.network.chunks
-    .slice(-CHUNKS_SHOWN)
-    .reverse()
-    .map((c) => ({
+  /** @type {ChunkRow[]} */
+  const rows = [];
+  const chunks = snap.network.chunks;
+  for (let i = chunks.length - 1; i >= 0 && rows.length < CHUNKS_SHOWN; i -= 1) {
+    const c = chunks[i];
+    const row = {
       id: c.id,
-      arrow: c.direction === "to-replica" ? `→ ${PORTS[c.to]}` : `← ${PORTS[c.to]}`,
+      arrow: `${PORTS[1 - c.to]} → ${PORTS[c.to]}`,
       fate: c.fate,
       sent: c.sentMs,
       arrives: c.deliverMs,
       bytes: c.bytes,
       text: c.items.join(" · ") + (c.more > 0 ? ` · … ${plural(c.more, "more item")}` : ""),
-    }));
+      count: 1,
+    };
+    const last = rows[rows.length - 1];
+    if (last && last.text === row.text && last.arrow === row.arrow && last.fate === row.fate) {
+      last.count += 1;
+      last.bytes += row.bytes;
+    } else {
+      rows.push(row);
+    }
+  }
+  return rows;
 }
 
 /**
