@@ -4,7 +4,9 @@
 //! MULTI/EXEC/DISCARD/RESET, and how replies are printed: TTY formatting (`--no-raw`, the
 //! default), raw (`--raw`, per console: `set_raw`), and the verbatim output redis-cli uses for
 //! INFO and friends in both (`cliFormatReplyRaw`). The help entries, `help …` and the grey
-//! argument hints (`:set hints` / `:set nohints`, per console) are in session/help.rs.
+//! argument hints (`:set hints` / `:set nohints`, per console) are in session/help.rs. The page's
+//! two servers (its Redis and a second one to make a replica), each a Session, are in
+//! session/servers.rs.
 //!
 //! The native CLI and the page's console both run lines through `Session::run_line`, so they
 //! print exactly the same bytes. Like redis-cli 7.0, a console waits for each command's reply

@@ -1,5 +1,6 @@
 //! Replication, both roles, as pure code driven by bytes and virtual time — replication.c.
-//! The state lives in `state.rs` (the engine holds it); the behaviour is here.
+//! The state lives in `state.rs` (the engine holds it); the behaviour is here; `link.rs` is the
+//! network that joins two engines in one process (the page's master and replica).
 //!
 //! Master side: `syncCommand()` / `masterTryPartialResynchronization()` (a client that sends
 //! SYNC or PSYNC becomes a replica: `+FULLRESYNC <replid> <offset>`, the RDB, then the command
@@ -135,6 +136,17 @@ impl Engine {
     /// Whether this engine is a replica (`server.masterhost`).
     pub fn is_replica(&self) -> bool {
         self.repl.is_replica()
+    }
+
+    /// `replicationGetSlaveName()`: a replica as the log names it — its ip and the port it
+    /// listens on once REPLCONF listening-port told it, else its connection's address.
+    fn replica_name(&self, id: ClientId) -> String {
+        let addr = self.clients.get(&id).map(|c| c.peer_addr()).unwrap_or_default();
+        let Some(p) = self.repl.peers.get(&id).filter(|p| p.listening_port != 0) else { return addr };
+        let ip = p.announced_ip.clone().or_else(|| p.ip.clone()).unwrap_or_else(|| {
+            addr.rsplit_once(':').map_or_else(|| addr.clone(), |(ip, _)| ip.to_string())
+        });
+        format!("{ip}:{}", p.listening_port)
     }
 
     /// Whether `client` is this replica's master client (`CLIENT_MASTER`).
@@ -337,7 +349,7 @@ impl Engine {
             }
         }
         for id in timed_out {
-            let addr = self.clients.get(&id).map(|c| c.peer_addr()).unwrap_or_default();
+            let addr = self.replica_name(id);
             self.server_log(LogLevel::Warning, format!("Disconnecting timedout replica (streaming sync): {addr}"));
             self.disconnect(id);
         }
@@ -426,7 +438,7 @@ impl Engine {
                 return Err(Reply::err("NOMASTERLINK Can't SYNC while not connected with my master"));
             }
         }
-        let addr = self.clients.get(&client).map(|c| c.peer_addr()).unwrap_or_default();
+        let addr = self.replica_name(client);
         self.server_log(LogLevel::Notice, format!("Replica {addr} asks for synchronization"));
         let ip = addr.rsplit_once(':').map_or(addr.clone(), |(ip, _)| ip.to_string());
         self.repl.peers.entry(client).or_default().ip = Some(ip);
@@ -509,7 +521,7 @@ impl Engine {
         self.send_raw(client, out);
         self.repl.sync_partial_ok += 1;
         self.refresh_good_replicas();
-        let addr = self.clients.get(&client).map(|c| c.peer_addr()).unwrap_or_default();
+        let addr = self.replica_name(client);
         self.server_log(
             LogLevel::Notice,
             format!(
@@ -571,7 +583,7 @@ impl Engine {
                 out.extend_from_slice(&image);
             }
             self.send_raw(id, out);
-            let addr = self.clients.get(&id).map(|c| c.peer_addr()).unwrap_or_default();
+            let addr = self.replica_name(id);
             self.server_log(LogLevel::Notice, format!("Synchronization with replica {addr} succeeded"));
         }
         self.refresh_good_replicas();
