@@ -439,10 +439,24 @@ pub struct ReplicationSide {
     /// Keys in every db (DBSIZE summed), and of those the ones past their deadline.
     pub keys: usize,
     pub expired_not_reclaimed: usize,
+    /// The first `STALE_KEYS_SHOWN` of those, with their deadline.
+    pub expired_keys: Vec<ExpiredKey>,
     pub used_memory: u64,
     pub sync_full: u64,
     pub sync_partial_ok: u64,
 }
+
+/// A key past its deadline, still in the keyspace.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExpiredKey {
+    pub db: usize,
+    pub key: String,
+    pub expire_at_ms: i64,
+}
+
+/// Keys past their deadline a replication side names.
+pub const STALE_KEYS_SHOWN: usize = 8;
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -477,7 +491,18 @@ pub fn replication_side(e: &Engine) -> ReplicationSide {
             Some(ReplicaAck { port: p.listening_port, state, ack_offset: p.ack_off })
         })
         .collect();
-    let expired_not_reclaimed = e.dbs.iter().map(|d| d.expires.iter().filter(|(_, &when)| now > when).count()).sum();
+    let mut expired_not_reclaimed = 0;
+    let mut expired_keys = Vec::new();
+    for (db, d) in e.dbs.iter().enumerate() {
+        for (key, &when) in d.expires.iter() {
+            if now > when {
+                expired_not_reclaimed += 1;
+                if expired_keys.len() < STALE_KEYS_SHOWN {
+                    expired_keys.push(ExpiredKey { db, key: text(key), expire_at_ms: when });
+                }
+            }
+        }
+    }
     ReplicationSide {
         now_ms: now,
         role: if master.is_some() { "slave" } else { "master" },
@@ -488,6 +513,7 @@ pub fn replication_side(e: &Engine) -> ReplicationSide {
         replicas,
         keys: (0..e.dbs.len()).map(|db| e.dbsize(db)).sum(),
         expired_not_reclaimed,
+        expired_keys,
         used_memory: e.used_memory(),
         sync_full: e.repl.sync_full,
         sync_partial_ok: e.repl.sync_partial_ok,

@@ -230,14 +230,6 @@ impl Playground {
         to_js(&self.servers.replication())
     }
 
-    /// A page of the second server's keys (as `keyspace`), or null while it does not exist.
-    pub fn second_keyspace(&self, db: u32, offset: u32, count: u32) -> JsValue {
-        match self.servers.second() {
-            Some(s) => to_js(&crate::introspect::keyspace_page(&s.engine, db as usize, offset as usize, count as usize, None)),
-            None => JsValue::NULL,
-        }
-    }
-
     /// One-way latency of the link between the two servers, in virtual ms (0 ..= 1 hour).
     pub fn set_link_latency(&mut self, ms: f64) {
         self.servers.set_link_latency(if ms.is_finite() { ms as i64 } else { 0 });
@@ -488,7 +480,12 @@ impl Playground {
     /// Buckets `start..start+count` of a db's expires table with their chains:
     /// `[{bucket, keys: [{key, ttl_ms, expired}]}]`.
     pub fn expire_buckets(&self, db: u32, start: u32, count: u32) -> JsValue {
-        to_js(&crate::introspect::expire_buckets(&self.servers.main.engine, db as usize, start as usize, count as usize))
+        to_js(&crate::introspect::expire_buckets(
+            &self.servers.main.engine,
+            db as usize,
+            start as usize,
+            count as usize,
+        ))
     }
 
     /// Creates `count` keys `<prefix><n>` with TTLs drawn (seeded) between `min_ms` and `max_ms`,
@@ -520,7 +517,13 @@ impl Playground {
     /// max_value}`, or null if `key` is not a sorted set.
     pub fn zset_window(&self, db: u32, key: &str, start: f64, count: u32) -> JsValue {
         let start = if start.is_finite() && start > 0.0 { start as u64 } else { 0 };
-        match crate::introspect::zset_window(&self.servers.main.engine, db as usize, key.as_bytes(), start, count as usize) {
+        match crate::introspect::zset_window(
+            &self.servers.main.engine,
+            db as usize,
+            key.as_bytes(),
+            start,
+            count as usize,
+        ) {
             Some(w) => to_js(&w),
             None => JsValue::NULL,
         }

@@ -371,6 +371,8 @@ fn snapshots_file() -> String {
     servers.run_line_on(0, b"CLOCK ADVANCE 2000");
     servers.set_link_latency(100);
     servers.run_line_on(0, b"SET k v EX 60");
+    servers.run_line_on(0, b"SET gone v PX 10");
+    servers.run_line_on(0, b"CLOCK ADVANCE 20");
     let replication = servers.replication();
     let metrics = [
         Metrics::default(),
@@ -387,6 +389,7 @@ fn snapshots_file() -> String {
         ("PersistenceSnapshot.files[]", Hint::Name { ts: "FileInfo", rust: "FileInfo" }),
         ("ReplicationSnapshot.servers[]", Hint::Name { ts: "ReplicationSide", rust: "ReplicationSide" }),
         ("ReplicationSnapshot.servers[].replicas[]", Hint::Name { ts: "ReplicaAck", rust: "ReplicaAck" }),
+        ("ReplicationSnapshot.servers[].expiredKeys[]", Hint::Name { ts: "ExpiredKey", rust: "ExpiredKey" }),
         ("ReplicationSnapshot.network", Hint::Name { ts: "NetworkSnapshot", rust: "NetworkSnapshot" }),
         ("ReplicationSnapshot.network.chunks[]", Hint::Name { ts: "LinkChunk", rust: "Chunk" }),
         ("ReplicationSnapshot.network.notes[]", Hint::Name { ts: "LinkNote", rust: "LinkNote" }),

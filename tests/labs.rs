@@ -9,9 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
+use redisplay::session::servers::Servers;
 use redisplay::sim::delay_queue::input::ConfigInput;
 use redisplay::sim::delay_queue::Sim;
-use redisplay::session::servers::Servers;
 use redisplay::EngineOptions;
 use serde_json::{json, Value};
 

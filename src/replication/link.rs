@@ -238,7 +238,8 @@ impl Network {
             let local = matches!(host.as_str(), "127.0.0.1" | "localhost" | "::1");
             let m = 1 - r;
             if !local || port != PORTS[m] || self.down {
-                let why = if self.down && local && port == PORTS[m] { "the link is cut" } else { "nothing listens there" };
+                let why =
+                    if self.down && local && port == PORTS[m] { "the link is cut" } else { "nothing listens there" };
                 self.note(now, format!("{}: connecting to {host}:{port} refused ({why})", name(r)));
                 es[r].repl_link_closed();
                 continue;
@@ -332,9 +333,11 @@ impl Network {
             es[r].repl_link_closed();
         }
         let lost: Vec<Flight> = {
-            let (gone, kept): (VecDeque<Flight>, VecDeque<Flight>) = std::mem::take(&mut self.flights)
-                .into_iter()
-                .partition(|f| (f.chunk.direction == Direction::ToReplica && f.chunk.to == r) || (f.chunk.direction == Direction::ToMaster && f.chunk.to == m));
+            let (gone, kept): (VecDeque<Flight>, VecDeque<Flight>) =
+                std::mem::take(&mut self.flights).into_iter().partition(|f| {
+                    (f.chunk.direction == Direction::ToReplica && f.chunk.to == r)
+                        || (f.chunk.direction == Direction::ToMaster && f.chunk.to == m)
+                });
             self.flights = kept;
             gone.into_iter().collect()
         };
@@ -550,10 +553,11 @@ mod tests {
         fn advance(&mut self, t: i64) {
             loop {
                 let now = self.now();
-                let next = [self.net.next_delivery_ms().unwrap_or(t), self.e[0].next_cron_ms(), self.e[1].next_cron_ms()]
-                    .into_iter()
-                    .filter(|&d| d > now)
-                    .fold(t, i64::min);
+                let next =
+                    [self.net.next_delivery_ms().unwrap_or(t), self.e[0].next_cron_ms(), self.e[1].next_cron_ms()]
+                        .into_iter()
+                        .filter(|&d| d > now)
+                        .fold(t, i64::min);
                 for e in self.e.iter_mut() {
                     e.advance_to(next, u64::MAX);
                 }
@@ -626,7 +630,10 @@ mod tests {
         assert_eq!(bulk(w.run(1, "GET y")), Some(b"2".to_vec()));
         let text = w.net.snapshot().chunks.iter().flat_map(|c| c.items.clone()).collect::<Vec<_>>().join("\n");
         assert!(text.contains("+CONTINUE"), "a partial resync: {text}");
-        assert!(!text.contains("+FULLRESYNC") || text.matches("+FULLRESYNC").count() == 1, "one full sync only: {text}");
+        assert!(
+            !text.contains("+FULLRESYNC") || text.matches("+FULLRESYNC").count() == 1,
+            "one full sync only: {text}"
+        );
     }
 
     #[test]

@@ -143,9 +143,11 @@ impl Engine {
     fn replica_name(&self, id: ClientId) -> String {
         let addr = self.clients.get(&id).map(|c| c.peer_addr()).unwrap_or_default();
         let Some(p) = self.repl.peers.get(&id).filter(|p| p.listening_port != 0) else { return addr };
-        let ip = p.announced_ip.clone().or_else(|| p.ip.clone()).unwrap_or_else(|| {
-            addr.rsplit_once(':').map_or_else(|| addr.clone(), |(ip, _)| ip.to_string())
-        });
+        let ip = p
+            .announced_ip
+            .clone()
+            .or_else(|| p.ip.clone())
+            .unwrap_or_else(|| addr.rsplit_once(':').map_or_else(|| addr.clone(), |(ip, _)| ip.to_string()));
         format!("{ip}:{}", p.listening_port)
     }
 
@@ -1061,7 +1063,12 @@ impl Engine {
                 );
             } else {
                 let size = std::str::from_utf8(&line[1..]).ok().and_then(|t| t.parse::<i64>().ok());
-                let max = self.hot.proto_max_bulk_len.max(1 << 20).saturating_mul(8).min(i64::try_from(usize::MAX).unwrap_or(i64::MAX));
+                let max = self
+                    .hot
+                    .proto_max_bulk_len
+                    .max(1 << 20)
+                    .saturating_mul(8)
+                    .min(i64::try_from(usize::MAX).unwrap_or(i64::MAX));
                 let Some(size) = size.filter(|&s| s >= 0 && s <= max) else {
                     self.server_log(LogLevel::Warning, "Bad protocol from MASTER: invalid payload length");
                     self.cancel_handshake();

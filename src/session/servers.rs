@@ -102,11 +102,19 @@ impl Servers {
     }
 
     fn session_of(&self, server: usize) -> Option<&Session> {
-        if server == 0 { Some(&self.main) } else { self.second.as_ref() }
+        if server == 0 {
+            Some(&self.main)
+        } else {
+            self.second.as_ref()
+        }
     }
 
     fn session_mut(&mut self, server: usize) -> Option<&mut Session> {
-        if server == 0 { Some(&mut self.main) } else { self.second.as_mut() }
+        if server == 0 {
+            Some(&mut self.main)
+        } else {
+            self.second.as_mut()
+        }
     }
 
     // ---- Consoles --------------------------------------------------------------------------

@@ -97,6 +97,7 @@ for (const [label, viewport] of [
       assert.equal(await runOn(page, 1, "DBSIZE"), "(integer) 2\n", "SCAN on the replica deleted nothing");
       l = await laneWhere(page, (x) => x.servers[1]?.stale === 1 && x.chunks.some((c) => c.what.includes("DEL flash:1") && c.fate === "fate-in-flight"), "DEL flash:1 in flight");
       assert.match(l.servers[1].text, /2 keys, 1 past their deadline — kept until the master's DEL arrives/);
+      assert.match(l.servers[1].text, /Past their deadline, still there: flash:1 \(dead 0\.9\d s\)/);
       assert.match(l.link, /latency 1000 ms each way/);
       await drained(page);
       await screenshot(page, `replica-${label}.png`);

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chunkRows, hasLane, linkLine, offsetsLine, serverLine, CHUNKS_SHOWN } from "../../www/views/replica-model.js";
+import { chunkRows, hasLane, linkLine, offsetsLine, serverLine, staleKeysText, CHUNKS_SHOWN } from "../../www/views/replica-model.js";
 
 const side = (over = {}) => ({
   nowMs: 0,
@@ -15,6 +15,7 @@ const side = (over = {}) => ({
   replicas: [],
   keys: 2,
   expiredNotReclaimed: 0,
+  expiredKeys: [],
   usedMemory: 1000,
   syncFull: 0,
   syncPartialOk: 0,
@@ -72,4 +73,10 @@ test("a lane only once the second server exists", () => {
   assert.equal(hasLane(null), false);
   assert.equal(hasLane(snap([], [side()])), false);
   assert.equal(hasLane(snap([])), true);
+});
+
+test("the keys past their deadline are named with how long they have been dead", () => {
+  assert.equal(staleKeysText(side()), "");
+  const s = side({ nowMs: 10_000, expiredNotReclaimed: 5, expiredKeys: [{ db: 0, key: "flash:1", expireAtMs: 9_050 }, { db: 2, key: "x", expireAtMs: -20_000 }] });
+  assert.equal(staleKeysText(s), "Past their deadline, still there: flash:1 (dead 0.95 s), db2 x (dead 30 s) and 3 more");
 });

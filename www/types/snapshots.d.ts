@@ -141,6 +141,13 @@ export interface ReplicaAck {
   ackOffset: number;
 }
 
+/** A key past its deadline, still in the keyspace. */
+export interface ExpiredKey {
+  db: number;
+  key: string;
+  expireAtMs: number;
+}
+
 /**
  * One server's side of replication, for the persistence view's replica lane: what INFO
  * replication and DBSIZE say, and how many of its keys are logically expired but still there
@@ -164,6 +171,8 @@ export interface ReplicationSide {
   /** Keys in every db (DBSIZE summed), and of those the ones past their deadline. */
   keys: number;
   expiredNotReclaimed: number;
+  /** The first `STALE_KEYS_SHOWN` of those, with their deadline. */
+  expiredKeys: ExpiredKey[];
   usedMemory: number;
   syncFull: number;
   syncPartialOk: number;

@@ -162,6 +162,8 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
     if (!replication || !lane) return;
     serverList.replaceChildren(...replication.servers.map((s, i) => {
       const li = el("li", `replica-server role-${s.role}`, replicaModel.serverLine(s, i));
+      const stale = replicaModel.staleKeysText(s);
+      if (stale) li.append(el("span", "replica-stale-keys", stale));
       li.dataset.keys = String(s.keys);
       li.dataset.stale = String(s.expiredNotReclaimed);
       return li;

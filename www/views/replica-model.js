@@ -48,6 +48,21 @@ export function serverLine(side, index) {
 }
 
 /**
+ * The keys a server holds past their deadline, named: `flash:1 (dead 0.95 s), db2 x (dead 3 s)
+ * and 4 more`, or "" when there are none.
+ * @param {ReplicationSide} side
+ */
+export function staleKeysText(side) {
+  if (side.expiredKeys.length === 0) return "";
+  const named = side.expiredKeys.map((k) => {
+    const ago = Math.max(0, side.nowMs - k.expireAtMs) / 1000;
+    return `${k.db === 0 ? "" : `db${k.db} `}${k.key} (dead ${ago < 10 ? ago.toFixed(2) : Math.round(ago)} s)`;
+  });
+  const rest = side.expiredNotReclaimed - side.expiredKeys.length;
+  return `Past their deadline, still there: ${named.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}`;
+}
+
+/**
  * The offsets line: how far the replica has applied the master's stream.
  * @param {ReplicationSnapshot} snap
  * @returns {string}
