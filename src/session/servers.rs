@@ -234,10 +234,7 @@ impl Servers {
     }
 
     pub fn prefs_of(&self, console: usize) -> super::CliPrefs {
-        match self.target(console).and_then(|t| self.session_of(t.server).map(|s| s.prefs_of(t.console))) {
-            Some(p) => p,
-            None => super::CliPrefs::default(),
-        }
+        self.target(console).and_then(|t| self.session_of(t.server).map(|s| s.prefs_of(t.console))).unwrap_or_default()
     }
 
     pub fn set_raw(&mut self, console: usize, raw: bool) {
