@@ -110,7 +110,7 @@ impl Db {
     /// db.c `dbAdd()`/`dbOverwrite()` without touching the TTL.
     pub fn insert(&mut self, key: Vec<u8>, mut obj: RObj) {
         obj.mem = crate::memory::value_alloc(&obj.value);
-        if obj.exec_argv {
+        if obj.exec_argv() {
             self.exec_argv.push(key.clone());
         }
         if let Some(slot) = self.dict.get_mut(&key) {
@@ -124,6 +124,7 @@ impl Db {
         self.mem += crate::memory::key_alloc(&key) + obj.mem;
         self.dict_buckets.push(&key);
         self.created.push(key.clone());
+        crate::ds::map::reserve_one(&mut self.dict);
         self.dict.insert(key, obj);
     }
 
@@ -165,6 +166,7 @@ impl Db {
             *stored = when_ms;
         } else if self.dict.contains_key(key) {
             self.expires_buckets.push(key);
+            crate::ds::map::reserve_one(&mut self.expires);
             self.expires.insert(key.to_vec(), when_ms);
         }
     }
@@ -207,7 +209,7 @@ impl Db {
     pub fn release_exec_argv(&mut self) {
         for key in std::mem::take(&mut self.exec_argv) {
             if let Some(obj) = self.dict.get_mut(&key) {
-                obj.exec_argv = false;
+                obj.set_exec_argv(false);
             }
         }
     }
@@ -221,7 +223,7 @@ mod tests {
     #[test]
     fn table_shapes_follow_every_change() {
         let mut db = Db::new(42);
-        let obj = || RObj { value: Value::Str(StrValue::Embstr(b"v".to_vec())), lru: 0, exec_argv: false, mem: 0 };
+        let obj = || RObj::new(Value::Str(StrValue::Embstr(b"v".to_vec().into())), 0);
         let mut x = 1u64;
         for _ in 0..5000 {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);

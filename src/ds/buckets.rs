@@ -23,7 +23,9 @@ pub struct Buckets {
     head: Vec<u32>,
     next: Vec<u32>,
     prev: Vec<u32>,
-    hash: Vec<u64>,
+    /// The low 32 bits of each entry's hash: all a table of up to 2³² buckets masks with
+    /// (indices are u32 anyway), at half the bytes per key.
+    hash: Vec<u32>,
     seed: u64,
 }
 
@@ -64,7 +66,7 @@ impl Buckets {
     }
 
     fn bucket_of(&self, i: u32) -> usize {
-        (self.hash[i as usize] & self.mask()) as usize
+        (self.hash[i as usize] as u64 & self.mask()) as usize
     }
 
     fn link_at_head(&mut self, i: u32) {
@@ -95,10 +97,11 @@ impl Buckets {
     /// at the head of its new chain, as a rehash does.
     fn rehash(&mut self, size: usize) {
         let old_heads = std::mem::replace(&mut self.head, vec![NIL; size]);
-        let old_next = self.next.clone();
+        // Relinking `i` rewrites only its own `next` (read first) and a `prev`; the old chains
+        // are walked by `next` alone, so they need no copy.
         for mut i in old_heads {
             while i != NIL {
-                let n = old_next[i as usize];
+                let n = self.next[i as usize];
                 self.link_at_head(i);
                 i = n;
             }
@@ -115,7 +118,7 @@ impl Buckets {
             self.rehash(size);
         }
         let i = used as u32;
-        self.hash.push(hash_bytes(self.seed, key));
+        self.hash.push(hash_bytes(self.seed, key) as u32);
         self.next.push(NIL);
         self.prev.push(NIL);
         self.link_at_head(i);
@@ -181,7 +184,7 @@ impl Buckets {
 
     /// The bucket entry `i` of the map sits in.
     pub fn bucket_of_index(&self, i: usize) -> usize {
-        self.hash.get(i).map_or(0, |h| (h & self.mask()) as usize)
+        self.hash.get(i).map_or(0, |&h| (h as u64 & self.mask()) as usize)
     }
 
     /// The bucket a cursor value points at (`cursor & mask`).
@@ -258,7 +261,7 @@ impl Buckets {
             return Err("an entry is in no chain".into());
         }
         for (i, k) in keys.enumerate() {
-            if self.hash.get(i) != Some(&hash_bytes(self.seed, k)) {
+            if self.hash.get(i) != Some(&(hash_bytes(self.seed, k) as u32)) {
                 return Err(format!("entry {i} has another key's hash"));
             }
         }
