@@ -122,9 +122,11 @@ impl Db {
             return;
         }
         self.mem += crate::memory::key_alloc(&key) + obj.mem;
+        // The map grows before the shape model's tables, so that when both double (at the
+        // same powers of two) the model's new vectors can take the block the map freed.
+        crate::ds::map::reserve_one(&mut self.dict);
         self.dict_buckets.push(&key);
         self.created.push(key.clone());
-        crate::ds::map::reserve_one(&mut self.dict);
         self.dict.insert(key, obj);
     }
 
@@ -165,8 +167,8 @@ impl Db {
         if let Some(stored) = self.expires.get_mut(key) {
             *stored = when_ms;
         } else if self.dict.contains_key(key) {
-            self.expires_buckets.push(key);
             crate::ds::map::reserve_one(&mut self.expires);
+            self.expires_buckets.push(key);
             self.expires.insert(key.to_vec(), when_ms);
         }
     }
