@@ -2,10 +2,14 @@
 //! 10⁶ string keys, and ZADD (an existing member to a new score), ZRANGEBYSCORE … LIMIT 0 10
 //! and ZRANK on a sorted set of as many members — each through `Engine::execute` (dispatch,
 //! arity and key checks, lazy expiry, the reply) with argv built before the clock starts and
-//! the event log off, as in the native CLI.
+//! the event log off, as in the native CLI. Then redis-benchmark's one-key tests the table of
+//! scripts/bench.sh has no wasm column for: LPUSH, RPOP, SADD, HSET (a new field of one hash
+//! each call) and LRANGE_100 (the first 100 elements of the list LPUSH filled), on a list of as
+//! many elements.
 //!
 //!     cargo bench --bench engine
 //!     REDISPLAY_BENCH_JSON=out.json cargo bench --bench engine   # also writes the figures as JSON
+//!     REDISPLAY_BENCH_SIZES=1000 REDISPLAY_BENCH_ONLY=GET,INCR cargo bench --bench engine   # a subset (for perf)
 //!
 //! `scripts/bench.sh` runs it next to the wasm build and the peers (tools/bench/). A benchmark,
 //! not a test: it prints figures and asserts nothing about speed. The keys each operation hits
@@ -21,14 +25,28 @@ use support::{argv, build_zset, Lcg};
 
 /// The operations, in the order every layer of `scripts/bench.sh` runs and reports them: INCR
 /// before SET, which replaces the integers with a string.
-const OPS: [&str; 8] = ["GET", "INCR", "SET", "SET EX", "EXPIRE", "ZADD", "ZRANGEBYSCORE", "ZRANK"];
+const OPS: [&str; 13] = [
+    "GET",
+    "INCR",
+    "SET",
+    "SET EX",
+    "EXPIRE",
+    "ZADD",
+    "ZRANGEBYSCORE",
+    "ZRANK",
+    "LPUSH",
+    "LRANGE_100",
+    "RPOP",
+    "SADD",
+    "HSET",
+];
 const SIZES: [usize; 3] = [1_000, 100_000, 1_000_000];
 /// Distinct pre-built commands cycled through while timing: enough to spread over the keyspace,
 /// few enough that building them costs nothing next to the run.
 const POOL: usize = 1 << 14;
 
-/// `n` keys `key:i` holding small integers (so INCR works on them), and a sorted set `z` of `n`
-/// members `member:i` with random scores.
+/// `n` keys `key:i` holding small integers (so INCR works on them), a sorted set `z` of `n`
+/// members `member:i` with random scores, and a list `mylist` of `n` elements.
 fn populate(e: &mut Engine, client: u64, n: usize, rng: &mut Lcg) {
     let mut batch = vec!["MSET".to_string()];
     for i in 0..n {
@@ -40,6 +58,14 @@ fn populate(e: &mut Engine, client: u64, n: usize, rng: &mut Lcg) {
         }
     }
     build_zset(e, client, n, rng);
+    let mut batch = vec!["RPUSH".to_string(), "mylist".to_string()];
+    for i in 0..n {
+        batch.push(format!("element:{i}"));
+        if batch.len() >= 2 + 10_000 || i + 1 == n {
+            e.execute(client, &argv(&batch));
+            batch.truncate(2);
+        }
+    }
 }
 
 fn command(op: &str, n: usize, rng: &mut Lcg) -> Vec<String> {
@@ -65,6 +91,11 @@ fn command(op: &str, n: usize, rng: &mut Lcg) -> Vec<String> {
             ]
         }
         "ZRANK" => vec![s("ZRANK"), s("z"), format!("member:{}", rng.below(n))],
+        "LPUSH" => vec![s("LPUSH"), s("mylist"), s("xxx")],
+        "RPOP" => vec![s("RPOP"), s("mylist")],
+        "SADD" => vec![s("SADD"), s("myset"), format!("element:{}", rng.below(n))],
+        "HSET" => vec![s("HSET"), s("myhash"), format!("element:{}", rng.below(n)), s("xxx")],
+        "LRANGE_100" => vec![s("LRANGE"), s("mylist"), s("0"), s("99")],
         _ => unreachable!("unknown op {op}"),
     }
 }
@@ -87,14 +118,22 @@ fn measure(e: &mut Engine, client: u64, pool: &[Vec<Vec<u8>>], ops: usize) -> f6
 
 fn main() {
     let ops: usize = std::env::var("REDISPLAY_BENCH_OPS").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
+    let list = |var: &str| std::env::var(var).ok().map(|v| v.split(',').map(str::to_string).collect::<Vec<_>>());
+    let only = list("REDISPLAY_BENCH_ONLY");
+    let ops_run: Vec<&str> =
+        OPS.into_iter().filter(|op| only.as_ref().is_none_or(|o| o.iter().any(|x| x == op))).collect();
+    let sizes: Vec<usize> = match list("REDISPLAY_BENCH_SIZES") {
+        Some(v) => v.iter().map(|x| x.parse().expect("REDISPLAY_BENCH_SIZES: numbers")).collect(),
+        None => SIZES.to_vec(),
+    };
     println!("native engine, event log off, {ops} calls per cell (cargo bench --bench engine)");
     print!("{:>9}", "keys");
-    for op in OPS {
+    for op in &ops_run {
         print!(" {:>14}", op);
     }
     println!("   (ns/op)");
     let mut rows = Vec::new();
-    for &n in &SIZES {
+    for &n in &sizes {
         let mut e = Engine::new(EngineOptions { seed: 1, start_ms: 0 });
         e.set_event_recording(false);
         let client = e.connect();
@@ -102,7 +141,7 @@ fn main() {
         populate(&mut e, client, n, &mut rng);
         print!("{n:>9}");
         let mut cells = Vec::new();
-        for op in OPS {
+        for &op in &ops_run {
             let pool: Vec<Vec<Vec<u8>>> = (0..POOL).map(|_| argv(&command(op, n, &mut rng))).collect();
             let ns = measure(&mut e, client, &pool, ops);
             print!(" {:>14.0}", ns);

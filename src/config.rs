@@ -543,10 +543,14 @@ pub struct Config {
 }
 
 /// Row index by lowercase name or alias.
-fn index() -> &'static std::collections::HashMap<String, usize> {
-    static INDEX: std::sync::OnceLock<std::collections::HashMap<String, usize>> = std::sync::OnceLock::new();
+/// Name → parameter, hashed with the maps' fixed foldhash (ds/map.rs): commands read a few
+/// parameters each, where SipHash showed in profiles.
+type Index = std::collections::HashMap<String, usize, crate::ds::map::Hasher>;
+
+fn index() -> &'static Index {
+    static INDEX: std::sync::OnceLock<Index> = std::sync::OnceLock::new();
     INDEX.get_or_init(|| {
-        let mut m = std::collections::HashMap::new();
+        let mut m = Index::default();
         for (i, d) in PARAMS.iter().enumerate() {
             m.insert(d.name.to_string(), i);
             if let Some(al) = d.alias {

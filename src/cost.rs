@@ -209,7 +209,7 @@ mod tests {
             zsl.insert(i as f64, m.clone(), 1);
             dict.insert(m, i as f64);
         }
-        let z = Value::Zset(Zset::Skiplist { dict, zsl });
+        let z = Value::Zset(Zset::Skiplist { dict: Box::new(dict), zsl });
         assert_eq!(free_cost_ns(&z), 1000 * FREE_ZSET_MEMBER_NS);
         assert!(frees_in_background(&z));
         assert!(!frees_in_background(&Value::Str(StrValue::Raw(vec![0; 100 << 20], 0))));

@@ -110,7 +110,7 @@ impl Db {
     /// db.c `dbAdd()`/`dbOverwrite()` without touching the TTL.
     pub fn insert(&mut self, key: Vec<u8>, mut obj: RObj) {
         obj.mem = crate::memory::value_alloc(&obj.value);
-        if obj.exec_argv {
+        if obj.exec_argv() {
             self.exec_argv.push(key.clone());
         }
         if let Some(slot) = self.dict.get_mut(&key) {
@@ -122,6 +122,9 @@ impl Db {
             return;
         }
         self.mem += crate::memory::key_alloc(&key) + obj.mem;
+        // The map grows before the shape model's tables, so that when both double (at the
+        // same powers of two) the model's new vectors can take the block the map freed.
+        crate::ds::map::reserve_one(&mut self.dict);
         self.dict_buckets.push(&key);
         self.created.push(key.clone());
         self.dict.insert(key, obj);
@@ -164,6 +167,7 @@ impl Db {
         if let Some(stored) = self.expires.get_mut(key) {
             *stored = when_ms;
         } else if self.dict.contains_key(key) {
+            crate::ds::map::reserve_one(&mut self.expires);
             self.expires_buckets.push(key);
             self.expires.insert(key.to_vec(), when_ms);
         }
@@ -207,7 +211,7 @@ impl Db {
     pub fn release_exec_argv(&mut self) {
         for key in std::mem::take(&mut self.exec_argv) {
             if let Some(obj) = self.dict.get_mut(&key) {
-                obj.exec_argv = false;
+                obj.set_exec_argv(false);
             }
         }
     }
@@ -221,7 +225,7 @@ mod tests {
     #[test]
     fn table_shapes_follow_every_change() {
         let mut db = Db::new(42);
-        let obj = || RObj { value: Value::Str(StrValue::Embstr(b"v".to_vec())), lru: 0, exec_argv: false, mem: 0 };
+        let obj = || RObj::new(Value::Str(StrValue::Embstr(b"v".to_vec().into())), 0);
         let mut x = 1u64;
         for _ in 0..5000 {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);

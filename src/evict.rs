@@ -101,8 +101,8 @@ impl Engine {
         for key in keys {
             let d = &self.dbs[db];
             let idle = match policy {
-                Policy::Lru => d.get(&key).map(|o| estimate_idle_ms(lruclock, o.lru) as u64).unwrap_or(0),
-                Policy::Lfu => d.get(&key).map(|o| 255 - lfu_decr_and_return(o.lru, now, decay) as u64).unwrap_or(0),
+                Policy::Lru => d.get(&key).map(|o| estimate_idle_ms(lruclock, o.lru()) as u64).unwrap_or(0),
+                Policy::Lfu => d.get(&key).map(|o| 255 - lfu_decr_and_return(o.lru(), now, decay) as u64).unwrap_or(0),
                 _ => u64::MAX - d.expire_of(&key).unwrap_or(0) as u64,
             };
             if samples_out.len() < MAX_SAMPLES_IN_EVENT {

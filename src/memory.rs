@@ -402,9 +402,9 @@ mod tests {
     fn string_sizes_match_memory_usage_on_debian() {
         // MEMORY USAGE = value + key sds + sizeof(dictEntry) 24 (docs/redis-facts.md §2.5).
         let usage = |key: &str, v: Value| object_compute_size(&v, 5) + sds_alloc(key.len()) + 24;
-        assert_eq!(usage("foo", Value::Str(StrValue::Embstr(b"bar".to_vec()))), 64);
+        assert_eq!(usage("foo", Value::Str(StrValue::Embstr(b"bar".to_vec().into()))), 64);
         assert_eq!(usage("n", Value::Str(StrValue::Int { value: 123456, shared: false })), 48);
-        assert_eq!(usage(&"k".repeat(34), Value::Str(StrValue::Embstr(vec![b'v'; 44]))), 136);
+        assert_eq!(usage(&"k".repeat(34), Value::Str(StrValue::Embstr(vec![b'v'; 44].into()))), 136);
         assert_eq!(usage("big", Value::Str(StrValue::Raw(vec![b'v'; 45], 0))), 112);
     }
 

@@ -80,7 +80,7 @@ impl Engine {
             let at_ms = self.now_ms;
             self.events.push(Event::Keyspace { at_ms, db, event: event.to_string(), key: crate::util::text(key) });
         }
-        let flags = self.config.int("notify-keyspace-events") as u32;
+        let flags = self.hot.notify_keyspace_events;
         if flags & event_class(event) == 0 || flags & (KEYSPACE | KEYEVENT) == 0 {
             return;
         }
@@ -98,6 +98,10 @@ impl Engine {
     /// db.c `dbAdd()`'s `new` event and `signalKeyAsReady()`, for the keys created since the
     /// last call; `signalDeletedKeyAsReady()` for the streams deleted since.
     pub(crate) fn flush_new_key_events(&mut self) {
+        // Runs twice per command: most find nothing.
+        if self.dbs.iter().all(|d| d.created.is_empty() && d.gone_streams.is_empty()) {
+            return;
+        }
         for db in 0..self.dbs.len() {
             if !self.dbs[db].gone_streams.is_empty() {
                 for key in std::mem::take(&mut self.dbs[db].gone_streams) {

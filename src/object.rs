@@ -32,11 +32,71 @@ pub enum StrValue {
         value: i64,
         shared: bool,
     },
-    Embstr(Vec<u8>),
+    Embstr(Emb),
     /// A raw sds; the second field is its capacity (sds.c's `alloc`) when it differs from what
     /// sdsnewlen gives a string of that length — after `sdsMakeRoomFor()` or a trim — and 0
     /// otherwise (memory.rs `sds_capacity()`), for the memory model.
     Raw(Vec<u8>, usize),
+}
+
+/// An embstr's bytes: kept inside the value when they fit (`EMB_INLINE` bytes) — no allocation
+/// of their own, as Redis's embstr shares one allocation with its `robj` header — else on the
+/// heap. Both forms are the same string: equality, hashing and the memory model see only the
+/// bytes.
+#[derive(Clone)]
+pub enum Emb {
+    Inline { len: u8, buf: [u8; EMB_INLINE] },
+    Heap(Vec<u8>),
+}
+
+/// The longest embstr kept inline: what fits beside the tags in a string value's slot on wasm32
+/// (24 bytes, the size of its other forms), so a short value costs its key's slot alone.
+pub const EMB_INLINE: usize = 22;
+
+impl Emb {
+    pub fn as_slice(&self) -> &[u8] {
+        match self {
+            Emb::Inline { len, buf } => &buf[..*len as usize],
+            Emb::Heap(v) => v,
+        }
+    }
+    pub fn into_vec(self) -> Vec<u8> {
+        match self {
+            Emb::Inline { len, buf } => buf[..len as usize].to_vec(),
+            Emb::Heap(v) => v,
+        }
+    }
+}
+
+impl From<Vec<u8>> for Emb {
+    fn from(v: Vec<u8>) -> Emb {
+        if v.len() <= EMB_INLINE {
+            let mut buf = [0u8; EMB_INLINE];
+            buf[..v.len()].copy_from_slice(&v);
+            Emb::Inline { len: v.len() as u8, buf }
+        } else {
+            Emb::Heap(v)
+        }
+    }
+}
+
+impl std::ops::Deref for Emb {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.as_slice()
+    }
+}
+
+impl PartialEq for Emb {
+    fn eq(&self, other: &Emb) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl std::fmt::Debug for Emb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_slice().fmt(f)
+    }
 }
 
 /// A list: 7.0 always reports `quicklist` (a linked list of listpack nodes); the node layout
@@ -44,11 +104,13 @@ pub enum StrValue {
 pub type List = std::collections::VecDeque<Vec<u8>>;
 
 /// A hash: `listpack` (field/value pairs in insertion order) while small, else `hashtable`
-/// (t_hash.c `hashTypeConvert`; never converts back).
+/// (t_hash.c `hashTypeConvert`; never converts back). The table is boxed, as are the other
+/// collections' tables: every key's slot is as large as the largest value kept in it, and most
+/// keys are strings.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Hash {
     Listpack(Vec<(Vec<u8>, Vec<u8>)>),
-    Table(Map<Vec<u8>, Vec<u8>>),
+    Table(Box<Map<Vec<u8>, Vec<u8>>>),
 }
 
 /// A set: `intset` while every member is a canonical int64 and there are at most
@@ -56,7 +118,7 @@ pub enum Hash {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Set {
     Intset(Intset),
-    Table(IndexSet<Vec<u8>, Hasher>),
+    Table(Box<IndexSet<Vec<u8>, Hasher>>),
 }
 
 /// A sorted set: `listpack` (member/score pairs sorted by score, then member) while small,
@@ -64,7 +126,7 @@ pub enum Set {
 #[derive(Debug, Clone)]
 pub enum Zset {
     Listpack(Vec<(Vec<u8>, f64)>),
-    Skiplist { dict: Map<Vec<u8>, f64>, zsl: Skiplist },
+    Skiplist { dict: Box<Map<Vec<u8>, f64>>, zsl: Skiplist },
 }
 
 impl PartialEq for Zset {
@@ -108,21 +170,49 @@ pub enum Value {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RObj {
     pub value: Value,
-    pub lru: u32,
-    /// The value is still the argument object of the command that stored it, which the running
-    /// EXEC's queue also holds until it ends: OBJECT REFCOUNT 2 (db.c `setKey()`'s
-    /// `incrRefCount()` on `c->argv[2]`). A change in place (`dbUnshareStringValue()`: APPEND,
-    /// SETRANGE…) makes a new object; the EXEC clears the rest when it ends.
-    pub exec_argv: bool,
+    /// The 24-bit `lru` field (`lru()`), and above it the `exec_argv` flag (`exec_argv()`): one
+    /// word, so a key's slot stays 8-aligned at 32 bytes on wasm32 (a separate flag made it 40).
+    meta: u32,
     /// The value's allocations as memory.rs models them, kept by the db (db.rs).
     pub mem: usize,
+}
+
+/// `RObj::meta`'s flag bit: the value is still the argument object of the command that stored
+/// it, which the running EXEC's queue also holds until it ends: OBJECT REFCOUNT 2 (db.c
+/// `setKey()`'s `incrRefCount()` on `c->argv[2]`). A change in place
+/// (`dbUnshareStringValue()`: APPEND, SETRANGE…) makes a new object; the EXEC clears the rest
+/// when it ends.
+const EXEC_ARGV: u32 = 1 << 31;
+/// `RObj::meta`'s lru bits (LRU_BITS 24).
+const LRU_MASK: u32 = (1 << 24) - 1;
+
+impl RObj {
+    pub fn new(value: Value, lru: u32) -> RObj {
+        let mut o = RObj { value, meta: 0, mem: 0 };
+        o.set_lru(lru);
+        o
+    }
+    /// The `lru` field: the LRU clock, or the LFU time and counter (24 bits).
+    pub fn lru(&self) -> u32 {
+        self.meta & LRU_MASK
+    }
+    pub fn set_lru(&mut self, lru: u32) {
+        debug_assert!(lru <= LRU_MASK, "lru {lru} wider than 24 bits");
+        self.meta = (self.meta & !LRU_MASK) | (lru & LRU_MASK);
+    }
+    pub fn exec_argv(&self) -> bool {
+        self.meta & EXEC_ARGV != 0
+    }
+    pub fn set_exec_argv(&mut self, on: bool) {
+        self.meta = if on { self.meta | EXEC_ARGV } else { self.meta & !EXEC_ARGV };
+    }
 }
 
 impl StrValue {
     /// object.c `createStringObject()`: embstr up to 44 bytes, raw beyond. No integer check.
     pub fn from_bytes(b: Vec<u8>) -> StrValue {
         if b.len() <= EMBSTR_SIZE_LIMIT {
-            StrValue::Embstr(b)
+            StrValue::Embstr(b.into())
         } else {
             StrValue::Raw(b, 0)
         }
@@ -155,14 +245,16 @@ impl StrValue {
     pub fn to_bytes(&self) -> Vec<u8> {
         match self {
             StrValue::Int { value, .. } => value.to_string().into_bytes(),
-            StrValue::Embstr(b) | StrValue::Raw(b, _) => b.clone(),
+            StrValue::Embstr(b) => b.to_vec(),
+            StrValue::Raw(b, _) => b.clone(),
         }
     }
 
     pub fn len(&self) -> usize {
         match self {
             StrValue::Int { value, .. } => crate::util::digits10(*value),
-            StrValue::Embstr(b) | StrValue::Raw(b, _) => b.len(),
+            StrValue::Embstr(b) => b.len(),
+            StrValue::Raw(b, _) => b.len(),
         }
     }
 
@@ -181,7 +273,8 @@ impl StrValue {
     pub fn as_i64(&self) -> Option<i64> {
         match self {
             StrValue::Int { value, .. } => Some(*value),
-            StrValue::Embstr(b) | StrValue::Raw(b, _) => crate::util::string2ll(b),
+            StrValue::Embstr(b) => crate::util::string2ll(b),
+            StrValue::Raw(b, _) => crate::util::string2ll(b),
         }
     }
 }
@@ -282,7 +375,7 @@ impl RObj {
     /// `OBJECT REFCOUNT`: the value's, plus the running EXEC's reference to its argument.
     pub fn refcount(&self) -> i64 {
         match self.value.refcount() {
-            1 if self.exec_argv => 2,
+            1 if self.exec_argv() => 2,
             n => n,
         }
     }

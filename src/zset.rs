@@ -82,7 +82,7 @@ fn lp_insert_pos(v: &[(Vec<u8>, f64)], score: f64, ele: &[u8]) -> usize {
 /// `zaddGenericCommand`: skiplist when the listpack limit is 0 or the member is too long).
 pub fn create(limits: Limits, first_member_len: usize) -> Zset {
     if limits.max_entries == 0 || limits.max_value < first_member_len {
-        Zset::Skiplist { dict: Map::default(), zsl: Skiplist::new() }
+        Zset::Skiplist { dict: Box::default(), zsl: Skiplist::new() }
     } else {
         Zset::Listpack(Vec::new())
     }
@@ -97,7 +97,7 @@ pub fn convert_to_skiplist(z: &mut Zset, level: &mut dyn FnMut() -> usize) {
             zsl.insert(s, m.clone(), level());
             dict.insert(m, s);
         }
-        *z = Zset::Skiplist { dict, zsl };
+        *z = Zset::Skiplist { dict: Box::new(dict), zsl };
     }
 }
 

@@ -153,7 +153,9 @@ pub fn restore(e: &mut Engine, c: &Call) -> Reply {
         return Reply::ok();
     }
     let mut obj = e.new_obj(value);
-    set_lru_or_lfu(e, &mut obj.lru, lfu_freq, lru_idle);
+    let mut lru = obj.lru();
+    set_lru_or_lfu(e, &mut lru, lfu_freq, lru_idle);
+    obj.set_lru(lru);
     e.dbs[c.db].insert(key.to_vec(), obj);
     if ttl != 0 {
         e.dbs[c.db].set_expire(key, ttl);

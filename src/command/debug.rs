@@ -427,7 +427,7 @@ fn object_digest(digest: &mut [u8; 20], v: &Value, expires: bool) {
             }
         }
         Value::Set(Set::Table(s)) => {
-            for m in s {
+            for m in s.iter() {
                 xor_digest(digest, m);
             }
         }
@@ -581,14 +581,14 @@ fn object(e: &mut Engine, c: &Call) -> Reply {
             nodes.iter().sum::<usize>()
         );
     }
-    let idle = crate::evict::estimate_idle_ms(e.lruclock, o.lru) / 1000;
+    let idle = crate::evict::estimate_idle_ms(e.lruclock, o.lru()) / 1000;
     Reply::Status(format!(
         "Value at:{} refcount:{} encoding:{} serializedlength:{} lru:{} lru_seconds_idle:{}{}",
         address(key),
         o.refcount(),
         o.value.encoding(),
         serialized_length(&o.value),
-        o.lru,
+        o.lru(),
         idle,
         extra
     ))
@@ -816,7 +816,7 @@ mod tests {
     #[test]
     fn serialized_lengths_match_rdb_save_object() {
         // Values from DEBUG OBJECT on redis-server 7.0.15.
-        assert_eq!(serialized_length(&Value::Str(StrValue::Embstr(b"bar".to_vec()))), 4);
+        assert_eq!(serialized_length(&Value::Str(StrValue::Embstr(b"bar".to_vec().into()))), 4);
         assert_eq!(serialized_length(&Value::Str(StrValue::Int { value: 12, shared: true })), 2);
         let l: crate::object::List = [b"b".to_vec(), b"a".to_vec()].into_iter().collect();
         assert_eq!(serialized_length(&Value::List(l)), 16);

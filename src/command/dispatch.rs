@@ -232,7 +232,8 @@ impl Engine {
                 && self.clients.get(&client).is_some_and(|c| {
                     c.queued.iter().any(|q| matches!(table().lookup(q), Lookup::Found(qc) if qc.has_flag("write")))
                 }));
-        if is_write && !self.good_replicas_ok() {
+        // (good_replicas_ok() holds whenever min-replicas-to-write is 0, the default.)
+        if is_write && self.hot.min_replicas_to_write != 0 && !self.good_replicas_ok() {
             return self.reject(
                 client,
                 db,

@@ -124,7 +124,7 @@ fn hash_pairs(h: &Hash) -> Box<dyn Iterator<Item = (&[u8], &[u8])> + '_> {
 fn convert(h: &mut Hash) {
     if let Hash::Listpack(v) = h {
         let m: Map<Vec<u8>, Vec<u8>> = std::mem::take(v).into_iter().collect();
-        *h = Hash::Table(m);
+        *h = Hash::Table(Box::new(m));
     }
 }
 

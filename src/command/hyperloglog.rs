@@ -32,7 +32,8 @@ const INVALID_HLL: &str = "INVALIDOBJ Corrupted HLL object detected";
 /// `isHLLObjectOrReply()`: a string (not integer-encoded) with a valid header.
 fn check_hll(v: &Value) -> Result<(), Reply> {
     match v {
-        Value::Str(StrValue::Embstr(b) | StrValue::Raw(b, _)) if hll::is_valid_header(b) => Ok(()),
+        Value::Str(StrValue::Embstr(b)) if hll::is_valid_header(b) => Ok(()),
+        Value::Str(StrValue::Raw(b, _)) if hll::is_valid_header(b) => Ok(()),
         Value::Str(_) => Err(Reply::err(NOT_HLL)),
         _ => Err(wrongtype()),
     }

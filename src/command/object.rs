@@ -31,7 +31,7 @@ pub fn object_idletime(e: &mut Engine, c: &Call) -> Reply {
     if e.lfu_policy() {
         return Reply::err("ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.");
     }
-    Reply::Integer(estimate_idle_ms(e.lruclock, o.lru) / 1000)
+    Reply::Integer(estimate_idle_ms(e.lruclock, o.lru()) / 1000)
 }
 
 pub fn object_freq(e: &mut Engine, c: &Call) -> Reply {
@@ -39,7 +39,7 @@ pub fn object_freq(e: &mut Engine, c: &Call) -> Reply {
     if !e.lfu_policy() {
         return Reply::err("ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.");
     }
-    Reply::Integer(lfu_decr_and_return(o.lru, e.now_ms(), e.config.int("lfu-decay-time")) as i64)
+    Reply::Integer(lfu_decr_and_return(o.lru(), e.now_ms(), e.config.int("lfu-decay-time")) as i64)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -143,9 +143,9 @@ impl Engine {
             w.select_db(i, db.len() as u64, db.expires.len() as u64);
             for (key, obj) in &db.dict {
                 let meta = if lru {
-                    KeyMeta::Idle(estimate_idle_ms(self.lruclock, obj.lru) as u64 / 1000)
+                    KeyMeta::Idle(estimate_idle_ms(self.lruclock, obj.lru()) as u64 / 1000)
                 } else if self.lfu {
-                    KeyMeta::Freq(lfu_decr_and_return(obj.lru, now, decay) as u8)
+                    KeyMeta::Freq(lfu_decr_and_return(obj.lru(), now, decay) as u8)
                 } else {
                     KeyMeta::None
                 };
@@ -276,7 +276,9 @@ impl Engine {
             let mut obj = self.new_obj(k.value);
             let (freq, idle) =
                 (k.freq.map_or(-1, i64::from), k.idle_secs.map_or(-1, |s| s.min(i64::MAX as u64) as i64));
-            set_lru_or_lfu(self, &mut obj.lru, freq, idle);
+            let mut lru = obj.lru();
+            set_lru_or_lfu(self, &mut lru, freq, idle);
+            obj.set_lru(lru);
             let db = &mut self.dbs[k.db];
             if mode.merge {
                 db.delete(&k.key);

@@ -97,7 +97,7 @@ fn set_type_create(first: &[u8]) -> Set {
     if string2ll(first).is_some() {
         Set::Intset(Intset::new())
     } else {
-        Set::Table(new_table())
+        Set::Table(Box::new(new_table()))
     }
 }
 
@@ -116,7 +116,7 @@ fn convert_to_table(s: &mut Set) {
         for v in is.iter() {
             t.insert(v.to_string().into_bytes());
         }
-        *s = Set::Table(t);
+        *s = Set::Table(Box::new(t));
     }
 }
 

@@ -48,10 +48,10 @@ fn write_string(e: &mut Engine, db: usize, key: &[u8]) -> Result<Option<StrValue
 /// Stores a string, keeping the TTL (db.c `dbOverwrite()`/`dbAdd()`): over an existing key the
 /// new object keeps the old one's LFU data under an LFU policy.
 fn store_keep_ttl(e: &mut Engine, db: usize, key: &[u8], v: StrValue) {
-    let old_lru = e.dbs[db].get(key).map(|o| o.lru);
+    let old_lru = e.dbs[db].get(key).map(|o| o.lru());
     let mut obj = e.new_obj(Value::Str(v));
     if let (Some(lru), true) = (old_lru, e.lfu_policy()) {
-        obj.lru = lru;
+        obj.set_lru(lru);
     }
     e.dbs[db].insert(key.to_vec(), obj);
 }
@@ -64,13 +64,13 @@ fn set_key(e: &mut Engine, db: usize, key: &[u8], v: StrValue, keep_ttl: bool, l
     if lookup {
         e.lookup_write(db, key);
     }
-    let old_lru = e.dbs[db].get(key).map(|o| o.lru);
+    let old_lru = e.dbs[db].get(key).map(|o| o.lru());
     let shared_int = matches!(v, StrValue::Int { shared: true, .. });
     let mut obj = e.new_obj(Value::Str(v));
     if let (Some(lru), true) = (old_lru, e.lfu_policy()) {
-        obj.lru = lru;
+        obj.set_lru(lru);
     }
-    obj.exec_argv = e.storing_exec_argv() && !shared_int;
+    obj.set_exec_argv(e.storing_exec_argv() && !shared_int);
     e.dbs[db].set_key(key.to_vec(), obj, keep_ttl);
 }
 
@@ -421,7 +421,7 @@ fn incr_decr(e: &mut Engine, c: &Call, incr: i64) -> Reply {
     // An unshared int object (refcount 1: not an EXEC's argument still) is updated in place;
     // anything else gets a fresh object, which is a shared integer when small
     // (createStringObjectFromLongLongForValue).
-    let exec_argv = e.dbs[c.db].get(key).is_some_and(|o| o.exec_argv);
+    let exec_argv = e.dbs[c.db].get(key).is_some_and(|o| o.exec_argv());
     let in_place = matches!(old, Some(StrValue::Int { shared: false, .. }))
         && !exec_argv
         && !(0..crate::object::SHARED_INTEGERS).contains(&new);
@@ -511,7 +511,7 @@ pub fn append(e: &mut Engine, c: &Call) -> Reply {
             let len = v.len();
             let shared_int = matches!(v, StrValue::Int { shared: true, .. });
             let mut obj = e.new_obj(Value::Str(v));
-            obj.exec_argv = e.storing_exec_argv() && !shared_int;
+            obj.set_exec_argv(e.storing_exec_argv() && !shared_int);
             e.dbs[c.db].insert(key.to_vec(), obj);
             len
         }

@@ -21,9 +21,13 @@ pub const MIN_FILL_PERCENT: usize = 10;
 pub struct Buckets {
     /// First entry of each bucket's chain; empty until the first insert.
     head: Vec<u32>,
+    /// The next entry in each entry's chain. Singly linked, as dict.c's: unlinking walks the
+    /// chain from its head (a chain averages under one entry, the table grows at one per
+    /// bucket), and a key costs 4 bytes less than with back links.
     next: Vec<u32>,
-    prev: Vec<u32>,
-    hash: Vec<u64>,
+    /// The low 32 bits of each entry's hash: all a table of up to 2³² buckets masks with
+    /// (indices are u32 anyway), at half the bytes per key.
+    hash: Vec<u32>,
     seed: u64,
 }
 
@@ -64,41 +68,48 @@ impl Buckets {
     }
 
     fn bucket_of(&self, i: u32) -> usize {
-        (self.hash[i as usize] & self.mask()) as usize
+        (self.hash[i as usize] as u64 & self.mask()) as usize
     }
 
     fn link_at_head(&mut self, i: u32) {
         let b = self.bucket_of(i);
-        let old = self.head[b];
-        self.next[i as usize] = old;
-        self.prev[i as usize] = NIL;
-        if old != NIL {
-            self.prev[old as usize] = i;
-        }
+        self.next[i as usize] = self.head[b];
         self.head[b] = i;
     }
 
+    /// Points whatever links to entry `i` (its bucket's head or its predecessor in the chain)
+    /// at `to` instead.
+    fn relink(&mut self, i: u32, to: u32) {
+        let b = self.bucket_of(i);
+        if self.head[b] == i {
+            self.head[b] = to;
+            return;
+        }
+        let mut p = self.head[b];
+        while p != NIL {
+            let n = self.next[p as usize];
+            if n == i {
+                self.next[p as usize] = to;
+                return;
+            }
+            p = n;
+        }
+        debug_assert!(false, "entry {i} is in no chain");
+    }
+
     fn unlink(&mut self, i: u32) {
-        let (p, n) = (self.prev[i as usize], self.next[i as usize]);
-        if p != NIL {
-            self.next[p as usize] = n;
-        } else {
-            let b = self.bucket_of(i);
-            self.head[b] = n;
-        }
-        if n != NIL {
-            self.prev[n as usize] = p;
-        }
+        self.relink(i, self.next[i as usize]);
     }
 
     /// Rebuilds the chains for `size` buckets, moving entries bucket by bucket and pushing each
     /// at the head of its new chain, as a rehash does.
     fn rehash(&mut self, size: usize) {
         let old_heads = std::mem::replace(&mut self.head, vec![NIL; size]);
-        let old_next = self.next.clone();
+        // Relinking `i` rewrites only its own `next` (read first); the old chains
+        // are walked by `next` alone, so they need no copy.
         for mut i in old_heads {
             while i != NIL {
-                let n = old_next[i as usize];
+                let n = self.next[i as usize];
                 self.link_at_head(i);
                 i = n;
             }
@@ -115,9 +126,8 @@ impl Buckets {
             self.rehash(size);
         }
         let i = used as u32;
-        self.hash.push(hash_bytes(self.seed, key));
+        self.hash.push(hash_bytes(self.seed, key) as u32);
         self.next.push(NIL);
-        self.prev.push(NIL);
         self.link_at_head(i);
     }
 
@@ -126,30 +136,18 @@ impl Buckets {
         let last = self.hash.len() - 1;
         self.unlink(i as u32);
         if i != last {
-            // Move `last` into slot `i`, re-pointing its neighbours.
-            let (p, n) = (self.prev[last], self.next[last]);
+            // Move `last` into slot `i`: what linked to it links to `i`, in the same place.
+            self.relink(last as u32, i as u32);
             self.hash[i] = self.hash[last];
-            self.prev[i] = p;
-            self.next[i] = n;
-            if p != NIL {
-                self.next[p as usize] = i as u32;
-            } else {
-                let b = self.bucket_of(i as u32);
-                self.head[b] = i as u32;
-            }
-            if n != NIL {
-                self.prev[n as usize] = i as u32;
-            }
+            self.next[i] = self.next[last];
         }
         self.hash.pop();
         self.next.pop();
-        self.prev.pop();
     }
 
     pub fn clear(&mut self) {
         self.head.clear();
         self.next.clear();
-        self.prev.clear();
         self.hash.clear();
     }
 
@@ -181,7 +179,7 @@ impl Buckets {
 
     /// The bucket entry `i` of the map sits in.
     pub fn bucket_of_index(&self, i: usize) -> usize {
-        self.hash.get(i).map_or(0, |h| (h & self.mask()) as usize)
+        self.hash.get(i).map_or(0, |&h| (h as u64 & self.mask()) as usize)
     }
 
     /// The bucket a cursor value points at (`cursor & mask`).
@@ -258,7 +256,7 @@ impl Buckets {
             return Err("an entry is in no chain".into());
         }
         for (i, k) in keys.enumerate() {
-            if self.hash.get(i) != Some(&hash_bytes(self.seed, k)) {
+            if self.hash.get(i) != Some(&(hash_bytes(self.seed, k) as u32)) {
                 return Err(format!("entry {i} has another key's hash"));
             }
         }

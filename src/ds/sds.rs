@@ -5,29 +5,19 @@
 //! and object.rs asks it how much room a fresh argument keeps. Facts: docs/redis-facts.md §2.
 
 /// jemalloc's size class for an allocation of `n` bytes (Debian build, 16-byte quantum).
+/// The classes: 8, 16, then multiples of 16 up to 128, then four per power of two (160, 192,
+/// 224, 256, 320…), computed rather than searched — the memory model asks after every write.
 pub fn size_class(n: usize) -> usize {
-    const SMALL: &[usize] = &[
-        8, 16, 32, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536,
-        1792, 2048, 2560, 3072, 3584, 4096, 5120, 6144, 7168, 8192, 10240, 12288, 14336, 16384, 20480,
-    ];
-    if n == 0 {
-        return 0;
-    }
-    if let Some(&c) = SMALL.iter().find(|&&c| c >= n) {
-        return c;
-    }
-    // Above 16 KiB: four classes per power of two.
-    let mut base = 16384usize;
-    loop {
-        let step = base / 4;
-        for k in 1..=4 {
-            if base + k * step >= n {
-                return base + k * step;
-            }
-        }
-        base *= 2;
-        if base > usize::MAX / 8 {
-            return n;
+    match n {
+        0 => 0,
+        1..=8 => 8,
+        9..=128 => n.next_multiple_of(16),
+        // Past what jemalloc has classes for on 64 bits: the size itself.
+        _ if n > usize::MAX / 8 => n,
+        _ => {
+            // The largest power of two below n, in quarters.
+            let step = (1usize << (usize::BITS - 1 - (n - 1).leading_zeros())) / 4;
+            n.next_multiple_of(step)
         }
     }
 }
@@ -127,5 +117,50 @@ pub fn sds_make_room_for(len: usize, room: usize, newlen: usize) -> usize {
         0 // a type-5 sds that didn't need to grow stays as it is
     } else {
         capacity
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::size_class;
+
+    /// The classes as jemalloc lists them (a table up to 20 KiB, then four per power of two),
+    /// searched one by one: what `size_class` computes.
+    fn listed(n: usize) -> usize {
+        const SMALL: &[usize] = &[
+            8, 16, 32, 48, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280,
+            1536, 1792, 2048, 2560, 3072, 3584, 4096, 5120, 6144, 7168, 8192, 10240, 12288, 14336, 16384, 20480,
+        ];
+        if n == 0 {
+            return 0;
+        }
+        if let Some(&c) = SMALL.iter().find(|&&c| c >= n) {
+            return c;
+        }
+        let mut base = 16384usize;
+        loop {
+            for k in 1..=4 {
+                if base + k * base / 4 >= n {
+                    return base + k * base / 4;
+                }
+            }
+            base *= 2;
+            if base > usize::MAX / 8 {
+                return n;
+            }
+        }
+    }
+
+    #[test]
+    fn size_class_matches_the_listed_classes() {
+        for n in 0..70_000 {
+            assert_eq!(size_class(n), listed(n), "{n}");
+        }
+        for shift in 16..usize::BITS {
+            for n in [(1usize << shift) - 1, 1 << shift, (1 << shift) + 1, (1 << shift) + (1 << (shift - 2)) + 1] {
+                assert_eq!(size_class(n), listed(n), "{n}");
+            }
+        }
+        assert_eq!(size_class(usize::MAX), usize::MAX);
     }
 }

@@ -139,13 +139,13 @@ impl Engine {
             let r = uniform(&mut self.rng);
             let (now, decay, factor) = (self.now_ms, self.hot.lfu_decay_time, self.hot.lfu_log_factor);
             let obj = get(&mut self.dbs[db], key, write)?;
-            let counter = crate::object::lfu_decr_and_return(obj.lru, now, decay);
+            let counter = crate::object::lfu_decr_and_return(obj.lru(), now, decay);
             let counter = crate::object::lfu_log_incr(counter, r, factor);
-            obj.lru = (crate::object::lfu_time_in_minutes(now) << 8) | counter;
+            obj.set_lru((crate::object::lfu_time_in_minutes(now) << 8) | counter);
             return Some(obj);
         }
         let obj = get(&mut self.dbs[db], key, write)?;
-        obj.lru = lru;
+        obj.set_lru(lru);
         Some(obj)
     }
 
@@ -161,6 +161,6 @@ impl Engine {
     /// (object.c `createObject()`).
     pub(crate) fn new_obj(&self, value: crate::object::Value) -> RObj {
         let lru = if self.lfu { crate::object::lfu_initial(self.now_ms) } else { self.lruclock };
-        RObj { value, lru, exec_argv: false, mem: 0 }
+        RObj::new(value, lru)
     }
 }

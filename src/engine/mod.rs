@@ -58,6 +58,9 @@ pub(crate) struct HotConfig {
     pub slowlog_max_len: i64,
     pub latency_monitor_threshold: i64,
     pub latency_tracking: bool,
+    /// Read for every write (processCommand()'s min-replicas check) and every keyspace event.
+    pub min_replicas_to_write: i64,
+    pub notify_keyspace_events: u32,
 }
 
 /// A uniform double in [0, 1) from 53 random bits.
@@ -827,6 +830,8 @@ impl Engine {
             slowlog_max_len: self.config.int("slowlog-max-len"),
             latency_monitor_threshold: self.config.int("latency-monitor-threshold"),
             latency_tracking: self.config.bool("latency-tracking"),
+            min_replicas_to_write: self.config.int("min-replicas-to-write"),
+            notify_keyspace_events: self.config.int("notify-keyspace-events") as u32,
         };
         // config.c updateHZ(): server.hz follows config_hz at once.
         self.update_hz();

@@ -121,7 +121,7 @@ pub fn rewrite_object(out: &mut Vec<u8>, key: &[u8], v: &Value) {
         }
         Value::Set(Set::Table(t)) => {
             let mut b = Batches::new(out, b"SADD", key, 1, t.len());
-            for m in t {
+            for m in t.iter() {
                 bulk(b.item(), m);
             }
         }

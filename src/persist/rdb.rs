@@ -177,7 +177,8 @@ impl StringWriter<'_> {
                     out.extend_from_slice(digits.as_bytes());
                 }
             }
-            StrValue::Embstr(b) | StrValue::Raw(b, _) => self.raw(out, b),
+            StrValue::Embstr(b) => self.raw(out, b),
+            StrValue::Raw(b, _) => self.raw(out, b),
         }
     }
 }
@@ -264,7 +265,7 @@ pub fn save_object(out: &mut Vec<u8>, v: &Value, opts: &SaveOptions, w: &mut Str
         Value::Set(Set::Intset(is)) => w.raw(out, &is.to_blob()),
         Value::Set(Set::Table(t)) => {
             save_len(out, t.len() as u64);
-            for m in t {
+            for m in t.iter() {
                 w.raw(out, m);
             }
         }
@@ -289,7 +290,7 @@ pub fn save_object(out: &mut Vec<u8>, v: &Value, opts: &SaveOptions, w: &mut Str
         }
         Value::Hash(Hash::Table(m)) => {
             save_len(out, m.len() as u64);
-            for (f, v) in m {
+            for (f, v) in m.iter() {
                 w.raw(out, f);
                 w.raw(out, v);
             }
@@ -413,7 +414,7 @@ mod tests {
     #[test]
     fn strings_as_redis_dumps_them() {
         // Recorded from redis-server 7.0.15 (`SET s1 hello`, `SET s2 12345`, 52 × "a").
-        assert_eq!(dump(&Value::Str(StrValue::Embstr(b"hello".to_vec()))), b"\x00\x05hello\n\x00cr\xdfve4 \n");
+        assert_eq!(dump(&Value::Str(StrValue::Embstr(b"hello".to_vec().into()))), b"\x00\x05hello\n\x00cr\xdfve4 \n");
         assert_eq!(
             dump(&Value::Str(StrValue::Int { value: 12345, shared: false })),
             b"\x00\xc190\n\x00\x9d\x94\xea'\x93\xfc\x08\xb9"
@@ -468,9 +469,9 @@ mod tests {
             Value::Str(StrValue::Int { value: i64::MIN, shared: false }),
             Value::Str(StrValue::Raw("compress me ".repeat(40).into_bytes(), 0)),
             Value::List((0..5000).map(|i| format!("element-{i}").into_bytes()).collect()),
-            Value::Set(Set::Table(members)),
+            Value::Set(Set::Table(Box::new(members))),
             Value::Zset(big),
-            Value::Hash(Hash::Table(table)),
+            Value::Hash(Hash::Table(Box::new(table))),
             Value::Hash(Hash::Listpack(vec![(b"a".to_vec(), b"1".to_vec()), (b"12".to_vec(), b"x".repeat(60))])),
         ];
         let opts = LoadOptions { hash_max_listpack_entries: 512, ..Default::default() };
@@ -525,7 +526,7 @@ mod tests {
 
     #[test]
     fn footer_checks() {
-        let p = dump(&Value::Str(StrValue::Embstr(b"x".to_vec())));
+        let p = dump(&Value::Str(StrValue::Embstr(b"x".to_vec().into())));
         assert_eq!(verify_dump_payload(&p), Some(10));
         let mut bad = p.clone();
         bad[1] ^= 1;

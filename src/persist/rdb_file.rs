@@ -590,7 +590,7 @@ mod tests {
         w.key(b"k", &s("v"), Some(2_000_000), KeyMeta::Idle(30));
         w.key(b"1234", &Value::List(List::from(vec![b"x".to_vec()])), None, KeyMeta::Freq(7));
         w.select_db(3, 1, 0);
-        w.key(b"k", &Value::Set(Set::Table([b"m".to_vec()].into_iter().collect())), None, KeyMeta::None);
+        w.key(b"k", &Value::Set(Set::Table(Box::new([b"m".to_vec()].into_iter().collect()))), None, KeyMeta::None);
         let file = w.finish();
         let back = load(&file, &opts(), &mut || 1).unwrap();
         assert_eq!(back.functions.len(), 1);

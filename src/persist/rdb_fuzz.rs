@@ -127,17 +127,17 @@ fn seeds(rng: &mut Rng) -> Vec<Vec<u8>> {
         table.insert(format!("f{i}").into_bytes(), format!("{i}").repeat(i % 7 + 1).into_bytes());
     }
     let values = vec![
-        Value::Str(StrValue::Embstr(b"hello".to_vec())),
+        Value::Str(StrValue::Embstr(b"hello".to_vec().into())),
         Value::Str(StrValue::Int { value: 70000, shared: false }),
         Value::Str(StrValue::Raw("abcabcabcabd".repeat(9).into_bytes(), 0)),
         Value::List(["a", "1", "-5000", "zz"].iter().map(|s| s.as_bytes().to_vec()).collect::<List>()),
         Value::List((0..900).map(|i| format!("e{i}").into_bytes()).collect::<List>()),
         Value::Set(Set::Intset(is)),
-        Value::Set(Set::Table(["x", "y", "z"].iter().map(|s| s.as_bytes().to_vec()).collect())),
+        Value::Set(Set::Table(Box::new(["x", "y", "z"].iter().map(|s| s.as_bytes().to_vec()).collect()))),
         Value::Zset(Zset::Listpack(vec![(b"a".to_vec(), -1.5), (b"b".to_vec(), 2.0), (b"c".to_vec(), f64::INFINITY)])),
         Value::Zset(big_zset),
         Value::Hash(Hash::Listpack(vec![(b"k".to_vec(), b"v".to_vec()), (b"n".to_vec(), b"12".to_vec())])),
-        Value::Hash(Hash::Table(table)),
+        Value::Hash(Hash::Table(Box::new(table))),
     ];
     let mut out: Vec<Vec<u8>> = values.iter().map(|v| create_dump_payload(v, &SaveOptions::default())).collect();
     for st in streams() {

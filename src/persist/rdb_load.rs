@@ -482,7 +482,7 @@ fn load_set(r: &mut Reader, opts: &LoadOptions) -> Result<Value> {
         return Err(LoadError::EmptyKey);
     }
     let max_entries = opts.set_max_intset_entries.min(1 << 30) as u64;
-    let mut set = if len > max_entries { Set::Table(table_set()) } else { Set::Intset(Intset::new()) };
+    let mut set = if len > max_entries { Set::Table(Box::new(table_set())) } else { Set::Intset(Intset::new()) };
     for _ in 0..len {
         let m = r.bytes()?;
         if let Set::Intset(is) = &mut set {
@@ -496,7 +496,7 @@ fn load_set(r: &mut Reader, opts: &LoadOptions) -> Result<Value> {
                 None => {
                     let mut t = table_set();
                     t.extend(is.iter().map(|v| v.to_string().into_bytes()));
-                    set = Set::Table(t);
+                    set = Set::Table(Box::new(t));
                 }
             }
         }
@@ -532,7 +532,7 @@ fn load_zset(t: u8, r: &mut Reader, opts: &LoadOptions, level: &mut dyn FnMut() 
         zsl.insert(score, m.clone(), level());
         dict.insert(m, score);
     }
-    let mut z = Zset::Skiplist { dict, zsl };
+    let mut z = Zset::Skiplist { dict: Box::new(dict), zsl };
     // Converted *after* loading, as a listpack if small enough (lpSafeToAdd: under 1 GB).
     if z.len() <= opts.zset_max_listpack_entries && maxelelen <= opts.zset_max_listpack_value && totelelen < 1 << 30 {
         crate::zset::shrink_if_possible(&mut z, zset_limits(opts));
@@ -572,7 +572,7 @@ fn load_hash(r: &mut Reader, opts: &LoadOptions) -> Result<Value> {
         pairs.push((f, v));
     }
     Ok(Value::Hash(match table {
-        Some(m) => Hash::Table(m),
+        Some(m) => Hash::Table(Box::new(m)),
         None => Hash::Listpack(pairs),
     }))
 }
@@ -637,7 +637,7 @@ fn load_blob(t: u8, blob: &[u8], opts: &LoadOptions, level: &mut dyn FnMut() -> 
             if is.len() > opts.set_max_intset_entries {
                 let mut t = table_set();
                 t.extend(is.iter().map(|v| v.to_string().into_bytes()));
-                return Ok(Value::Set(Set::Table(t)));
+                return Ok(Value::Set(Set::Table(Box::new(t))));
             }
             Ok(Value::Set(Set::Intset(is)))
         }
@@ -682,7 +682,7 @@ fn hash_from_pairs(p: Vec<(Vec<u8>, Vec<u8>)>, opts: &LoadOptions, convert: bool
     if convert || p.len() > opts.hash_max_listpack_entries {
         let mut m: Map<Vec<u8>, Vec<u8>> = Map::default();
         m.extend(p);
-        Value::Hash(Hash::Table(m))
+        Value::Hash(Hash::Table(Box::new(m)))
     } else {
         Value::Hash(Hash::Listpack(p))
     }
