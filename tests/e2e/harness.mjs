@@ -6,7 +6,7 @@
 import { before, after } from "node:test";
 import { createServer } from "node:http";
 import { createServer as createNetServer } from "node:net";
-import { readFile, stat } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -264,4 +264,16 @@ export function freePort() {
       s.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Saves a screenshot of a page or a locator as test-results/<name> (looked at by people, not
+ * compared).
+ * @param {{screenshot(options: {path: string}): Promise<unknown>}} target
+ * @param {string} name
+ */
+export async function screenshot(target, name) {
+  const dir = path.join(REPO_ROOT, "test-results");
+  await mkdir(dir, { recursive: true });
+  await target.screenshot({ path: path.join(dir, name) });
 }

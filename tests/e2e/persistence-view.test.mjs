@@ -5,19 +5,11 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
-import { useBrowser, REPO_ROOT, newPage, openPlayground, runLine, pause, drained, clockMs } from "./harness.mjs";
+import { useBrowser, newPage, openPlayground, runLine, pause, drained, clockMs, screenshot } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=3&t=${START}`;
 const env = useBrowser();
-
-async function screenshot(target, name) {
-  const dir = path.join(REPO_ROOT, "test-results");
-  await mkdir(dir, { recursive: true });
-  await target.screenshot({ path: path.join(dir, name) });
-}
 
 /** The stream's rows as the view shows them, newest first. */
 async function rows(page) {

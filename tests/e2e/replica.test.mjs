@@ -8,19 +8,11 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
-import { useBrowser, REPO_ROOT, newPage, openPlayground, pause, drained } from "./harness.mjs";
+import { useBrowser, newPage, openPlayground, pause, drained, screenshot } from "./harness.mjs";
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z
 const QUERY = `?seed=3&t=${START}`;
 const env = useBrowser();
-
-async function screenshot(target, name) {
-  const dir = path.join(REPO_ROOT, "test-results");
-  await mkdir(dir, { recursive: true });
-  await target.screenshot({ path: path.join(dir, name) });
-}
 
 /** Sends a line in console pane `n` (0-based) and returns what it printed. */
 async function runOn(page, n, line) {

@@ -40,6 +40,22 @@ const ORIGIN_LABEL = Object.freeze({
 });
 
 /**
+ * A titled part of the view: `<section aria-label=title><h3>title</h3><p class=hint>…</p></section>`.
+ * @param {string} className
+ * @param {string} label  its accessible name
+ * @param {string} title
+ * @param {string} hintClass
+ * @param {string} hint
+ */
+function part(className, label, title, hintClass, hint) {
+  const box = el("section", className);
+  box.setAttribute("aria-label", label);
+  const hintEl = el("p", hintClass, hint);
+  box.append(el("h3", null, title), hintEl);
+  return { box, hint: hintEl };
+}
+
+/**
  * @param {HTMLElement} root
  * @param {object} deps
  * @param {{persistence(): PersistenceSnapshot | null, replication?: () => ReplicationSnapshot | null}} deps.source
@@ -68,11 +84,10 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
   filesTable.append(filesHead, filesBody);
   filesBox.append(filesTitle, dirLine, filesTable);
 
-  const streamBox = el("section", "persistence-stream");
-  streamBox.setAttribute("aria-label", "Propagation stream");
-  const streamTitle = el("h3", null, "Propagated writes (newest first)");
-  const streamHint = el(
-    "p",
+  const { box: streamBox } = part(
+    "persistence-stream",
+    "Propagation stream",
+    "Propagated writes (newest first)",
     "persistence-hint",
     "What the AOF appends and replicas receive: a relative TTL becomes an absolute PXAT/PEXPIREAT, a reclaimed key a DEL, a script or EXEC its effects inside MULTI/EXEC.",
   );
@@ -80,13 +95,12 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
   list.setAttribute("reversed", "");
   const empty = el("p", "persistence-empty", "Nothing propagated yet: run a write in the console (SET session:1 v EX 60).");
   const more = el("p", "persistence-more");
-  streamBox.append(streamTitle, streamHint, empty, list, more);
+  streamBox.append(empty, list, more);
 
-  const replicaBox = el("section", "persistence-replica");
-  replicaBox.setAttribute("aria-label", "Replica");
-  const replicaTitle = el("h3", null, "Replica");
-  const replicaEmpty = el(
-    "p",
+  const { box: replicaBox, hint: replicaEmpty } = part(
+    "persistence-replica",
+    "Replica",
+    "Replica",
     "persistence-hint replica-empty",
     "No replica yet. + Replica (above the console) opens redis-cli on the page's second server, 127.0.0.1:6380, with REPLICAOF 127.0.0.1 6379 typed: send it, and the link appears here.",
   );
@@ -111,7 +125,7 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
   chunkTable.append(chunkTitle, chunkBody);
   const notesList = el("ul", "replica-notes");
   const replicaParts = [serverList, offsets, linkRow, chunkTable, notesList];
-  replicaBox.append(replicaTitle, replicaEmpty, ...replicaParts);
+  replicaBox.append(...replicaParts);
   latency.addEventListener("change", () => {
     link?.setLatency(Number(latency.value));
     filesDirty = true;
