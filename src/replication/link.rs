@@ -409,12 +409,13 @@ pub fn describe(data: &[u8], direction: Direction) -> (Vec<String>, usize) {
                 push("(keep-alive newline)".into(), &mut items);
                 rest = &rest[1..];
             }
-            b'*' => match parse_command(rest) {
-                Some((words, used)) => {
-                    push(words, &mut items);
+            // The replica's own stream parser; at most proto-max-bulk-len's default per bulk.
+            b'*' => match super::parse_frame(rest, 512 * 1024 * 1024) {
+                super::Frame::Command(argv, used) => {
+                    push(command_words(&argv), &mut items);
                     rest = &rest[used..];
                 }
-                None => {
+                _ => {
                     push(format!("({} bytes)", rest.len()), &mut items);
                     break;
                 }
@@ -455,36 +456,14 @@ pub fn describe(data: &[u8], direction: Direction) -> (Vec<String>, usize) {
     (items, more)
 }
 
-/// `*<n>\r\n` then n `$<len>\r\n<bytes>\r\n`: the words joined by spaces (quoted as redis-cli
-/// quotes what is not printable), and the bytes used.
-fn parse_command(data: &[u8]) -> Option<(String, usize)> {
-    let line = |at: usize| -> Option<(&[u8], usize)> {
-        let nl = data.get(at..)?.iter().position(|&b| b == b'\n')?;
-        let end = at + nl;
-        let body = data.get(at..end)?;
-        Some((body.strip_suffix(b"\r").unwrap_or(body), end + 1))
-    };
-    let (head, mut at) = line(0)?;
-    let n: usize = std::str::from_utf8(head.get(1..)?).ok()?.parse().ok()?;
-    let mut words = Vec::new();
-    for _ in 0..n.min(1 << 20) {
-        let (h, next) = line(at)?;
-        if h.first() != Some(&b'$') {
-            return None;
-        }
-        let len: usize = std::str::from_utf8(&h[1..]).ok()?.parse().ok()?;
-        let word = data.get(next..next.checked_add(len)?)?;
-        at = next + len + 2;
-        if at > data.len() {
-            return None;
-        }
-        if words.len() < 8 {
-            words.push(show_word(word));
-        } else if words.len() == 8 {
-            words.push("…".to_string());
-        }
+/// A command's words joined by spaces (quoted as redis-cli quotes what is not printable), the
+/// first 8 and then `…`.
+fn command_words(argv: &[Vec<u8>]) -> String {
+    let mut words: Vec<String> = argv.iter().take(8).map(|w| show_word(w)).collect();
+    if argv.len() > 8 {
+        words.push("…".to_string());
     }
-    Some((words.join(" "), at))
+    words.join(" ")
 }
 
 fn show_word(w: &[u8]) -> String {

@@ -71,14 +71,14 @@ fn words(ws: &[&str]) -> Vec<Vec<u8>> {
 }
 
 /// One frame of the master's stream.
-enum Frame {
+pub(crate) enum Frame {
     Command(Vec<Vec<u8>>, usize),
     Incomplete,
     Bad(String),
 }
 
 /// Parses one RESP multibulk (or inline) command from `buf`.
-fn parse_frame(buf: &[u8], max_bulk: i64) -> Frame {
+pub(crate) fn parse_frame(buf: &[u8], max_bulk: i64) -> Frame {
     let Some(nl) = buf.iter().position(|&b| b == b'\n') else {
         return if buf.len() > MAX_LINE { Frame::Bad("too big header".into()) } else { Frame::Incomplete };
     };
