@@ -13,6 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
+# Incremental caches are ~1.5 GB of target/ and never pay on a one-shot run; keep them if asked.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 step "Rust habits: cargo fmt --check, cargo clippy --all-targets -D warnings"
@@ -35,8 +37,10 @@ node_modules/.bin/tsc -p tsconfig.json
 node --test tests/unit/
 
 step "wasm tests in headless Chromium (cargo test --target wasm32-unknown-unknown --test wasm)"
-# Only this target: wasm-pack test built every test target for wasm32 as well, and rust-lld once
-# crashed linking one of them on CI.
+# Only this target (wasm-pack test built every test target for wasm32 as well). rust-lld died
+# twice here on CI with SIGBUS/"PLEASE submit a bug report": the disk was full — so the free
+# space is printed first, and line-tables-only debug info (Cargo.toml) keeps target/ small.
+df -h target | tail -1; du -sh target
 CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}" \
   cargo test --target wasm32-unknown-unknown --test wasm
 
