@@ -56,6 +56,11 @@ for (const css of ["www/style.css", "www/eviction.css", "www/widget.css", "www/l
 }
 const labs = readdirSync(path.join(ROOT, "www/labs/data")).filter((f) => f.endsWith(".json"));
 for (const f of labs) copy(`www/labs/data/${f}`);
+// Translations: www/labs/data/<lang>/<id>.json (lab-player.js loadLab).
+for (const d of readdirSync(path.join(ROOT, "www/labs/data"), { withFileTypes: true })) {
+  if (!d.isDirectory()) continue;
+  for (const f of readdirSync(path.join(ROOT, "www/labs/data", d.name)).filter((f) => f.endsWith(".json"))) copy(`www/labs/data/${d.name}/${f}`);
+}
 copy("www/widget.d.ts");
 
 const version = cargoField("version") ?? "0.0.0";

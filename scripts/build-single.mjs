@@ -68,6 +68,12 @@ function assetsModule() {
     if (!f.endsWith(".json") || f === "index.json") continue;
     labs[f.replace(/\.json$/, "")] = JSON.parse(readFileSync(path.join(labsDir, f), "utf8"));
   }
+  // Translations (data/<lang>/<id>.json) as "<lang>/<id>", as lab-player.js asks for them.
+  for (const lang of readdirSync(labsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
+    for (const f of readdirSync(path.join(labsDir, lang)).sort()) {
+      if (f.endsWith(".json")) labs[`${lang}/${f.replace(/\.json$/, "")}`] = JSON.parse(readFileSync(path.join(labsDir, lang, f), "utf8"));
+    }
+  }
   const css = {};
   for (const name of WIDGET_STYLES) {
     if (existsSync(path.join(ROOT, "www", name))) css[name] = read(`www/${name}`);

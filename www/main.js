@@ -9,6 +9,7 @@
 import { el } from "./dom.js";
 import { EngineLoadError, onEngineDownload } from "./engine.js";
 import { describeError, number } from "./format.js";
+import { browserLanguages, chooseLanguage, rememberLanguage, resolveLanguage, setLanguage, storedLanguage, t, translateMarkup } from "./i18n.js";
 import { parseBootParams } from "./params.js";
 import { isPanelView } from "./store.js";
 import { createNotices } from "./notices.js";
@@ -157,6 +158,7 @@ async function readPlayRequests(search, notices) {
     if (r.ok) {
       out.lab = r.lab;
       out.labId = q.get("lab");
+      if (r.translationProblem) notices.show(t("This lab is shown in English: {why}.", { why: r.translationProblem }), "info");
     } else {
       notices.show(`${r.error} The playground starts without a lab.`, "warning");
     }
@@ -406,7 +408,20 @@ function showDownloadProgress() {
   });
 }
 
+/**
+ * The page's language (www/i18n.js): `?lang=` (remembered when it is one of ours), else the one
+ * chosen before, else the browser's. Its table is loaded before anything is built.
+ */
+async function bootLanguage() {
+  const requested = new URLSearchParams(window.location.search).get("lang");
+  const lang = chooseLanguage({ requested, stored: storedLanguage(), preferred: browserLanguages() });
+  if (resolveLanguage(requested)) rememberLanguage(lang);
+  await setLanguage(lang);
+  translateMarkup(document);
+}
+
 async function boot() {
+  await bootLanguage();
   const stopProgress = showDownloadProgress();
   const params = parseBootParams(window.location.search, { nowMs: Date.now(), randomSeed });
   const notices = createNotices(/** @type {HTMLElement} index.html has it */ (document.getElementById("notices")));

@@ -25,6 +25,7 @@
 import { INLINE_ASSETS } from "../assets.js";
 import { el } from "../dom.js";
 import { number } from "../format.js";
+import { language } from "../i18n.js";
 
 /**
  * One item of a step's `lines`: a console line, a `receive` (print what arrived), or a sim.
@@ -48,11 +49,22 @@ import { number } from "../format.js";
  * @property {string} [view]     the view to bring forward
  * @property {string} [focus]    the key to open in it
  * @property {string} [notice]   what to notice, once run
+ * @property {LabClaim[]} [claims]  what an article says next to what Redis 7.0 does
+ */
+
+/**
+ * A claim of a source article, tried in the step's lines (www/labs/README.md).
+ * @typedef {object} LabClaim
+ * @property {string} says      the article's claim, in its words
+ * @property {string} does      what Redis 7.0 does (what the step's lines show)
+ * @property {string} [why]     why they differ, or where the claim comes from
+ * @property {"right" | "wrong" | "outdated" | "partly"} verdict
  */
 
 /**
  * A lab file (www/labs/README.md), as labProblem checks it.
  * @typedef {object} Lab
+ * @property {string} [id]
  * @property {string} title
  * @property {string} [summary]
  * @property {number} seed
@@ -61,7 +73,7 @@ import { number } from "../format.js";
  * @property {LabStep[]} steps
  */
 
-/** @typedef {{ok: true, lab: Lab} | {ok: false, error: string}} LabLoad */
+/** @typedef {{ok: true, lab: Lab, translationProblem?: string} | {ok: false, error: string}} LabLoad */
 
 const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
@@ -93,35 +105,107 @@ export function labProblem(lab) {
 }
 
 /**
- * Fetches a lab by id (`baseUrl`: the folder holding data/).
- * @param {unknown} id
- * @param {{baseUrl?: URL | null}} [options]
- * @returns {Promise<LabLoad>}
+ * A lab's translation (data/<lang>/<id>.json) laid over the lab: the same steps, in the same
+ * order, with its own title, summary and each step's title, text, notice and claims' words.
+ * Lines, expectations, seeds and views are the lab's own, so one run checks both languages.
+ * Returns the translated lab, or a sentence saying why the translation does not fit.
+ * @param {Lab} lab
+ * @param {any} translation  parsed JSON
+ * @returns {{ok: true, lab: Lab} | {ok: false, error: string}}
  */
-export async function loadLab(id, { baseUrl = null } = {}) {
-  if (!isLabId(id)) return { ok: false, error: `"${String(id).slice(0, 80)}" is not a lab name (letters, digits and dashes).` };
-  if (INLINE_ASSETS) {
-    // The single-file build carries its labs inline (a file:// page cannot fetch them).
-    const lab = INLINE_ASSETS.labs?.[id];
-    if (!lab) return { ok: false, error: `There is no lab called "${id}" in this file.` };
-    const problem = labProblem(lab);
-    return problem ? { ok: false, error: `The lab "${id}" cannot be played: ${problem}.` } : { ok: true, lab: /** @type {Lab} */ (lab) };
+export function translateLab(lab, translation) {
+  if (!translation || typeof translation !== "object") return { ok: false, error: "the translation is not a JSON object" };
+  if (translation.id !== lab.id) return { ok: false, error: `the translation is of "${String(translation.id).slice(0, 80)}"` };
+  if (typeof translation.title !== "string" || translation.title === "") return { ok: false, error: "the translation has no title" };
+  if (!Array.isArray(translation.steps) || translation.steps.length !== lab.steps.length) {
+    return { ok: false, error: `the translation has ${Array.isArray(translation.steps) ? translation.steps.length : 0} steps, the lab ${lab.steps.length}` };
   }
+  const steps = [];
+  for (const [i, step] of lab.steps.entries()) {
+    const tr = translation.steps[i];
+    if (!tr || typeof tr.title !== "string" || typeof tr.text !== "string") return { ok: false, error: `step ${i + 1} of the translation has no title or text` };
+    /** @type {LabStep} */
+    const out = { ...step, title: tr.title, text: tr.text };
+    if (step.notice !== undefined) {
+      if (typeof tr.notice !== "string") return { ok: false, error: `step ${i + 1} of the translation has no notice` };
+      out.notice = tr.notice;
+    }
+    if (Array.isArray(step.claims)) {
+      if (!Array.isArray(tr.claims) || tr.claims.length !== step.claims.length) return { ok: false, error: `step ${i + 1} of the translation has not as many claims` };
+      out.claims = step.claims.map((c, j) => ({ ...c, ...pickStrings(tr.claims[j], CLAIM_TEXTS) }));
+    }
+    steps.push(out);
+  }
+  return { ok: true, lab: { ...lab, title: translation.title, summary: typeof translation.summary === "string" ? translation.summary : lab.summary, steps } };
+}
+
+/** A claim's words (www/labs/README.md); the rest of a claim is the lab's own. */
+const CLAIM_TEXTS = ["says", "does", "why"];
+
+/**
+ * @param {any} o
+ * @param {readonly string[]} names
+ */
+function pickStrings(o, names) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  if (o && typeof o === "object") for (const n of names) if (typeof o[n] === "string") out[n] = o[n];
+  return out;
+}
+
+/**
+ * Reads one JSON file of the labs' folder: the single-file build's inline copy, or a fetch.
+ * `null` when there is none (HTTP 404 or not inline); throws a sentence on other failures.
+ * @param {string} name  "lock", "zh-CN/lock"
+ * @param {URL | null} baseUrl
+ * @returns {Promise<any>}
+ */
+async function readLabFile(name, baseUrl) {
+  if (INLINE_ASSETS) return INLINE_ASSETS.labs?.[name] ?? null;
   let response;
   try {
-    response = await fetch(new URL(`data/${id}.json`, baseUrl ?? new URL("./", import.meta.url)));
+    response = await fetch(new URL(`data/${name}.json`, baseUrl ?? new URL("./", import.meta.url)));
   } catch (err) {
-    return { ok: false, error: `The lab "${id}" could not be downloaded (${err instanceof Error ? err.message : String(err)}).` };
+    throw new Error(`could not be downloaded (${err instanceof Error ? err.message : String(err)})`);
   }
-  if (!response.ok) return { ok: false, error: `There is no lab called "${id}" (HTTP ${response.status}).` };
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`could not be downloaded (HTTP ${response.status})`);
+  try {
+    return await response.json();
+  } catch {
+    throw new Error("is not valid JSON");
+  }
+}
+
+/**
+ * Fetches a lab by id (`baseUrl`: the folder holding data/), in `lang` (default: the page's
+ * language, www/i18n.js). A lab with no translation, or a translation that does not fit, plays
+ * in English; `translationProblem` then says why.
+ * @param {unknown} id
+ * @param {{baseUrl?: URL | null, lang?: import("../i18n.js").Language}} [options]
+ * @returns {Promise<LabLoad>}
+ */
+export async function loadLab(id, { baseUrl = null, lang = language() } = {}) {
+  if (!isLabId(id)) return { ok: false, error: `"${String(id).slice(0, 80)}" is not a lab name (letters, digits and dashes).` };
   let lab;
   try {
-    lab = await response.json();
-  } catch {
-    return { ok: false, error: `The lab "${id}" is not valid JSON.` };
+    lab = await readLabFile(id, baseUrl);
+  } catch (err) {
+    return { ok: false, error: `The lab "${id}" ${err instanceof Error ? err.message : String(err)}.` };
   }
+  if (lab === null) return { ok: false, error: INLINE_ASSETS ? `There is no lab called "${id}" in this file.` : `There is no lab called "${id}" (HTTP 404).` };
   const problem = labProblem(lab);
-  return problem ? { ok: false, error: `The lab "${id}" cannot be played: ${problem}.` } : { ok: true, lab };
+  if (problem) return { ok: false, error: `The lab "${id}" cannot be played: ${problem}.` };
+  if (lang === "en") return { ok: true, lab };
+  let translation;
+  try {
+    translation = await readLabFile(`${lang}/${id}`, baseUrl);
+  } catch (err) {
+    return { ok: true, lab, translationProblem: `its ${lang} text ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (translation === null) return { ok: true, lab, translationProblem: `it has no ${lang} text yet` };
+  const r = translateLab(lab, translation);
+  return r.ok ? { ok: true, lab: r.lab } : { ok: true, lab, translationProblem: r.error };
 }
 
 /**
