@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Builds the engine for the browser into www/pkg: cargo (wasm32, release) → wasm-bindgen
+# Builds the engine for the browser into www/pkg: cargo (wasm32, the `wasm` profile: release at opt-level "s") → wasm-bindgen
 # --target web → wasm-opt -Oz without its inlining pass (below) from npm's binaryen (never
 # Debian's: it corrupts wasm-bindgen output, see docs/toolchain.md §1); then precompresses what
 # the page serves (.br and .gz beside each file, scripts/precompress.mjs) and writes
 # www/pkg/size.json (the wasm's size, for the loading bar). Quick when nothing changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --quiet --lib --target wasm32-unknown-unknown --release
+cargo build --quiet --lib --target wasm32-unknown-unknown --profile wasm
 # The build lands in CARGO_TARGET_DIR when one is set (a shared machine gives each checkout its own).
-src="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/redisplay.wasm"
+src="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm/redisplay.wasm"
 mkdir -p www/pkg
 if [ ! -f www/pkg/redisplay_bg.wasm ] || [ "$src" -nt www/pkg/redisplay_bg.wasm ]; then
   wasm-bindgen --target web --out-dir www/pkg "$src"
