@@ -241,7 +241,9 @@ export function createExpiryCharts(root, onResize) {
     const cap = el("figcaption", "xchart-head");
     const value = el("span", "xchart-value");
     value.id = `expiry-chart-${id}`;
-    cap.append(el("span", "xchart-title", title), value);
+    const titleEl = el("span", "xchart-title", title);
+    titleEl.title = title; // the whole title where a narrow chart cuts it
+    cap.append(titleEl, value);
     const canvas = el("canvas", "xchart-canvas");
     canvas.setAttribute("aria-hidden", "true");
     fig.append(cap, canvas);
