@@ -1,9 +1,9 @@
 // The views in Simplified Chinese (index.html?lang=zh-CN): the clock bar, the sorted-set view
 // (a listpack of Chinese members, then a skiplist after the conversion), the keyspace list, the
 // expiry view (a populate from its form, a form error naming its field, a stepped tick, a lazy
-// expiry) and the persistence view (the AOF on, a rewritten TTL) show their text in Chinese,
-// and none of a few known English strings of theirs is left in the visible panel — plus the
-// screenshots test-results/i18n-views-<view>-{laptop,phone}.png.
+// expiry, the classic algorithm) and the persistence view (the AOF on, a rewritten TTL, a replica)
+// show their text in Chinese, and none of a few known English strings of theirs is left in the
+// visible panel — plus the screenshots test-results/i18n-views-<view>-{laptop,phone}.png.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -164,6 +164,20 @@ for (const [device, viewport] of [
       await shoot(page, "#expiry", `expiry-${device}`);
       await shoot(page, "#expiry-tick", `expiry-tick-${device}`);
 
+      // The classic (≤5.0) algorithm: random picks, no cursor.
+      await page.click("#expiry-algo-classic");
+      await page.waitForFunction(() => document.querySelector("#expiry")?.dataset.algorithm === "classic");
+      await page.click("#clock-step");
+      await drained(page);
+      await page.waitForSelector('#expiry .tk-cycle[data-algorithm="classic"]');
+      assertChinese(
+        await visibleText(page, "#expiry"),
+        ["经典 ≤5.0", "每轮：随机采样 20 次（有放回）", "经典算法没有游标", "经典算法随机采样键：没有游标"],
+        ["classic ≤5.0", "random picks", "Classic has no cursor", "each loop"],
+        "expiry classic",
+      );
+      await page.click("#expiry-algo-70");
+
       // The persistence view: the AOF on, a relative TTL rewritten.
       await runLine(page, "CONFIG SET appendonly yes");
       await runLine(page, "CLOCK ADVANCE 1000"); // the first rewrite's base file is written by cron
@@ -179,6 +193,25 @@ for (const [device, viewport] of [
         "persistence",
       );
       await shoot(page, "#persistence", `persistence-${device}`);
+
+      // The replica lane: a second server, its full sync, the link.
+      await page.click(".console-add-replica");
+      const replicaInput = page.locator('.console-pane[data-console="1"]').locator("input, textarea").first();
+      await replicaInput.waitFor();
+      assert.equal(await replicaInput.inputValue(), "REPLICAOF 127.0.0.1 6379");
+      await replicaInput.press("Enter");
+      await page.waitForFunction(() => document.querySelector("#persistence")?.dataset.replica === "yes");
+      await page.locator('.console-pane[data-console="0"]').locator("input, textarea").first().fill("CLOCK ADVANCE 6000");
+      await page.locator('.console-pane[data-console="0"]').locator("input, textarea").first().press("Enter");
+      await page.waitForFunction(() => /主节点偏移量/.test(document.querySelector("#persistence .replica-offsets")?.textContent ?? ""), null, { timeout: 30_000 });
+      await page.waitForFunction(() => document.querySelector("#persistence .replica-chunk.fate-delivered") !== null);
+      assertChinese(
+        await visibleText(page, "#persistence .persistence-replica"),
+        ["127.0.0.1:6380 — 127.0.0.1:6379 的从节点（链路 connected）", "的主节点", "主节点偏移量", "全量同步 1 次", "链路正常 · 单向延迟 0 ms", "延迟", "0 ms（同一台主机）", "断开链路", "已送达", "RDB 数据（"],
+        ["replica of", "master of", "Master offset", "Link up", "each way", "Cut the link", "same host", "delivered", "RDB payload", "keep-alive"],
+        "replica lane",
+      );
+      await shoot(page, "#persistence .persistence-replica", `replica-${device}`);
 
       assert.deepEqual(errors, []);
     } finally {

@@ -121,6 +121,23 @@ export function linkLine(snap) {
 }
 
 /**
+ * One item of a chunk in the page's language: the engine (src/replication/link.rs) describes what
+ * is not a command or a reply in English words — a keep-alive newline, a payload by its size;
+ * commands and replies are shown as they are.
+ * @param {string} item
+ */
+export function itemText(item) {
+  if (item === "(keep-alive newline)") return t("(keep-alive newline)");
+  let m = /^\((\d+) bytes\)$/.exec(item);
+  if (m) return t("({n} bytes)", { n: m[1] });
+  m = /^RDB payload \((\d+) bytes, diskless\)$/.exec(item);
+  if (m) return t("RDB payload ({n} bytes, diskless)", { n: m[1] });
+  m = /^RDB payload \((\d+) bytes\)$/.exec(item);
+  if (m) return t("RDB payload ({n} bytes)", { n: m[1] });
+  return item;
+}
+
+/**
  * A row: one chunk, or a run of chunks alike (the same text, way and fate one after another —
  * the keep-alive newlines a master sends each second while a replica waits for its RDB, the
  * replica's REPLCONF ACK every second), counted; `sent` is the newest one's.
@@ -145,7 +162,7 @@ export function chunkRows(snap) {
       sent: c.sentMs,
       arrives: c.deliverMs,
       bytes: c.bytes,
-      text: c.items.join(" · ") + (c.more > 0 ? ` · ${c.more === 1 ? t("… {n} more item", { n: c.more }) : t("… {n} more items", { n: c.more })}` : ""),
+      text: c.items.map(itemText).join(" · ") + (c.more > 0 ? ` · ${c.more === 1 ? t("… {n} more item", { n: c.more }) : t("… {n} more items", { n: c.more })}` : ""),
       count: 1,
     };
     const last = rows[rows.length - 1];
