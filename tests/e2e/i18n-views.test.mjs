@@ -127,7 +127,7 @@ for (const [device, viewport] of [
         ["Keyspace", "keys", "with a TTL", "members", "field", "try ZADD"],
         "keyspace",
       );
-      assert.equal(await page.getAttribute("#keyspace-filter", "placeholder"), "过滤：glob 模式，如 user:* 或 *board*");
+      assert.equal(await page.getAttribute("#keyspace-filter", "placeholder"), "过滤：如 user:* 或 *board*");
       await shoot(page, "#keyspace", `keyspace-${device}`);
 
       // The expiry view: a form error names its field, a populate, a stepped tick, a lazy expiry.

@@ -62,7 +62,7 @@ export const VIEWS = {
   "No key matches {pattern}.": "没有匹配 {pattern} 的键。",
   "{from}–{to} of {total}": "{from}–{to}，共 {total}",
   Keyspace: "键空间",
-  "filter: a glob like user:* or *board*": "过滤：glob 模式，如 user:* 或 *board*",
+  "filter: a glob like user:* or *board*": "过滤：如 user:* 或 *board*",
   "Filter keys by a glob pattern": "按 glob 模式过滤键",
   Keys: "键列表",
   "Previous keys": "上一页的键",
