@@ -185,7 +185,7 @@ export const VIEWS = {
     "主节点偏移量 {master}，从节点已应用到 {applied}，落后 {behind}。全量同步 {full} 次，部分重同步 {partial} 次。",
   "Master offset {master}, replica applied {applied} — in step. Full syncs {full}, partial resyncs {partial}.":
     "主节点偏移量 {master}，从节点已应用到 {applied}，两者同步。全量同步 {full} 次，部分重同步 {partial} 次。",
-  cut: "已断开",
+  cut: "断开",
   up: "正常",
   "idle (no replica connected)": "空闲（没有从节点连接）",
   "Link {state} · latency {ms} ms each way · {to} B to the replica, {back} B back": "链路{state} · 单向延迟 {ms} ms · 发往从节点 {to} B，返回 {back} B",
@@ -233,8 +233,8 @@ export const VIEWS = {
   // --- expiry view (expiry-*.js): 定期删除 (active expiry) and 惰性删除 (lazy expiry) ---
   "{n} empty buckets, visited": "{n} 个空桶，已访问",
   "{n} empty buckets": "{n} 个空桶",
-  "empty, visited": "空桶，已访问",
-  empty: "空桶",
+  "empty, visited": "空，已访问",
+  empty: "空",
   "{key}: examined by round {n} and deleted": "{key}：第 {n} 轮采样到并删除",
   "{key}: examined by round {n}": "{key}：第 {n} 轮采样到",
   "▷ this tick's first round began here": "▷ 本次 tick 的第一轮从这里开始",
