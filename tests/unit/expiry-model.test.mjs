@@ -9,7 +9,8 @@ import * as model from "../../www/views/expiry-model.js";
 import * as forms from "../../www/views/expiry-forms.js";
 import * as table from "../../www/views/expiry-table-model.js";
 import { BIN_MS, HISTORY_BINS, createExpiryHistory, cpuPercent, expiredRate, levelValue, niceMax, shortNumber } from "../../www/views/expiry-history.js";
-import { bucketRange, describeCycle, describeLazy, describeRound, effortOf, formatTtl, groupTicks, sweepOf } from "../../www/views/expiry-cycle.js";
+import { bucketRange, describeCycle, describeLazy, describeRound, effortOf, formatTtl, groupTicks, reasonText, sweepOf } from "../../www/views/expiry-cycle.js";
+import { setLanguage } from "../../www/i18n.js";
 
 const m = { ...model, ...forms, ...table };
 const HOSTILE = '<img src=x onerror=alert(1)> "\n';
@@ -492,4 +493,30 @@ test("TTLs and lateness in the largest unit that reads well", () => {
   assert.equal(formatTtl(-340), "340 ms ago");
   assert.equal(describeLazy({ ...lazy(HOSTILE, 3), command: "object|freq" }), `OBJECT FREQ touched ${HOSTILE} (db 3), 340 ms late: lazy expiry deleted it on access.`);
   assert.equal(describeLazy({ ...lazy("k"), command: null }), "An access touched k, 340 ms late: lazy expiry deleted it on access.");
+});
+
+test("in Chinese: each shape of the engine's round reasons is translated, and a form message still names its field", async () => {
+  // The shapes src/expire.rs writes (its English stays as written in English).
+  const reasons = [
+    "time limit: 25013 µs used of 25000 µs",
+    "6 of 20 expired: more than 5 (25%)",
+    "5 of 20 expired: not more than 5 (25%)",
+    "5 of 20 expired: 25% (whole percent) above the acceptable 10%",
+    "2 of 19 expired: 10% (whole percent) within the acceptable 10%",
+    "no key examined: look again",
+  ];
+  for (const r of reasons) assert.equal(reasonText(r), r);
+  await setLanguage("zh-CN");
+  try {
+    for (const r of reasons) assert.match(reasonText(r), /[\u4e00-\u9fff]/, r);
+    assert.equal(reasonText("2 of 19 expired: 10% (whole percent) within the acceptable 10%"), "19 个中 2 个已过期：按整数百分比为 10%，在可接受的 10% 以内");
+    assert.equal(reasonText("a reason of another shape"), "a reason of another shape");
+    const field = (form) => {
+      const r = m.parsePopulate({ count: "3", prefix: "k", min: "1", max: "6", distribution: "uniform", ...form });
+      return r.ok ? "" : m.populateFieldOf(r.message);
+    };
+    assert.deepEqual([field({ count: "many" }), field({ prefix: "" }), field({ min: "x" }), field({ max: "31536001" }), field({ min: "9" })], ["count", "prefix", "min", "max", "min"]);
+  } finally {
+    await setLanguage("en");
+  }
 });

@@ -3,7 +3,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chunkRows, hasLane, linkLine, offsetsLine, serverLine, staleKeysText, CHUNKS_SHOWN } from "../../www/views/replica-model.js";
+import { chunkRows, hasLane, itemText, linkLine, offsetsLine, serverLine, staleKeysText, CHUNKS_SHOWN } from "../../www/views/replica-model.js";
+import { setLanguage } from "../../www/i18n.js";
 
 const side = (over = {}) => ({
   nowMs: 0,
@@ -79,4 +80,17 @@ test("the keys past their deadline are named with how long they have been dead",
   assert.equal(staleKeysText(side()), "");
   const s = side({ nowMs: 10_000, expiredNotReclaimed: 5, expiredKeys: [{ db: 0, key: "flash:1", expireAtMs: 9_050 }, { db: 2, key: "x", expireAtMs: -20_000 }] });
   assert.equal(staleKeysText(s), "Past their deadline, still there: flash:1 (dead 0.95 s), db2 x (dead 30 s) and 3 more");
+});
+
+test("chunk items: the engine's words for payloads in the page's language, commands and replies as they are", async () => {
+  // The shapes src/replication/link.rs describes (its tests name them).
+  const items = ["(keep-alive newline)", "(12 bytes)", "RDB payload (18070 bytes, diskless)", "RDB payload (5 bytes)"];
+  for (const i of items) assert.equal(itemText(i), i);
+  await setLanguage("zh-CN");
+  try {
+    assert.deepEqual(items.map(itemText), ["（保活换行符）", "（12 字节）", "RDB 数据（18070 字节，无盘复制）", "RDB 数据（5 字节）"]);
+    for (const i of ["SET k v PXAT 1735689600000", "+OK", '"(keep-alive newline)"', "RDB payload"]) assert.equal(itemText(i), i);
+  } finally {
+    await setLanguage("en");
+  }
 });

@@ -4,6 +4,7 @@
 // writes these texts; clock-view.js wires them to the loop.
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 
 /** The largest jump the control accepts, in seconds (one year). */
 export const MAX_JUMP_SECONDS = 365 * 86_400;
@@ -48,14 +49,14 @@ export function formatTimeOfDay(ms) {
  * @returns {{ok: true, ms: number} | {ok: false, message: string}}
  */
 export function parseJumpSeconds(text) {
-  const t = String(text).trim();
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(t)) {
-    return { ok: false, message: "Enter a number of seconds, like 30 or 0.5." };
+  const typed = String(text).trim();
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(typed)) {
+    return { ok: false, message: t("Enter a number of seconds, like 30 or 0.5.") };
   }
-  const seconds = Number(t);
+  const seconds = Number(typed);
   const ms = Math.round(seconds * 1000);
   if (!(ms >= 1) || seconds > MAX_JUMP_SECONDS) {
-    return { ok: false, message: `Enter between 0.001 and ${number(MAX_JUMP_SECONDS)} seconds (one year).` };
+    return { ok: false, message: t("Enter between 0.001 and {max} seconds (one year).", { max: number(MAX_JUMP_SECONDS) }) };
   }
   return { ok: true, ms };
 }
@@ -89,20 +90,23 @@ export function clockTexts(state) {
   const c = state.clock;
   return {
     time: formatClock(c.now),
-    unix: `unix ms ${c.now}`,
-    play: state.paused ? "▶ Play" : "❚❚ Pause",
+    unix: t("unix ms {ms}", { ms: c.now }),
+    play: state.paused ? t("▶ Play") : t("❚❚ Pause"),
     speed: String(state.speed),
     // To the next tick, which after a CONFIG SET hz still falls on the old schedule.
-    step: `Step 1 tick (+${number(Math.max(0, (c.nextCronMs ?? c.now + c.cronPeriodMs) - c.now))} ms)`,
-    cron: `cron ${number(c.cronTicks)} ticks${c.frameTicks > 0 ? ` (+${number(c.frameTicks)})` : ""}`,
-    hz: `hz ${number(c.hz)} · every ${number(c.cronPeriodMs)} ms`,
-    lag: `lag ${formatLag(c.lagMs)}`,
-    pending: c.pendingMs >= 1 ? `catching up ${formatLag(c.pendingMs)}` : "",
-    expired: `expired ${number(c.expired)}`,
+    step: t("Step 1 tick (+{ms} ms)", { ms: number(Math.max(0, (c.nextCronMs ?? c.now + c.cronPeriodMs) - c.now)) }),
+    cron:
+      c.frameTicks > 0
+        ? t("cron {ticks} ticks (+{more})", { ticks: number(c.cronTicks), more: number(c.frameTicks) })
+        : t("cron {ticks} ticks", { ticks: number(c.cronTicks) }),
+    hz: t("hz {hz} · every {ms} ms", { hz: number(c.hz), ms: number(c.cronPeriodMs) }),
+    lag: t("lag {lag}", { lag: formatLag(c.lagMs) }),
+    pending: c.pendingMs >= 1 ? t("catching up {left}", { left: formatLag(c.pendingMs) }) : "",
+    expired: t("expired {n}", { n: number(c.expired) }),
     dropped: [
       // Not a fault: one command made more events than the log holds between two frames.
-      c.droppedEvents > 0 ? `${number(c.droppedEvents)} events not drawn` : "",
-      c.unreadableDrains > 0 ? `events lost ${number(c.unreadableDrains)}× (the engine could not hand them over)` : "",
+      c.droppedEvents > 0 ? t("{n} events not drawn", { n: number(c.droppedEvents) }) : "",
+      c.unreadableDrains > 0 ? t("events lost {n}× (the engine could not hand them over)", { n: number(c.unreadableDrains) }) : "",
     ]
       .filter(Boolean)
       .join(" · "),

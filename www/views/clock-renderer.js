@@ -5,6 +5,7 @@
 
 import { el } from "../dom.js";
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { SPEEDS } from "../store.js";
 import { EVENT_LOG_CAPACITY, parseJumpSeconds } from "./clock-model.js";
 
@@ -46,10 +47,10 @@ function createJumpForm(actions) {
   jumpInput.value = "30";
   jumpInput.size = 6;
   jumpInput.autocomplete = "off";
-  jumpInput.setAttribute("aria-label", "Seconds to jump");
+  jumpInput.setAttribute("aria-label", t("Seconds to jump"));
   jumpInput.setAttribute("aria-describedby", "clock-jump-error");
-  jumpLabel.append(jumpInput, document.createTextNode(" s"));
-  const jumpButton = el("button", "btn", "Jump");
+  jumpLabel.append(jumpInput, document.createTextNode(t(" s")));
+  const jumpButton = el("button", "btn", t("Jump"));
   jumpButton.id = "clock-jump";
   jumpButton.type = "submit";
   const jumpError = el("span", "jump-error");
@@ -94,16 +95,17 @@ function createStats() {
   };
   return {
     stats,
-    cronEl: field("clock-cron", "serverCron runs since the page started (from the engine's cron events)"),
-    hzEl: field("clock-hz", "The server's hz and the cron period it gives"),
-    lagEl: field("clock-lag", "Virtual time the latest frame could not run within its cron tick budget"),
-    pendingEl: field("clock-pending", "Jump time still being run, a tick budget per frame"),
-    expiredEl: field("clock-expired", "Keys deleted because their TTL passed (lazily on access or by the active cycle)"),
+    cronEl: field("clock-cron", t("serverCron runs since the page started (from the engine's cron events)")),
+    hzEl: field("clock-hz", t("The server's hz and the cron period it gives")),
+    lagEl: field("clock-lag", t("Virtual time the latest frame could not run within its cron tick budget")),
+    pendingEl: field("clock-pending", t("Jump time still being run, a tick budget per frame")),
+    expiredEl: field("clock-expired", t("Keys deleted because their TTL passed (lazily on access or by the active cycle)")),
     droppedEl: field(
       "clock-dropped",
-      `The views learn what the engine did from a log of at most ${number(EVENT_LOG_CAPACITY)} events, read every frame. ` +
-        "A single command that does more (a bulk EVAL, a FLUSHALL of a big keyspace) overflows it: the oldest events of that " +
-        "burst are not drawn, and this counts them. The data is intact, and the views that read snapshots (keys, sorted sets) are exact.",
+      t(
+        "The views learn what the engine did from a log of at most {n} events, read every frame. A single command that does more (a bulk EVAL, a FLUSHALL of a big keyspace) overflows it: the oldest events of that burst are not drawn, and this counts them. The data is intact, and the views that read snapshots (keys, sorted sets) are exact.",
+        { n: number(EVENT_LOG_CAPACITY) },
+      ),
     ),
   };
 }
@@ -125,7 +127,7 @@ export function createClockDom(root, actions) {
   const controls = el("div", "clock-controls");
   const playButton = button("btn btn-play", "clock-play");
   playButton.addEventListener("click", () => actions.togglePause());
-  const speedLabel = el("label", "speed-label", "speed ");
+  const speedLabel = el("label", "speed-label", t("speed "));
   const speedSelect = el("select", "speed");
   speedSelect.id = "clock-speed";
   for (const s of SPEEDS) {
@@ -138,10 +140,10 @@ export function createClockDom(root, actions) {
   // "Step 1 tick (+100 ms)": the distance in a span of its own; " 1 tick" folds away on phones.
   const stepButton = button("btn", "clock-step");
   const stepDistance = el("span", "step-distance", "(+100 ms)");
-  stepButton.append("Step", el("span", "step-long", " 1 tick"), " ", stepDistance);
+  stepButton.append(t("Step"), el("span", "step-long", t(" 1 tick")), " ", stepDistance);
   stepButton.addEventListener("click", () => actions.step());
-  const resetButton = button("btn btn-quiet", "clock-reset", "Reset");
-  resetButton.title = "A fresh engine: same seed, clock back to the start, no keys";
+  const resetButton = button("btn btn-quiet", "clock-reset", t("Reset"));
+  resetButton.title = t("A fresh engine: same seed, clock back to the start, no keys");
   resetButton.addEventListener("click", () => actions.reset());
   controls.append(playButton, speedLabel, stepButton, createJumpForm(actions), resetButton);
 
@@ -150,7 +152,7 @@ export function createClockDom(root, actions) {
   const progress = el("span", "clock-progress");
   progress.id = "clock-progress";
   progress.setAttribute("role", "progressbar");
-  progress.setAttribute("aria-label", "Jump progress");
+  progress.setAttribute("aria-label", t("Jump progress"));
   progress.setAttribute("aria-valuemin", "0");
   progress.setAttribute("aria-valuemax", "100");
   progress.hidden = true;
@@ -168,63 +170,64 @@ export function createClockDom(root, actions) {
  * Writes the texts that differ from `shown` (what is on screen; updated in place).
  * @param {ClockDom} dom
  * @param {Partial<ClockTexts>} shown
- * @param {ClockTexts} t
- * @param {{now: number, cronTicks: number}} clock
+ * @param {ClockTexts} texts
+ * @param {{now: number, cronTicks: number, unreadableDrains?: number}} clock
  */
-export function drawClock(dom, shown, t, clock) {
+export function drawClock(dom, shown, texts, clock) {
   /**
    * @param {HTMLElement} node
    * @param {"time" | "unix" | "play" | "cron" | "hz" | "lag" | "pending" | "expired" | "dropped"} key
    */
   const put = (node, key) => {
-    if (shown[key] !== t[key]) {
-      shown[key] = t[key];
-      node.textContent = t[key];
+    if (shown[key] !== texts[key]) {
+      shown[key] = texts[key];
+      node.textContent = texts[key];
     }
   };
-  if (shown.time !== t.time || shown.unix !== t.unix) {
+  if (shown.time !== texts.time || shown.unix !== texts.unix) {
     dom.timeEl.dateTime = new Date(clock.now).toISOString();
     dom.timeEl.dataset.ms = String(clock.now);
   }
   put(dom.timeEl, "time");
   put(dom.unixEl, "unix");
   put(dom.playButton, "play");
-  if (shown.paused !== t.paused) {
-    shown.paused = t.paused;
-    dom.playButton.setAttribute("aria-pressed", String(!t.paused));
-    dom.root.classList.toggle("is-paused", t.paused);
+  if (shown.paused !== texts.paused) {
+    shown.paused = texts.paused;
+    dom.playButton.setAttribute("aria-pressed", String(!texts.paused));
+    dom.root.classList.toggle("is-paused", texts.paused);
   }
-  if (shown.speed !== t.speed) {
-    shown.speed = t.speed;
-    dom.speedSelect.value = t.speed;
+  if (shown.speed !== texts.speed) {
+    shown.speed = texts.speed;
+    dom.speedSelect.value = texts.speed;
   }
-  if (shown.step !== t.step) {
-    shown.step = t.step;
-    dom.stepDistance.textContent = t.step.replace(/^Step 1 tick /, "");
+  if (shown.step !== texts.step) {
+    shown.step = texts.step;
+    // The distance only: "(+100 ms)" ends the step text in every language.
+    dom.stepDistance.textContent = /\(\+[^()]*\)$/.exec(texts.step)?.[0] ?? texts.step;
   }
-  if (shown.progress !== t.progress) {
-    shown.progress = t.progress;
-    dom.progress.hidden = t.progress < 0;
-    if (t.progress >= 0) {
-      dom.progress.setAttribute("aria-valuenow", String(t.progress));
-      dom.progressFill.style.width = `${t.progress}%`;
-      dom.progressText.textContent = `${t.progress}%`;
+  if (shown.progress !== texts.progress) {
+    shown.progress = texts.progress;
+    dom.progress.hidden = texts.progress < 0;
+    if (texts.progress >= 0) {
+      dom.progress.setAttribute("aria-valuenow", String(texts.progress));
+      dom.progressFill.style.width = `${texts.progress}%`;
+      dom.progressText.textContent = `${texts.progress}%`;
     }
   }
-  if (shown.cron !== t.cron) dom.cronEl.dataset.ticks = String(clock.cronTicks);
+  if (shown.cron !== texts.cron) dom.cronEl.dataset.ticks = String(clock.cronTicks);
   put(dom.cronEl, "cron");
   put(dom.hzEl, "hz");
   put(dom.lagEl, "lag");
-  if (shown.lagging !== t.lagging) {
-    shown.lagging = t.lagging;
-    dom.lagEl.classList.toggle("is-lagging", t.lagging);
+  if (shown.lagging !== texts.lagging) {
+    shown.lagging = texts.lagging;
+    dom.lagEl.classList.toggle("is-lagging", texts.lagging);
   }
-  if (shown.pending !== t.pending) dom.pendingEl.hidden = t.pending === "";
+  if (shown.pending !== texts.pending) dom.pendingEl.hidden = texts.pending === "";
   put(dom.pendingEl, "pending");
-  if (shown.dropped !== t.dropped) {
-    dom.droppedEl.hidden = t.dropped === "";
+  if (shown.dropped !== texts.dropped) {
+    dom.droppedEl.hidden = texts.dropped === "";
     // Events the engine could not hand over are lost: that one is a fault, and looks it.
-    dom.droppedEl.classList.toggle("is-lost", t.dropped.includes("events lost"));
+    dom.droppedEl.classList.toggle("is-lost", (clock.unreadableDrains ?? 0) > 0);
   }
   put(dom.expiredEl, "expired");
   put(dom.droppedEl, "dropped");

@@ -38,9 +38,9 @@ export function createClockView(root, actions) {
 
     /** @param {ClockStoreState} state */
     draw(state) {
-      const t = next ?? clockTexts(state);
+      const texts = next ?? clockTexts(state);
       next = null;
-      drawClock(dom, shown, t, state.clock);
+      drawClock(dom, shown, texts, state.clock);
     },
   };
 }

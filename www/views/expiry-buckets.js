@@ -16,6 +16,7 @@
 
 import { el } from "../dom.js";
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { bucketRows, keyChip } from "./expiry-table-model.js";
 
 /** @typedef {import("./engine-types.js").BucketView} BucketView */
@@ -44,7 +45,7 @@ function emptyRow(row, li) {
   li.append(
     el("span", "bk-index", `#${number(row.from)}–${number(row.to)}`),
     el("span", "bk-round", row.round > 0 ? `R${row.round}` : ""),
-    el("span", "bk-none", `${number(row.count)} empty buckets${row.round > 0 ? ", visited" : ""}`),
+    el("span", "bk-none", row.round > 0 ? t("{n} empty buckets, visited", { n: number(row.count) }) : t("{n} empty buckets", { n: number(row.count) })),
   );
 }
 
@@ -56,7 +57,7 @@ function emptyRow(row, li) {
 function bucketRow(row, li, m) {
   li.dataset.bucket = String(row.bucket);
   const chain = el("span", "bk-chain");
-  if (row.keys.length === 0) chain.append(el("span", "bk-none", row.round > 0 ? "empty, visited" : "empty"));
+  if (row.keys.length === 0) chain.append(el("span", "bk-none", row.round > 0 ? t("empty, visited") : t("empty")));
   row.keys.forEach((k, i) => {
     if (i > 0) chain.append(el("span", "bk-link", "→"));
     const seen = m.examined.get(k.key);
@@ -64,7 +65,11 @@ function bucketRow(row, li, m) {
     const chip = el("span", `bk-key ${cls}`);
     chip.dataset.key = k.key;
     if (seen) chip.dataset.round = String(seen.round);
-    chip.title = seen ? `${k.key}: examined by round ${seen.round}${seen.deleted ? " and deleted" : ""}` : k.key;
+    chip.title = !seen
+      ? k.key
+      : seen.deleted
+        ? t("{key}: examined by round {n} and deleted", { key: k.key, n: seen.round })
+        : t("{key}: examined by round {n}", { key: k.key, n: seen.round });
     chip.append(el("span", "bk-name", k.key), el("span", "bk-ttl", text));
     chain.append(chip);
   });
@@ -81,11 +86,11 @@ export function renderBuckets(list, m) {
   const items = [];
   for (const row of bucketRows(m.buckets, m.marks, keep)) {
     if (m.before && row.kind === "bucket" && row.bucket === m.startBucket) {
-      items.push(el("li", "bk-marker bk-start", "▷ this tick's first round began here"));
+      items.push(el("li", "bk-marker bk-start", t("▷ this tick's first round began here")));
     }
     if (row.kind === "bucket" && row.bucket === m.cursorBucket) {
       items.push(
-        el("li", "bk-marker bk-cursor", m.before ? "▶ cursor after the tick: the next cycle starts here" : "▶ cursor: the next cycle starts here"),
+        el("li", "bk-marker bk-cursor", m.before ? t("▶ cursor after the tick: the next cycle starts here") : t("▶ cursor: the next cycle starts here")),
       );
     }
     const li = el("li", `bk-row${row.round > 0 ? ` is-swept round-${((row.round - 1) % 6) + 1}` : ""}`);

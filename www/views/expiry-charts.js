@@ -9,6 +9,7 @@
 import { el } from "../dom.js";
 import { number } from "../format.js";
 import { cpuPercent, cpuValue, expiredRate, levelValue, maxIn, niceMax, shortNumber } from "./expiry-history.js";
+import { t } from "../i18n.js";
 
 export { CHART_SPANS, createExpiryHistory } from "./expiry-history.js";
 
@@ -36,12 +37,15 @@ const COLORS = {
   budget: "#ff7b72",
 };
 
-/** @type {ReadonlyArray<{id: ChartId, title: string}>} */
-const CHARTS = [
-  { id: "volatile", title: "keys with a TTL" },
-  { id: "stale", title: "stale keys (not yet deleted)" },
-  { id: "rate", title: "expired/s: active · lazy" },
-  { id: "cpu", title: "expire cycle CPU (% of a core)" },
+/**
+ * The four charts and their titles (in the page's language, so built when the charts are).
+ * @returns {ReadonlyArray<{id: ChartId, title: string}>}
+ */
+const chartList = () => [
+  { id: "volatile", title: t("keys with a TTL") },
+  { id: "stale", title: t("stale keys (not yet deleted)") },
+  { id: "rate", title: t("expired/s: active · lazy") },
+  { id: "cpu", title: t("expire cycle CPU (% of a core)") },
 ];
 
 /** Room above the bars for the scale's label (px). */
@@ -105,13 +109,13 @@ function drawLine(ctx, w, h, points, { from, to, max, color, fill }) {
   let lastX = 0;
   ctx.beginPath();
   for (let i = 0; i < points.length; i += 1) {
-    const [t, v] = points[i];
-    if (t < from) {
+    const [at, v] = points[i];
+    if (at < from) {
       // Start at the left edge from the last sample before the window.
       const next = points[i + 1];
       if (!next || next[0] < from) continue;
     }
-    const px = Math.max(0, x(t));
+    const px = Math.max(0, x(at));
     if (!started) {
       ctx.moveTo(px, y(v));
       started = true;
@@ -231,13 +235,15 @@ function drawCpu({ ctx, w, h }, history, { now, spanMs, budgetPercent }) {
 export function createExpiryCharts(root, onResize) {
   root.replaceChildren();
   /** @type {Chart[]} */
-  const charts = CHARTS.map(({ id, title }) => {
+  const charts = chartList().map(({ id, title }) => {
     const fig = el("figure", "xchart");
     fig.dataset.chart = id;
     const cap = el("figcaption", "xchart-head");
     const value = el("span", "xchart-value");
     value.id = `expiry-chart-${id}`;
-    cap.append(el("span", "xchart-title", title), value);
+    const titleEl = el("span", "xchart-title", title);
+    titleEl.title = title; // the whole title where a narrow chart cuts it
+    cap.append(titleEl, value);
     const canvas = el("canvas", "xchart-canvas");
     canvas.setAttribute("aria-hidden", "true");
     fig.append(cap, canvas);

@@ -7,6 +7,7 @@
 
 import { el } from "../dom.js";
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { LONG_LIVED, parseHz, parsePopulate, populateFieldOf } from "./expiry-forms.js";
 
 /** @typedef {import("./expiry-forms.js").PopulateSpec} PopulateSpec */
@@ -66,9 +67,9 @@ function createConfigRow() {
   hzInput.inputMode = "numeric";
   hzInput.size = 4;
   hzInput.autocomplete = "off";
-  hzInput.title = "serverCron runs hz times per (virtual) second; each run is one slow expire cycle";
+  hzInput.title = t("serverCron runs hz times per (virtual) second; each run is one slow expire cycle");
   hzLabel.append(hzInput);
-  const hzSet = el("button", "btn btn-small", "Set");
+  const hzSet = el("button", "btn btn-small", t("Set"));
   hzSet.type = "submit";
   hzSet.id = "expiry-hz-set";
 
@@ -77,17 +78,17 @@ function createConfigRow() {
     "expiry-effort",
     Array.from({ length: 10 }, (_, i) => /** @type {const} */ ([String(i + 1), String(i + 1)])),
   );
-  effort.title = "active-expire-effort, 1 (default) … 10: more keys per loop, a lower stale threshold, a bigger CPU budget (7.0 only)";
+  effort.title = t("active-expire-effort, 1 (default) … 10: more keys per loop, a lower stale threshold, a bigger CPU budget (7.0 only)");
   effortLabel.title = effort.title;
   effortLabel.append(effort);
 
   const algo = el("fieldset", "xc-algo");
-  algo.append(el("legend", "xc-legend", "algorithm"));
+  algo.append(el("legend", "xc-legend", t("algorithm")));
   /** @type {Record<string, HTMLInputElement>} */
   const radios = {};
   for (const [value, text, title] of [
-    ["7.0", "7.0 (cursor)", "Redis 7.0: walks the expires table bucket by bucket from a cursor"],
-    ["classic", "classic ≤5.0 (random)", "Redis ≤5.0, as tutorials describe it: 20 random keys, repeat while more than 5 were expired"],
+    ["7.0", t("7.0 (cursor)"), t("Redis 7.0: walks the expires table bucket by bucket from a cursor")],
+    ["classic", t("classic ≤5.0 (random)"), t("Redis ≤5.0, as tutorials describe it: 20 random keys, repeat while more than 5 were expired")],
   ]) {
     const label = el("label", "xc-radio");
     label.title = title;
@@ -110,34 +111,37 @@ function createPopulateRow() {
   form.noValidate = true;
   form.id = "expiry-populate";
   const inputs = {
-    count: textField("expiry-pop-count", "100000", 7, "How many keys", "up to 1,000,000 per press"),
-    prefix: textField("expiry-pop-prefix", "k:", 4, "Key prefix", "keys are named <prefix>0, <prefix>1, …; existing names are skipped"),
-    min: textField("expiry-pop-min", "1", 3, "Shortest TTL in seconds"),
-    max: textField("expiry-pop-max", "60", 3, "Longest TTL in seconds"),
+    count: textField("expiry-pop-count", "100000", 7, t("How many keys"), t("up to 1,000,000 per press")),
+    prefix: textField("expiry-pop-prefix", "k:", 4, t("Key prefix"), t("keys are named <prefix>0, <prefix>1, …; existing names are skipped")),
+    min: textField("expiry-pop-min", "1", 3, t("Shortest TTL in seconds")),
+    max: textField("expiry-pop-max", "60", 3, t("Longest TTL in seconds")),
   };
   const dist = select("expiry-pop-dist", [
-    ["uniform", "uniform"],
-    ["exponential", "exponential"],
+    ["uniform", t("uniform")],
+    ["exponential", t("exponential")],
   ]);
-  dist.setAttribute("aria-label", "TTL distribution");
-  dist.title = "uniform: TTLs spread evenly over the range; exponential: most near the shortest, a long tail";
-  const popButton = el("button", "btn btn-small", "Populate");
+  dist.setAttribute("aria-label", t("TTL distribution"));
+  dist.title = t("uniform: TTLs spread evenly over the range; exponential: most near the shortest, a long tail");
+  const popButton = el("button", "btn btn-small", t("Populate"));
   popButton.type = "submit";
   popButton.id = "expiry-pop-go";
-  const longButton = el("button", "btn btn-small", `+${number(LONG_LIVED.count / 1000)}k long-lived`);
+  const longButton = el("button", "btn btn-small", t("+{n}k long-lived", { n: number(LONG_LIVED.count / 1000) }));
   longButton.type = "button";
   longButton.id = "expiry-pop-long";
-  longButton.title = `${number(LONG_LIVED.count)} keys with a TTL of 1–2 hours: they fill the expires table, so the cycle examines more live keys per stale one it finds`;
+  longButton.title = t(
+    "{n} keys with a TTL of 1–2 hours: they fill the expires table, so the cycle examines more live keys per stale one it finds",
+    { n: number(LONG_LIVED.count) },
+  );
   form.append(
-    el("span", "xc-label", "add"),
+    el("span", "xc-label", t("add")),
     inputs.count,
-    el("span", "xc-label", "keys"),
+    el("span", "xc-label", t("keys")),
     inputs.prefix,
     el("span", "xc-label", "TTL"),
     inputs.min,
     el("span", "xc-label", "–"),
     inputs.max,
-    el("span", "xc-label", "s"),
+    el("span", "xc-label", t("s")),
     dist,
     popButton,
     longButton,

@@ -9,6 +9,7 @@
 // why. Nothing here re-decides anything: the decision and its reason are the engine's.
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 
 /** @typedef {import("./engine-types.js").ExpireCycleReport} ExpireCycleReport */
 /** @typedef {import("./engine-types.js").ExpireRound} ExpireRound */
@@ -42,7 +43,7 @@ export function formatTtl(ms) {
   else if (a < 7_200_000) text = `${Math.floor(a / 60_000)} min`;
   else if (a < 172_800_000) text = `${(Math.floor(a / 360_000) / 10).toFixed(1)} h`;
   else text = `${number(Math.floor(a / 86_400_000))} d`;
-  return past ? `${text} ago` : text;
+  return past ? t("{time} ago", { time: text }) : text;
 }
 
 /**
@@ -59,8 +60,8 @@ export function effortOf(report) {
  * @param {ExpireCycleReport} report
  */
 export function repeatRule(report) {
-  if (report.algorithm === "classic") return "repeat a db while more than 5 of the 20 were expired (> 25%)";
-  return `repeat a db while more than ${report.acceptable_stale}% were expired`;
+  if (report.algorithm === "classic") return t("repeat a db while more than 5 of the 20 were expired (> 25%)");
+  return t("repeat a db while more than {n}% were expired", { n: report.acceptable_stale });
 }
 
 /**
@@ -68,8 +69,11 @@ export function repeatRule(report) {
  * @param {ExpireCycleReport} report
  */
 export function loopRule(report) {
-  if (report.algorithm === "classic") return "each loop: 20 random picks (with replacement)";
-  return `each loop: whole buckets from the cursor until ${number(report.keys_per_loop)} keys (at most ${number(report.keys_per_loop * 20)} buckets)`;
+  if (report.algorithm === "classic") return t("each loop: 20 random picks (with replacement)");
+  return t("each loop: whole buckets from the cursor until {keys} keys (at most {buckets} buckets)", {
+    keys: number(report.keys_per_loop),
+    buckets: number(report.keys_per_loop * 20),
+  });
 }
 
 /**
@@ -78,10 +82,10 @@ export function loopRule(report) {
  * @param {number} hz
  */
 export function budgetRule(report, hz) {
-  if (report.kind === "fast") return "a fast cycle's budget";
+  if (report.kind === "fast") return t("a fast cycle's budget");
   const periodUs = 1_000_000 / hz;
   const percent = Math.round((report.budget_us / periodUs) * 100);
-  return `${percent}% of a ${number(Math.round(periodUs / 1000))} ms tick`;
+  return t("{percent}% of a {ms} ms tick", { percent, ms: number(Math.round(periodUs / 1000)) });
 }
 
 /**
@@ -121,10 +125,14 @@ export function sweepOf(round, algorithm) {
  * @param {BucketSweep} sweep
  */
 export function bucketRange(sweep) {
-  if (sweep.count === 0) return "no bucket";
-  if (sweep.whole) return `all ${number(sweep.size)} buckets${sweep.count > sweep.size ? " (and round again)" : ""}`;
+  if (sweep.count === 0) return t("no bucket");
+  if (sweep.whole) {
+    const n = number(sweep.size);
+    return sweep.count > sweep.size ? t("all {n} buckets (and round again)", { n }) : t("all {n} buckets", { n });
+  }
   if (sweep.from === sweep.to) return `#${number(sweep.from)}`;
-  return `#${number(sweep.from)}–#${number(sweep.to)}${sweep.wrapped ? " (wrapping)" : ""}`;
+  const range = { from: number(sweep.from), to: number(sweep.to) };
+  return sweep.wrapped ? t("#{from}–#{to} (wrapping)", range) : `#${range.from}–#${range.to}`;
 }
 
 /**
@@ -140,26 +148,35 @@ export function describeRound(round, report) {
   const expired = Number(round.expired);
   const stale = Number(round.stale_percent);
   const sweep = sweepOf(round, report.algorithm);
-  const buckets = `${number(round.buckets)} bucket${round.buckets === 1 ? "" : "s"}`;
+  const nb = number(round.buckets);
+  const buckets = round.buckets === 1 ? t("{n} bucket", { n: nb }) : t("{n} buckets", { n: nb });
   const sweepText = classic
-    ? `${number(round.buckets)} random pick${round.buckets === 1 ? "" : "s"}`
+    ? round.buckets === 1
+      ? t("{n} random pick", { n: nb })
+      : t("{n} random picks", { n: nb })
     : sweep === null
       ? buckets // an empty table (no sweep to place)
       : `${buckets} ${bucketRange(sweep)}`;
-  const counts =
-    `${number(sampled)} key${sampled === 1 ? "" : "s"} examined · ` +
-    `${number(expired)} expired${expired > 0 ? " → deleted" : ""}`;
-  const staleText = `${stale.toFixed(1)}% stale`;
+  const counts = [
+    sampled === 1 ? t("{n} key examined", { n: number(sampled) }) : t("{n} keys examined", { n: number(sampled) }),
+    expired > 0 ? t("{n} expired → deleted", { n: number(expired) }) : t("{n} expired", { n: number(expired) }),
+  ].join(" · ");
+  const staleText = t("{pct}% stale", { pct: stale.toFixed(1) });
   let note = "";
   if (!classic && sampled > 0) {
     const whole = Math.floor((expired * 100) / sampled);
     if (stale > report.acceptable_stale && whole <= report.acceptable_stale) {
-      note = `Redis compares whole percents: ${expired}×100/${sampled} = ${whole}, not above ${report.acceptable_stale}.`;
+      note = t("Redis compares whole percents: {expired}×100/{sampled} = {whole}, not above {acceptable}.", {
+        expired,
+        sampled,
+        whole,
+        acceptable: report.acceptable_stale,
+      });
     }
   }
-  if (/time limit/.test(round.reason)) note = "Every 16th loop checks the clock: over budget, so the cycle stops here.";
+  if (/time limit/.test(round.reason)) note = t("Every 16th loop checks the clock: over budget, so the cycle stops here.");
   return {
-    title: `db ${round.db} · loop ${number(round.iteration)}`,
+    title: t("db {db} · loop {n}", { db: round.db, n: number(round.iteration) }),
     sweep: sweepText,
     counts,
     stale: staleText,
@@ -186,34 +203,34 @@ export function pickCounts(round) {
  */
 export function describeCycle(report, hz) {
   const effort = effortOf(report);
-  const algorithm = report.algorithm === "classic" ? "classic ≤5.0" : `7.0, effort ${effort}`;
-  const kind = report.kind === "fast" ? "Fast cycle" : "Slow cycle";
+  const algorithm = report.algorithm === "classic" ? t("classic ≤5.0") : t("7.0, effort {effort}", { effort });
+  const kind = report.kind === "fast" ? t("Fast cycle") : t("Slow cycle");
   const why =
-    report.kind === "fast"
-      ? "beforeSleep runs it only because the previous cycle hit its time limit"
-      : "serverCron runs it every tick";
+    report.kind === "fast" ? t("beforeSleep runs it only because the previous cycle hit its time limit") : t("serverCron runs it every tick");
   const rounds = report.rounds.length;
   const iterations = Number(report.round_count);
   const dbs = report.dbs_visited;
-  const dbText = dbs.length === 0 ? "no db" : dbs.length === 1 ? `db ${dbs[0]}` : `${dbs.length} dbs from db ${dbs[0]}`;
-  let iterationsText = `${number(iterations)} loop${iterations === 1 ? "" : "s"} over ${dbText}`;
+  const dbText = dbs.length === 0 ? t("no db") : dbs.length === 1 ? `db ${dbs[0]}` : t("{n} dbs from db {db}", { n: dbs.length, db: dbs[0] });
+  const loops = { n: number(iterations), dbs: dbText };
+  let iterationsText = iterations === 1 ? t("{n} loop over {dbs}", loops) : t("{n} loops over {dbs}", loops);
   if (rounds < iterations) {
-    iterationsText +=
-      rounds >= 64
-        ? ` · the first ${rounds} rounds listed`
-        : ` · ${number(iterations - rounds)} found no key with a TTL`;
+    iterationsText += ` · ${
+      rounds >= 64 ? t("the first {n} rounds listed", { n: rounds }) : t("{n} found no key with a TTL", { n: number(iterations - rounds) })
+    }`;
   }
   return {
     kind,
     algorithm,
     why,
-    params: `${loopRule(report)}; ${repeatRule(report)}`,
-    budget: `${formatUs(report.time_used_us)} of ${formatUs(report.budget_us)} (${budgetRule(report, hz)})`,
-    capped: report.cap_reached
-      ? "time limit reached: the next cycle visits every db, and a fast cycle may run before sleeping"
-      : "",
+    params: t("{loop}; {repeat}", { loop: loopRule(report), repeat: repeatRule(report) }),
+    budget: t("{used} of {budget} ({rule})", { used: formatUs(report.time_used_us), budget: formatUs(report.budget_us), rule: budgetRule(report, hz) }),
+    capped: report.cap_reached ? t("time limit reached: the next cycle visits every db, and a fast cycle may run before sleeping") : "",
     iterations: iterationsText,
-    totals: `${number(report.sampled)} keys examined · ${number(report.expired)} deleted · stale estimate now ${Number(report.stale_perc_after).toFixed(2)}%`,
+    totals: t("{sampled} keys examined · {expired} deleted · stale estimate now {pct}%", {
+      sampled: number(report.sampled),
+      expired: number(report.expired),
+      pct: Number(report.stale_perc_after).toFixed(2),
+    }),
   };
 }
 
@@ -237,9 +254,10 @@ export function groupTicks(cycles) {
  * @param {ExpiredEvent} e
  */
 export function describeLazy(e) {
-  const who = e.command ? e.command.toUpperCase().replace("|", " ") : "An access";
+  const who = e.command ? e.command.toUpperCase().replace("|", " ") : t("An access");
   const late = Number(e.late_ms);
-  return `${who} touched ${e.key}${e.db === 0 ? "" : ` (db ${e.db})`}, ${formatTtl(late)} late: lazy expiry deleted it on access.`;
+  const key = `${e.key}${e.db === 0 ? "" : ` (db ${e.db})`}`;
+  return t("{who} touched {key}, {late} late: lazy expiry deleted it on access.", { who, key, late: formatTtl(late) });
 }
 
 /**
@@ -247,8 +265,32 @@ export function describeLazy(e) {
  * @param {StallEvent} e
  */
 export function describeStall(e) {
-  return (
-    `Freeing ${e.key} (${e.cause}) held the main thread for ${formatUs(e.us)}: nothing else was served meanwhile. ` +
-    "CONFIG SET lazyfree-lazy-expire yes frees big values in the background."
+  return t(
+    "Freeing {key} ({cause}) held the main thread for {us}: nothing else was served meanwhile. CONFIG SET lazyfree-lazy-expire yes frees big values in the background.",
+    { key: e.key, cause: e.cause, us: formatUs(e.us) },
   );
+}
+
+/**
+ * The engine's reason for a round's decision (src/expire.rs writes it in English) in the page's
+ * language; a reason of another shape is shown as the engine wrote it.
+ * @param {string} reason
+ */
+export function reasonText(reason) {
+  let m = /^time limit: (\d+) µs used of (\d+) µs$/.exec(reason);
+  if (m) return t("time limit: {used} µs used of {limit} µs", { used: m[1], limit: m[2] });
+  m = /^(\d+) of (\d+) expired: (more|not more) than 5 \(25%\)$/.exec(reason);
+  if (m) {
+    const vars = { expired: m[1], sampled: m[2] };
+    return m[3] === "more" ? t("{expired} of {sampled} expired: more than 5 (25%)", vars) : t("{expired} of {sampled} expired: not more than 5 (25%)", vars);
+  }
+  m = /^(\d+) of (\d+) expired: (\d+)% \(whole percent\) (above|within) the acceptable (\d+)%$/.exec(reason);
+  if (m) {
+    const vars = { expired: m[1], sampled: m[2], whole: m[3], acceptable: m[5] };
+    return m[4] === "above"
+      ? t("{expired} of {sampled} expired: {whole}% (whole percent) above the acceptable {acceptable}%", vars)
+      : t("{expired} of {sampled} expired: {whole}% (whole percent) within the acceptable {acceptable}%", vars);
+  }
+  if (reason === "no key examined: look again") return t("no key examined: look again");
+  return reason;
 }

@@ -8,6 +8,7 @@
 // layer and draws the cursor and the latest sweep over it, so following the cursor costs a copy.
 
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { drawFieldCells, drawFieldOverlay, cellsFor, cellOf } from "./expiry-field.js";
 import { cellBuckets, cellTip, fieldCaption, fieldCursor } from "./expiry-table-model.js";
 
@@ -20,9 +21,9 @@ const PAD = 2;
 function createLegend() {
   const legend = el("span", "expiry-legend");
   for (const [cls, text] of [
-    ["sw-ramp", "no key stale → all stale (past TTL, not deleted yet)"],
-    ["sw-cursor", "cursor"],
-    ["sw-sweep", "swept by the latest tick"],
+    ["sw-ramp", t("no key stale → all stale (past TTL, not deleted yet)")],
+    ["sw-cursor", t("cursor")],
+    ["sw-sweep", t("swept by the latest tick")],
   ]) {
     const item = el("span", "legend-item");
     item.append(el("span", `swatch ${cls}`), document.createTextNode(text));

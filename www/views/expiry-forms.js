@@ -4,6 +4,7 @@
 // error. Pure: no DOM; expiry-controls.js shows the forms and their messages.
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 
 export const MAX_POPULATE = 1_000_000;
 export const MAX_TTL_SECONDS = 365 * 86_400;
@@ -22,10 +23,10 @@ export const LONG_LIVED = Object.freeze({ count: 10_000, minMs: 3_600_000, maxMs
  * @returns {Parsed<number>}
  */
 export function parseHz(text) {
-  const t = String(text).trim();
-  const n = /^\d{1,4}$/.test(t) ? Number(t) : Number.NaN;
+  const typed = String(text).trim();
+  const n = /^\d{1,4}$/.test(typed) ? Number(typed) : Number.NaN;
   if (!(n >= 1 && n <= 500)) {
-    return { ok: false, message: "hz is a whole number from 1 to 500 (Redis's limits); the default is 10." };
+    return { ok: false, message: t("hz is a whole number from 1 to 500 (Redis's limits); the default is 10.") };
   }
   return { ok: true, value: n };
 }
@@ -37,13 +38,13 @@ export function parseHz(text) {
  * @returns {Parsed<number>}
  */
 export function parseCount(text, max = MAX_POPULATE) {
-  const t = String(text).trim().replace(/[,_ ]/g, "");
+  const typed = String(text).trim().replace(/[,_ ]/g, "");
   let n = Number.NaN;
-  const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(t);
+  const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(typed);
   if (m) n = Number(m[1]) * (m[2] === "" ? 1 : /k/i.test(m[2]) ? 1e3 : 1e6);
-  else if (/^\d+(\.\d+)?e\d+$/i.test(t)) n = Number(t);
+  else if (/^\d+(\.\d+)?e\d+$/i.test(typed)) n = Number(typed);
   if (!(Number.isInteger(n) && n >= 1 && n <= max)) {
-    return { ok: false, message: `How many keys: a whole number from 1 to ${number(max)} (100k and 1e5 work too).` };
+    return { ok: false, message: t("How many keys: a whole number from 1 to {max} (100k and 1e5 work too).", { max: number(max) }) };
   }
   return { ok: true, value: n };
 }
@@ -55,12 +56,12 @@ export function parseCount(text, max = MAX_POPULATE) {
  * @returns {Parsed<number>}
  */
 export function parseSeconds(text, what) {
-  const t = String(text).trim();
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(t)) return { ok: false, message: `${what}: a number of seconds, like 1 or 0.5.` };
-  const sec = Number(t);
+  const typed = String(text).trim();
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(typed)) return { ok: false, message: t("{what}: a number of seconds, like 1 or 0.5.", { what }) };
+  const sec = Number(typed);
   const ms = Math.round(sec * 1000);
   if (!(ms >= 1) || sec > MAX_TTL_SECONDS) {
-    return { ok: false, message: `${what}: between 0.001 and ${number(MAX_TTL_SECONDS)} seconds (one year).` };
+    return { ok: false, message: t("{what}: between 0.001 and {max} seconds (one year).", { what, max: number(MAX_TTL_SECONDS) }) };
   }
   return { ok: true, value: ms };
 }
@@ -74,23 +75,25 @@ export function parsePopulate({ count, prefix, min, max, distribution }) {
   const c = parseCount(count);
   if (!c.ok) return c;
   const p = String(prefix);
-  if (p.length === 0 || p.length > 64) return { ok: false, message: "Key prefix: 1 to 64 characters, like k: or session:." };
-  const lo = parseSeconds(min, "Shortest TTL");
+  if (p.length === 0 || p.length > 64) return { ok: false, message: t("Key prefix: 1 to 64 characters, like k: or session:.") };
+  const lo = parseSeconds(min, t("Shortest TTL"));
   if (!lo.ok) return lo;
-  const hi = parseSeconds(max, "Longest TTL");
+  const hi = parseSeconds(max, t("Longest TTL"));
   if (!hi.ok) return hi;
-  if (lo.value > hi.value) return { ok: false, message: "The shortest TTL is longer than the longest: swap them." };
+  if (lo.value > hi.value) return { ok: false, message: t("The shortest TTL is longer than the longest: swap them.") };
   if (distribution !== "uniform" && distribution !== "exponential") {
-    return { ok: false, message: "Distribution: uniform or exponential." };
+    return { ok: false, message: t("Distribution: uniform or exponential.") };
   }
   return { ok: true, value: { count: c.value, prefix: p, minMs: lo.value, maxMs: hi.value, distribution } };
 }
 
 /**
- * Which populate field a message is about (it gets aria-invalid).
+ * Which populate field a message is about (it gets aria-invalid): each message starts with the
+ * name of its field, in the page's language (the swap message is about the shortest TTL).
  * @param {string} message
  * @returns {"count" | "prefix" | "max" | "min"}
  */
 export function populateFieldOf(message) {
-  return /keys:/.test(message) ? "count" : /prefix/.test(message) ? "prefix" : /Longest/.test(message) ? "max" : "min";
+  const about = (/** @type {string} */ field) => message.startsWith(field);
+  return about(t("How many keys")) ? "count" : about(t("Key prefix")) ? "prefix" : about(t("Longest TTL")) ? "max" : "min";
 }

@@ -6,6 +6,7 @@
 // part of the expiry model (appending a bin per frame beats copying an hour of them).
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 
 /** Width of one history bin, in virtual ms. */
 export const BIN_MS = 100;
@@ -212,7 +213,7 @@ export function shortNumber(v) {
  */
 export function maxIn(points, from) {
   let m = 0;
-  for (const [t, v] of points) if (t >= from - 60_000 && v > m) m = v;
+  for (const [at, v] of points) if (at >= from - 60_000 && v > m) m = v;
   return m;
 }
 
@@ -263,4 +264,4 @@ export function cpuPercent(history, now, spanMs) {
  * @param {number} cpu  percent
  * @param {number} budget  percent
  */
-export const cpuValue = (cpu, budget) => `${cpu.toFixed(cpu < 10 ? 2 : 1)}% · budget ${budget}%`;
+export const cpuValue = (cpu, budget) => t("{cpu}% · budget {budget}%", { cpu: cpu.toFixed(cpu < 10 ? 2 : 1), budget });

@@ -14,6 +14,7 @@
 // in expiry-forms.js.
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { formatTimeOfDay } from "./clock-model.js";
 import { describeLazy, describeStall, groupTicks, sweepOf } from "./expiry-cycle.js";
 import { LONG_LIVED } from "./expiry-forms.js";
@@ -425,7 +426,7 @@ export function noteDropped(s, dropped) {
   if (s.droppedSeen === null || dropped <= s.droppedSeen) return s.droppedSeen === dropped ? s : { ...s, droppedSeen: dropped };
   const callout = {
     kind: "dropped",
-    text: `${number(dropped)} engine events were dropped so far (its log holds 50,000 between frames): the charts and the ticks shown miss some cycles.`,
+    text: t("{n} engine events were dropped so far (its log holds 50,000 between frames): the charts and the ticks shown miss some cycles.", { n: number(dropped) }),
     key: "",
     command: "",
   };
@@ -633,16 +634,17 @@ export function budgetPercent(config) {
  * @param {number} volatileKeys  the latest level sample
  */
 export function summaryText(s, volatileKeys) {
-  const parts = [`db ${s.db}`, `${number(volatileKeys)} key${volatileKeys === 1 ? "" : "s"} with a TTL`];
+  const n = number(volatileKeys);
+  const parts = [`db ${s.db}`, volatileKeys === 1 ? t("{n} key with a TTL", { n }) : t("{n} keys with a TTL", { n })];
   const f = s.field;
   if (f) {
     const pct = f.volatile > 0 ? ` (${((f.stale / f.volatile) * 100).toFixed(1)}%)` : "";
-    parts.push(`${number(f.stale)} stale${pct}`);
+    parts.push(`${t("{n} stale", { n: number(f.stale) })}${pct}`);
   }
-  parts.push(s.config.algorithm === "classic" ? "classic ≤5.0" : `7.0, effort ${s.config.effort}`);
+  parts.push(s.config.algorithm === "classic" ? t("classic ≤5.0") : t("7.0, effort {effort}", { effort: s.config.effort }));
   return {
     text: parts.join(" · "),
-    title: f ? `Stale count as of ${formatTimeOfDay(s.fieldAt)} (the field is read at most a few times a second while playing)` : "",
+    title: f ? t("Stale count as of {time} (the field is read at most a few times a second while playing)", { time: formatTimeOfDay(s.fieldAt) }) : "",
   };
 }
 
@@ -669,11 +671,23 @@ export function tickOptions(s) {
  */
 export function populateMessage(p, db, made, ms) {
   const skipped = p.count - made;
-  const ttl = `${number(p.minMs / 1000)}–${number(p.maxMs / 1000)} s (${p.distribution})`;
-  return (
-    `Created ${number(made)} keys ${p.label} in db ${db}, TTLs ${ttl}, in ${number(Math.round(ms))} ms.` +
-    (skipped > 0 ? ` ${number(skipped)} names already existed and were skipped: use another prefix.` : "")
-  );
+  const distribution = p.distribution === "uniform" ? t("uniform") : p.distribution === "exponential" ? t("exponential") : p.distribution;
+  const vars = {
+    made: number(made),
+    label: p.label,
+    db,
+    min: number(p.minMs / 1000),
+    max: number(p.maxMs / 1000),
+    distribution,
+    ms: number(Math.round(ms)),
+    skipped: number(skipped),
+  };
+  return skipped > 0
+    ? t(
+        "Created {made} keys {label} in db {db}, TTLs {min}–{max} s ({distribution}), in {ms} ms. {skipped} names already existed and were skipped: use another prefix.",
+        vars,
+      )
+    : t("Created {made} keys {label} in db {db}, TTLs {min}–{max} s ({distribution}), in {ms} ms.", vars);
 }
 
 /**

@@ -5,6 +5,7 @@
 // in through textContent.
 
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { CHART_SPANS } from "./expiry-history.js";
 import { renderBuckets } from "./expiry-buckets.js";
 import { renderTick } from "./expiry-tick-panel.js";
@@ -17,8 +18,8 @@ import { bucketsPicture } from "./expiry-table-model.js";
 function createBucketsBox() {
   const bucketsBox = el("section", "expiry-buckets");
   const bucketsHead = el("div", "expiry-subhead");
-  const bucketsTitle = el("span", "expiry-subtitle", "Buckets around the cursor");
-  const follow = el("button", "btn btn-small", "Follow the cursor");
+  const bucketsTitle = el("span", "expiry-subtitle", t("Buckets around the cursor"));
+  const follow = el("button", "btn btn-small", t("Follow the cursor"));
   follow.type = "button";
   follow.id = "expiry-follow";
   follow.hidden = true;
@@ -37,12 +38,12 @@ function createBucketsBox() {
 function createTickBox() {
   const tickBox = el("section", "expiry-tick");
   const tickHead = el("div", "expiry-subhead");
-  tickHead.append(el("span", "expiry-subtitle", "What the latest tick did"));
+  tickHead.append(el("span", "expiry-subtitle", t("What the latest tick did")));
   const tickPanel = el("div", "tk-panel");
   tickPanel.id = "expiry-tick";
   tickPanel.tabIndex = 0;
   tickPanel.setAttribute("role", "region");
-  tickPanel.setAttribute("aria-label", "What the latest tick did");
+  tickPanel.setAttribute("aria-label", t("What the latest tick did"));
   tickPanel.setAttribute("aria-live", "polite");
   tickBox.append(tickHead, tickPanel);
   return { tickBox, tickPanel };
@@ -53,14 +54,14 @@ function createChartsBox() {
   const chartsHead = el("div", "expiry-subhead");
   const spanSelect = el("select", "xc-select");
   spanSelect.id = "expiry-span";
-  spanSelect.setAttribute("aria-label", "Chart span (virtual time)");
+  spanSelect.setAttribute("aria-label", t("Chart span (virtual time)"));
   for (const s of CHART_SPANS) {
-    const o = el("option", "", `last ${s.label}`);
+    const o = el("option", "", t("last {span}", { span: s.label }));
     o.value = String(s.ms);
     spanSelect.append(o);
   }
   spanSelect.value = "60000";
-  chartsHead.append(el("span", "expiry-subtitle", "Over virtual time"), spanSelect);
+  chartsHead.append(el("span", "expiry-subtitle", t("Over virtual time")), spanSelect);
   const chartsGrid = el("div", "xchart-grid");
   chartsGrid.id = "expiry-charts";
   chartsBox.append(chartsHead, chartsGrid);
@@ -77,7 +78,7 @@ export function createExpiryDom(root) {
   const head = el("header", "panel-head");
   const summary = el("span", "expiry-summary");
   summary.id = "expiry-summary";
-  head.append(el("h2", "panel-title", "Active expiry"), summary);
+  head.append(el("h2", "panel-title", t("Active expiry")), summary);
   const controlsBox = el("div", "expiry-controls");
   controlsBox.id = "expiry-controls";
   const fieldBox = el("section", "expiry-field");

@@ -6,6 +6,7 @@
 // panels draw it.
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { formatTimeOfDay } from "./clock-model.js";
 import { formatTtl } from "./expiry-cycle.js";
 import { BEHIND, WINDOW_BUCKETS } from "./expiry-model.js";
@@ -42,20 +43,21 @@ export function fieldCursor(s) {
 export function fieldCaption(s) {
   const f = s.field;
   if (!f || f.table_size === 0) {
-    return `db ${s.db} has no key with a TTL: the expires table is empty. Populate it above, or SET k v EX 30 in the console.`;
+    return t("db {db} has no key with a TTL: the expires table is empty. Populate it above, or SET k v EX 30 in the console.", { db: s.db });
   }
   const per = f.buckets_per_cell;
-  const cells = per <= 1 ? "1 per square" : `${number(Math.round(per))} per square`;
+  const cells = per <= 1 ? t("1 per square") : t("{n} per square", { n: number(Math.round(per)) });
   const bucket = fieldCursor(s);
   const cur =
     s.config.algorithm === "classic"
-      ? "classic picks keys at random: no cursor"
+      ? t("classic picks keys at random: no cursor")
       : bucket === null
         ? ""
         : s.cursor?.approx
-          ? `cursor past #${number(bucket)} (the cycle went on past the 64 rounds the engine lists)`
-          : `cursor at #${number(bucket)}`;
-  return `Expires table: ${number(f.table_size)} buckets (${cells}, in order)${cur ? ` · ${cur}` : ""}`;
+          ? t("cursor past #{n} (the cycle went on past the 64 rounds the engine lists)", { n: number(bucket) })
+          : t("cursor at #{n}", { n: number(bucket) });
+  const table = t("Expires table: {n} buckets ({cells}, in order)", { n: number(f.table_size), cells });
+  return cur ? `${table} · ${cur}` : table;
 }
 
 /**
@@ -79,8 +81,9 @@ export function cellTip(field, i) {
   const range = i >= 0 ? cellBuckets(field, i) : null;
   if (field === null || range === null) return null;
   const c = field.cells[i];
-  const where = range.from === range.to ? `bucket #${number(range.from)}` : `buckets #${number(range.from)}–#${number(range.to)}`;
-  return `${where}: ${number(c.live)} with TTL ahead, ${number(c.stale)} stale. Click to list them.`;
+  const where =
+    range.from === range.to ? t("bucket #{n}", { n: number(range.from) }) : t("buckets #{from}–#{to}", { from: number(range.from), to: number(range.to) });
+  return t("{where}: {live} with TTL ahead, {stale} stale. Click to list them.", { where, live: number(c.live), stale: number(c.stale) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -145,9 +148,9 @@ export function bucketRows(buckets, marks, keep) {
  */
 export function keyChip(k, seen, before, age) {
   const ttl = seen && before ? seen.ttl : k.ttl_ms - age;
-  if (seen?.deleted) return { cls: "is-deleted", text: `deleted, ${formatTtl(-seen.ttl)} late` };
+  if (seen?.deleted) return { cls: "is-deleted", text: t("deleted, {late} late", { late: formatTtl(-seen.ttl) }) };
   const cls = `${ttl < 0 ? "is-stale" : "is-live"}${seen ? " is-examined" : ""}`;
-  return { cls, text: ttl < 0 ? `stale ${formatTtl(-ttl)}` : formatTtl(ttl) };
+  return { cls, text: ttl < 0 ? t("stale {time}", { time: formatTtl(-ttl) }) : formatTtl(ttl) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -191,7 +194,7 @@ export function bucketsPicture(s) {
     cursorBucket: s.cursor && !classic ? s.cursor.bucket : null,
     startBucket: display.before ? display.startBucket : null,
     before: display.before,
-    title: s.pinned !== null ? `Buckets from #${number(s.pinned)}` : "Buckets around the cursor",
+    title: s.pinned !== null ? t("Buckets from #{n}", { n: number(s.pinned) }) : t("Buckets around the cursor"),
     following: s.pinned === null,
     caption: bucketsCaption(s, display),
     mode: display.before ? "before" : "now",
@@ -204,17 +207,26 @@ export function bucketsPicture(s) {
  */
 function bucketsCaption(s, display) {
   if (s.config.algorithm === "classic") {
-    return "Classic has no cursor: each pick is a random non-empty bucket, then a random key of its chain (dictGetRandomKey). Picked keys shown here are outlined; all of them are listed in the rounds.";
+    return t(
+      "Classic has no cursor: each pick is a random non-empty bucket, then a random key of its chain (dictGetRandomKey). Picked keys shown here are outlined; all of them are listed in the rounds.",
+    );
   }
   if (display.before) {
     const sweptTotal = s.sweeps.reduce((sum, w) => sum + w.count, 0);
-    let caption = `As the tick at ${formatTimeOfDay(display.at)} found them: outlined = examined, struck through = deleted.`;
-    if (sweptTotal > WINDOW_BUCKETS - BEHIND) {
-      caption += ` It swept ${number(sweptTotal)} buckets; the first ${number(WINDOW_BUCKETS - BEHIND)} are here.`;
-    }
-    return caption;
+    const time = formatTimeOfDay(display.at);
+    return sweptTotal > WINDOW_BUCKETS - BEHIND
+      ? t("As the tick at {time} found them: outlined = examined, struck through = deleted. It swept {n} buckets; the first {shown} are here.", {
+          time,
+          n: number(sweptTotal),
+          shown: number(WINDOW_BUCKETS - BEHIND),
+        })
+      : t("As the tick at {time} found them: outlined = examined, struck through = deleted.", { time });
   }
+  const time = formatTimeOfDay(display.fetchedAt);
   return s.tick !== null && s.tickTicks > 1
-    ? `Now (${formatTimeOfDay(display.fetchedAt)}), after ${number(s.tickTicks)} ticks in one frame: the cursor and the buckets the next cycle will examine. Pause and step to see one tick's sweep.`
-    : `Now (${formatTimeOfDay(display.fetchedAt)}): the cursor and the buckets ahead of it. Step one tick to see which of them the next cycle examines.`;
+    ? t(
+        "Now ({time}), after {n} ticks in one frame: the cursor and the buckets the next cycle will examine. Pause and step to see one tick's sweep.",
+        { time, n: number(s.tickTicks) },
+      )
+    : t("Now ({time}): the cursor and the buckets ahead of it. Step one tick to see which of them the next cycle examines.", { time });
 }

@@ -8,7 +8,8 @@
 
 import { el } from "../dom.js";
 import { number } from "../format.js";
-import { formatTtl, formatUs, describeCycle, describeRound, pickCounts } from "./expiry-cycle.js";
+import { t } from "../i18n.js";
+import { formatTtl, formatUs, describeCycle, describeRound, pickCounts, reasonText } from "./expiry-cycle.js";
 
 /** @typedef {import("./engine-types.js").ExpireCycleReport} ExpireCycleReport */
 /** @typedef {import("./engine-types.js").ExpireRound} ExpireRound */
@@ -38,7 +39,7 @@ function budgetBar(report) {
   bar.setAttribute("aria-valuemin", "0");
   bar.setAttribute("aria-valuemax", String(report.budget_us));
   bar.setAttribute("aria-valuenow", String(Math.min(report.time_used_us, report.budget_us)));
-  bar.setAttribute("aria-label", "Time used of the cycle's budget");
+  bar.setAttribute("aria-label", t("Time used of the cycle's budget"));
   const fill = el("div", "tk-bar-fill");
   const used = report.budget_us > 0 ? (report.time_used_us / report.budget_us) * 100 : 0;
   fill.style.width = used > 0 ? `max(2px, ${pct(used)})` : "0";
@@ -65,7 +66,7 @@ function staleBar(round, report) {
   const scale = Math.min(100, Math.max(30, threshold * 3));
   const stale = Number(round.stale_percent);
   const bar = el("span", `tk-stalebar${round.repeat ? " is-over" : ""}`);
-  bar.title = `${stale.toFixed(1)}% of the keys examined were expired; the line is the threshold (${threshold}%)`;
+  bar.title = t("{pct}% of the keys examined were expired; the line is the threshold ({threshold}%)", { pct: stale.toFixed(1), threshold });
   const fill = el("span", "tk-stalebar-fill");
   fill.style.width = pct((Math.min(stale, scale) / scale) * 100);
   const mark = el("span", "tk-stalebar-mark");
@@ -91,17 +92,17 @@ function keyChips(round, report) {
     chip.dataset.ttl = String(k.ttl_ms);
     const nth = (seen.get(k.key) ?? 0) + 1;
     seen.set(k.key, nth);
-    const ttl = k.expired ? `${formatTtl(-k.ttl_ms)} late → deleted` : formatTtl(k.ttl_ms);
+    const ttl = k.expired ? t("{late} late → deleted", { late: formatTtl(-k.ttl_ms) }) : formatTtl(k.ttl_ms);
     chip.append(el("span", "tk-key-name", k.key), el("span", "tk-key-ttl", ttl));
     const picks = counts?.get(k.key) ?? 0;
     if (classic && picks > 1) {
       chip.classList.add("is-repick");
-      chip.append(el("span", "tk-key-pick", nth === 1 ? `picked ×${picks}` : `again (${nth})`));
+      chip.append(el("span", "tk-key-pick", nth === 1 ? t("picked ×{n}", { n: picks }) : t("again ({n})", { n: nth })));
     }
     box.append(chip);
   }
   const more = Number(round.sampled) - round.keys.length;
-  if (more > 0) box.append(el("span", "tk-more", `+${number(more)} more keys examined (not listed)`));
+  if (more > 0) box.append(el("span", "tk-more", t("+{n} more keys examined (not listed)", { n: number(more) })));
   return box;
 }
 
@@ -131,14 +132,14 @@ function roundItem(round, ri, report, keysForRounds) {
     el("span", "tk-round-title", `R${ri + 1} · ${r.title}`),
     el("span", "tk-sweep", r.sweep),
     el("span", "tk-counts", r.counts),
-    el("span", "tk-elapsed", `at ${formatUs(round.elapsed_us)}`),
+    el("span", "tk-elapsed", t("at {time}", { time: formatUs(round.elapsed_us) })),
   );
   const dec = el("div", "tk-round-decision");
   dec.append(
     el("span", "tk-stale", r.stale),
     staleBar(round, report),
-    el("span", `tk-decision is-${r.decision}`, r.decision === "repeat" ? "→ repeat this db" : "→ stop"),
-    el("q", "tk-reason", round.reason),
+    el("span", `tk-decision is-${r.decision}`, r.decision === "repeat" ? t("→ repeat this db") : t("→ stop")),
+    el("q", "tk-reason", reasonText(round.reason)),
   );
   li.append(rh, dec);
   if (r.note) li.append(el("div", "tk-note", r.note));
@@ -161,12 +162,12 @@ function cycleSection(report, ci, { hz, keysForRounds, maxRounds = Number.POSITI
   sec.dataset.keysPerLoop = String(report.keys_per_loop);
   sec.dataset.acceptableStale = String(report.acceptable_stale);
   const h = el("div", "tk-cycle-head");
-  const badge = el("span", `tk-kind tk-kind-${report.kind}`, report.kind === "fast" ? "FAST" : "SLOW");
-  badge.title = `${d.kind}: ${d.why}`;
+  const badge = el("span", `tk-kind tk-kind-${report.kind}`, kindBadge(report));
+  badge.title = t("{kind}: {why}", { kind: d.kind, why: d.why });
   h.append(badge, el("span", "tk-algo", d.algorithm), el("span", "tk-params", d.params));
   const budget = budgetBar(report);
   budget.append(el("span", "tk-budget-text", d.budget));
-  if (report.kind === "fast") h.append(el("span", "tk-why", `(${d.why})`));
+  if (report.kind === "fast") h.append(el("span", "tk-why", t("({why})", { why: d.why })));
   sec.append(h, budget);
   if (d.capped) sec.append(el("div", "tk-cap", d.capped));
   sec.append(el("div", "tk-totals", `${d.iterations} · ${d.totals}`));
@@ -182,17 +183,29 @@ function cycleSection(report, ci, { hz, keysForRounds, maxRounds = Number.POSITI
       el(
         "p",
         "tk-more",
-        `…${number(report.rounds.length - shown)} more rounds. While playing, ${shown} rounds are listed (keys for ${keysForRounds}); pause or step to see them all.`,
+        t("…{n} more rounds. While playing, {shown} rounds are listed (keys for {keys}); pause or step to see them all.", {
+          n: number(report.rounds.length - shown),
+          shown,
+          keys: keysForRounds,
+        }),
       ),
     );
   } else if (shown > keysForRounds) {
-    sec.append(el("p", "tk-more", `While playing, keys are listed for the first ${keysForRounds} rounds; pause or step to see every round's keys.`));
+    sec.append(el("p", "tk-more", t("While playing, keys are listed for the first {n} rounds; pause or step to see every round's keys.", { n: keysForRounds })));
   }
   const unlisted = Number(report.round_count) - report.rounds.length;
   if (report.rounds.length >= 64 && unlisted > 0) {
-    sec.append(el("p", "tk-more", `…and up to ${number(unlisted)} more loops not listed (the engine lists 64 rounds per cycle; the totals count them all).`));
+    sec.append(el("p", "tk-more", t("…and up to {n} more loops not listed (the engine lists 64 rounds per cycle; the totals count them all).", { n: number(unlisted) })));
   }
   return sec;
+}
+
+/**
+ * The cycle's kind as its badge says it.
+ * @param {ExpireCycleReport} report
+ */
+function kindBadge(report) {
+  return report.kind === "fast" ? t("FAST") : t("SLOW");
 }
 
 /**
@@ -201,11 +214,14 @@ function cycleSection(report, ci, { hz, keysForRounds, maxRounds = Number.POSITI
  * @param {HTMLElement} sec  its section
  */
 function jumpButton(report, sec) {
-  const b = el(
-    "button",
-    `tk-jump is-${report.kind}`,
-    `${report.kind === "fast" ? "FAST" : "SLOW"} · ${number(report.rounds.length)} round${report.rounds.length === 1 ? "" : "s"} · ${number(report.expired)} deleted${report.cap_reached ? " · over budget" : ""}`,
-  );
+  const n = number(report.rounds.length);
+  const parts = [
+    kindBadge(report),
+    report.rounds.length === 1 ? t("{n} round", { n }) : t("{n} rounds", { n }),
+    t("{n} deleted", { n: number(report.expired) }),
+    ...(report.cap_reached ? [t("over budget")] : []),
+  ];
+  const b = el("button", `tk-jump is-${report.kind}`, parts.join(" · "));
   b.type = "button";
   b.addEventListener("click", () => sec.scrollIntoView({ block: "start" }));
   return b;
@@ -221,11 +237,13 @@ export function renderTick(root, tick, opts) {
   if (tick === null) {
     const empty = el("div", "tk-empty");
     empty.append(
-      el("p", "tk-empty-title", "No expire cycle has run yet."),
+      el("p", "tk-empty-title", t("No expire cycle has run yet.")),
       el(
         "p",
         "tk-empty-hint",
-        "Add keys with a TTL (the form above, or SET k v PX 1500 in the console), then press “Step 1 tick”: each serverCron tick runs one slow cycle, listed here round by round.",
+        t(
+          "Add keys with a TTL (the form above, or SET k v PX 1500 in the console), then press “Step 1 tick”: each serverCron tick runs one slow cycle, listed here round by round.",
+        ),
       ),
     );
     root.replaceChildren(empty);
@@ -235,12 +253,14 @@ export function renderTick(root, tick, opts) {
   const nodes = [];
   const head = el("div", "tk-head");
   head.append(
-    el("span", "tk-when", `Tick at ${opts.formatTime(tick.at)}`),
+    el("span", "tk-when", t("Tick at {time}", { time: opts.formatTime(tick.at) })),
     el(
       "span",
       "tk-count",
-      `${tick.cycles.length === 1 ? "1 cycle" : `${tick.cycles.length} cycles`}` +
-        (ticksInFrame > 1 ? ` · the last of ${number(ticksInFrame)} ticks run this frame` : ""),
+      [
+        tick.cycles.length === 1 ? t("1 cycle") : t("{n} cycles", { n: tick.cycles.length }),
+        ...(ticksInFrame > 1 ? [t("the last of {n} ticks run this frame", { n: number(ticksInFrame) })] : []),
+      ].join(" · "),
     ),
   );
   nodes.push(head);
@@ -252,7 +272,7 @@ export function renderTick(root, tick, opts) {
     const sec = cycleSection(report, ci, opts);
     nodes.push(sec);
     if (jumps) {
-      if (ci > 0) jumps.append(el("span", "tk-then", "then"));
+      if (ci > 0) jumps.append(el("span", "tk-then", t("and then")));
       jumps.append(jumpButton(report, sec));
     }
   });

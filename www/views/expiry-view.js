@@ -24,6 +24,7 @@
 // reads the snapshots the model asks for and wires everything to the loop.
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { createFieldPanel } from "./expiry-field-panel.js";
 import { createExpiryCharts, createExpiryHistory } from "./expiry-charts.js";
 import { createExpiryControls } from "./expiry-controls.js";
@@ -127,7 +128,7 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
   function runPopulate(p) {
     const target = state.db;
     controls.busy(true);
-    controls.say(`Creating ${number(p.count)} keys in db ${target}…`, "info");
+    controls.say(t("Creating {n} keys in db {db}…", { n: number(p.count), db: target }), "info");
     // Let the message paint before the engine works (a million keys take a few seconds).
     setTimeout(() => {
       const t0 = now();
@@ -238,10 +239,10 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
       const t0 = now();
       draws += 1;
       if (plan.size === 0) ({ plan, pending } = model.planFrame(state, now())); // a forced redraw
-      const t = now();
+      const at = now();
       for (const part of model.PARTS) {
         if (!plan.has(part)) continue;
-        state = model.drawn(state, part, t);
+        state = model.drawn(state, part, at);
         DRAWERS[part]();
       }
       plan = new Set();

@@ -5,6 +5,7 @@
 // Pure: no DOM, no engine; keyspace-view.js reads the pages the model asks for.
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 
 /** @typedef {import("./engine-types.js").EngineEvent} EngineEvent */
 /** @typedef {import("./engine-types.js").KeyspacePage} KeyspacePage */
@@ -31,9 +32,6 @@ export const PAGE_SIZE = 50;
 
 /** While the clock plays, engine-driven refetches are at most this often (real ms): 4× a second. */
 export const PLAYING_REFETCH_MS = 250;
-
-/** @type {Record<string, string>} */
-const UNITS = { string: "byte", list: "item", hash: "field", set: "member", zset: "member" };
 
 /**
  * @param {number} db  the console's current db
@@ -70,8 +68,8 @@ export const refetch = (s, patch = {}) => ({ ...s, ...patch, needFetch: true, ur
  * @param {string} text
  */
 export function setFilter(s, text) {
-  const t = text.trim();
-  return refetch(s, { pattern: t === "" ? null : t, offset: 0 });
+  const typed = text.trim();
+  return refetch(s, { pattern: typed === "" ? null : typed, offset: 0 });
 }
 
 /** @param {KeyspaceState} s */
@@ -88,7 +86,12 @@ export const nextPage = (s) => refetch(s, { offset: s.offset + PAGE_SIZE });
  */
 export function pick(s, k) {
   if (k.type === "zset") return { state: { ...s, info: "" }, select: { selectedDb: s.db, selectedKey: k.key } };
-  const info = `${k.key}: a ${k.type} (${k.encoding}, ${formatLength(k.type, k.len)}). The sorted-set view shows sorted sets — try ZADD.`;
+  const info = t("{key}: a {type} ({encoding}, {length}). The sorted-set view shows sorted sets — try ZADD.", {
+    key: k.key,
+    type: k.type,
+    encoding: k.encoding,
+    length: formatLength(k.type, k.len),
+  });
   return { state: { ...s, info }, select: null };
 }
 
@@ -159,8 +162,21 @@ export function acceptPage(s, page, readAt, retried) {
  * @param {number} len
  */
 export function formatLength(type, len) {
-  const unit = UNITS[type] ?? "element";
-  return `${number(len)} ${unit}${len === 1 ? "" : "s"}`;
+  const n = number(len);
+  const one = len === 1;
+  switch (type) {
+    case "string":
+      return one ? t("{n} byte", { n }) : t("{n} bytes", { n });
+    case "list":
+      return one ? t("{n} item", { n }) : t("{n} items", { n });
+    case "hash":
+      return one ? t("{n} field", { n }) : t("{n} fields", { n });
+    case "set":
+    case "zset":
+      return one ? t("{n} member", { n }) : t("{n} members", { n });
+    default:
+      return one ? t("{n} element", { n }) : t("{n} elements", { n });
+  }
 }
 
 /**
@@ -172,7 +188,7 @@ export function formatLength(type, len) {
 export function formatTtl(expireAtMs, nowMs, expiredFlag = false) {
   if (expireAtMs === null || expireAtMs === undefined) return "";
   const left = expireAtMs - nowMs;
-  if (expiredFlag || left < 0) return "expired";
+  if (expiredFlag || left < 0) return t("expired");
   if (left < 10_000) return `${(Math.floor(left / 100) / 10).toFixed(1)}s`;
   if (left < 60_000) return `${Math.floor(left / 1000)}s`;
   if (left < 3_600_000) return `${Math.floor(left / 60_000)}m ${Math.floor((left % 60_000) / 1000)}s`;
@@ -187,7 +203,7 @@ export function formatTtl(expireAtMs, nowMs, expiredFlag = false) {
  */
 export function rowOf(s, k) {
   return {
-    title: k.type === "zset" ? `Show “${k.key}” in the sorted-set view` : `${k.key} (${k.type})`,
+    title: k.type === "zset" ? t("Show “{key}” in the sorted-set view", { key: k.key }) : `${k.key} (${k.type})`,
     selected: s.selected.db === s.db && s.selected.key === k.key,
     ttl: formatTtl(k.expire_at_ms, s.clockMs, k.expired),
     length: formatLength(k.type, k.len),
@@ -206,9 +222,19 @@ export function pageTexts(s, page) {
   // With a filter the total of matches is unknown: a full page may have more after it.
   const nextDisabled = pattern === null ? last >= page.total : n < PAGE_SIZE;
   return {
-    summary: `db ${db} · ${number(page.total)} key${page.total === 1 ? "" : "s"} · ${number(page.volatile)} with a TTL${pattern === null ? "" : ` · filter ${pattern}`}`,
-    empty: n > 0 ? null : page.total === 0 ? `db ${db} is empty. Try: ZADD leaderboard 10 alice 20 bob 30 carol` : `No key matches ${pattern ?? "the filter"}.`,
-    range: n === 0 ? "" : `${number(offset + 1)}–${number(last)}${pattern === null ? ` of ${number(page.total)}` : ""}`,
+    summary: [
+      `db ${db}`,
+      page.total === 1 ? t("{n} key", { n: number(page.total) }) : t("{n} keys", { n: number(page.total) }),
+      t("{n} with a TTL", { n: number(page.volatile) }),
+      ...(pattern === null ? [] : [t("filter {pattern}", { pattern })]),
+    ].join(" · "),
+    empty: n > 0 ? null : page.total === 0 ? t("db {db} is empty. Try: {example}", { db, example: "ZADD leaderboard 10 alice 20 bob 30 carol" }) : pattern === null ? t("No key matches the filter.") : t("No key matches {pattern}.", { pattern }),
+    range:
+      n === 0
+        ? ""
+        : pattern === null
+          ? t("{from}–{to} of {total}", { from: number(offset + 1), to: number(last), total: number(page.total) })
+          : `${number(offset + 1)}–${number(last)}`,
     prevDisabled: offset === 0,
     nextDisabled,
     pagerHidden: offset === 0 && nextDisabled,

@@ -4,6 +4,7 @@
 // key names go in through textContent. The TTL cells are rewritten only when their text changes.
 
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { formatTtl, pageTexts, rowOf } from "./keyspace-model.js";
 
 /** @typedef {import("./keyspace-model.js").KeyspaceState} KeyspaceState */
@@ -36,30 +37,30 @@ export function createKeyspaceDom(root) {
   const head = el("header", "panel-head");
   const summary = el("span", "keyspace-summary");
   summary.id = "keyspace-summary";
-  head.append(el("h2", "panel-title", "Keyspace"), summary);
+  head.append(el("h2", "panel-title", t("Keyspace")), summary);
 
   const filterForm = el("form", "keyspace-filter");
   filterForm.noValidate = true;
   const filter = el("input", "keyspace-filter-input");
   filter.id = "keyspace-filter";
   filter.type = "search";
-  filter.placeholder = "filter: a glob like user:* or *board*";
+  filter.placeholder = t("filter: a glob like user:* or *board*");
   filter.autocomplete = "off";
   filter.spellcheck = false;
-  filter.setAttribute("aria-label", "Filter keys by a glob pattern");
+  filter.setAttribute("aria-label", t("Filter keys by a glob pattern"));
   filterForm.append(filter);
 
   const list = el("ul", "keyspace-list");
   list.id = "keyspace-list";
-  list.setAttribute("aria-label", "Keys");
+  list.setAttribute("aria-label", t("Keys"));
   const emptyNote = el("p", "keyspace-empty");
   emptyNote.id = "keyspace-empty";
 
   const footer = el("div", "keyspace-footer");
-  const prev = pagerButton("◀", "Previous keys");
+  const prev = pagerButton("◀", t("Previous keys"));
   const pageText = el("span", "keyspace-page");
   pageText.id = "keyspace-page";
-  const next = pagerButton("▶", "More keys");
+  const next = pagerButton("▶", t("More keys"));
   const info = el("span", "keyspace-info");
   info.id = "keyspace-info";
   info.setAttribute("aria-live", "polite");
@@ -89,7 +90,7 @@ export function renderRows(dom, s, page, onPick) {
     row.dataset.type = k.type;
     row.title = r.title;
     if (r.selected) row.classList.add("is-selected");
-    const ttlCell = el("span", r.ttl === "expired" ? "ks-ttl is-expired" : "ks-ttl", r.ttl);
+    const ttlCell = el("span", r.ttl === t("expired") ? "ks-ttl is-expired" : "ks-ttl", r.ttl);
     ttlCells.push({ cell: ttlCell, key: k, text: r.ttl });
     row.append(el("span", "ks-key", k.key), el("span", `ks-type type-${k.type}`, k.type), el("span", "ks-encoding", k.encoding), el("span", "ks-len", r.length), ttlCell);
     row.addEventListener("click", () => onPick(k));
@@ -118,7 +119,7 @@ export function drawTtls(cells, clockMs) {
     if (text !== c.text) {
       c.text = text;
       c.cell.textContent = text;
-      c.cell.classList.toggle("is-expired", text === "expired");
+      c.cell.classList.toggle("is-expired", text === t("expired"));
     }
   }
 }
@@ -130,17 +131,17 @@ export function drawTtls(cells, clockMs) {
  * @param {KeyspacePage} page
  */
 export function drawPage(dom, s, page) {
-  const t = pageTexts(s, page);
-  dom.summary.textContent = t.summary;
+  const texts = pageTexts(s, page);
+  dom.summary.textContent = texts.summary;
   dom.root.dataset.db = String(s.db);
   dom.root.dataset.total = String(page.total);
-  dom.emptyNote.hidden = t.empty === null;
-  dom.list.hidden = t.empty !== null;
-  if (t.empty !== null) dom.emptyNote.textContent = t.empty;
-  dom.pageText.textContent = t.range;
-  dom.prev.disabled = t.prevDisabled;
-  dom.next.disabled = t.nextDisabled;
-  dom.prev.hidden = dom.next.hidden = t.pagerHidden;
+  dom.emptyNote.hidden = texts.empty === null;
+  dom.list.hidden = texts.empty !== null;
+  if (texts.empty !== null) dom.emptyNote.textContent = texts.empty;
+  dom.pageText.textContent = texts.range;
+  dom.prev.disabled = texts.prevDisabled;
+  dom.next.disabled = texts.nextDisabled;
+  dom.prev.hidden = dom.next.hidden = texts.pagerHidden;
   dom.info.textContent = s.info;
   dom.info.hidden = s.info === "";
 }

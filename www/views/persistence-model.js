@@ -8,6 +8,8 @@
 //
 // It keeps the newest MAX_ROWS rows. persistence-view.js draws it.
 
+import { t } from "../i18n.js";
+
 /** @typedef {import("./engine-types.js").EngineEvent} EngineEvent */
 
 export const MAX_ROWS = 200;
@@ -123,17 +125,17 @@ export function commandLine(argv) {
 export function originText(row) {
   switch (row.origin) {
     case "command":
-      return row.rewritten ? `rewritten from ${row.cause}` : (row.cause ?? "");
+      return row.rewritten ? t("rewritten from {cause}", { cause: row.cause }) : (row.cause ?? "");
     case "wrapper":
-      return row.cause ? `wraps ${row.cause}` : "wraps the ops of one command";
+      return row.cause ? t("wraps {cause}", { cause: row.cause }) : t("wraps the ops of one command");
     case "active-expiry":
-      return "an active-expiry round reclaimed the key";
+      return t("an active-expiry round reclaimed the key");
     case "lazy-expiry":
-      return `found expired by ${row.cause ?? "a command"}`;
+      return row.cause === null ? t("found expired by a command") : t("found expired by {cause}", { cause: row.cause });
     case "eviction":
-      return "evicted (maxmemory)";
+      return t("evicted (maxmemory)");
     default:
-      return row.cause ?? "the server";
+      return row.cause ?? t("the server");
   }
 }
 
@@ -155,12 +157,11 @@ export function formatSize(n) {
 export function statusText(snap) {
   const aof =
     snap.aof === "on"
-      ? "AOF on: every propagated write is appended to the incr file"
+      ? t("AOF on: every propagated write is appended to the incr file")
       : snap.aof === "wait_rewrite"
-        ? "AOF turning on: a rewrite is writing its first base file (writes wait in a temp incr file)"
-        : "AOF off — CONFIG SET appendonly yes turns it on";
-  const children = [snap.bgsave_in_progress ? "BGSAVE child at work" : "", snap.aof_rewrite_in_progress ? "AOF rewrite child at work" : ""]
-    .filter(Boolean)
-    .join(", ");
-  return children ? `${aof}. ${children}.` : `${aof}.`;
+        ? t("AOF turning on: a rewrite is writing its first base file (writes wait in a temp incr file)")
+        : t("AOF off — CONFIG SET appendonly yes turns it on");
+  const [a, b] = [snap.bgsave_in_progress ? t("BGSAVE child at work") : "", snap.aof_rewrite_in_progress ? t("AOF rewrite child at work") : ""].filter(Boolean);
+  const children = b === undefined ? a : t("{a}, {b}", { a, b });
+  return children ? t("{aof}. {children}.", { aof, children }) : t("{text}.", { text: aof });
 }

@@ -17,6 +17,7 @@
 // persistence-model.js and replica-model.js decide (pure); this file draws.
 
 import { el, setText } from "../dom.js";
+import { t } from "../i18n.js";
 import { formatTimeOfDay } from "./clock-model.js";
 import * as model from "./persistence-model.js";
 import * as replicaModel from "./replica-model.js";
@@ -30,14 +31,57 @@ export const SNAPSHOT_REFRESH_MS = 250;
 /** Rows drawn (the model keeps MAX_ROWS). */
 export const ROWS_SHOWN = 60;
 
-const ORIGIN_LABEL = Object.freeze({
-  command: "client",
-  wrapper: "MULTI/EXEC",
-  "active-expiry": "active expiry",
-  "lazy-expiry": "lazy expiry",
-  eviction: "eviction",
-  server: "server",
-});
+/**
+ * The origin column's badge.
+ * @param {model.Origin} origin
+ */
+function originLabel(origin) {
+  switch (origin) {
+    case "command":
+      return t("client");
+    case "wrapper":
+      return "MULTI/EXEC";
+    case "active-expiry":
+      return t("active expiry");
+    case "lazy-expiry":
+      return t("lazy expiry");
+    case "eviction":
+      return t("eviction");
+    default:
+      return t("server");
+  }
+}
+
+/**
+ * What a file is (the engine's role: the manifest's file types, the RDB file).
+ * @param {string} role
+ */
+function roleText(role) {
+  switch (role) {
+    case "rdb":
+      return t("rdb");
+    case "manifest":
+      return t("manifest");
+    case "base":
+      return t("base");
+    case "incr":
+      return t("incr");
+    case "history":
+      return t("history");
+    case "temp-incr":
+      return t("temp-incr");
+    default:
+      return role;
+  }
+}
+
+/**
+ * A chunk's fate as the lane says it (the engine's word is its class).
+ * @param {string} fate
+ */
+function fateText(fate) {
+  return fate === "delivered" ? t("delivered") : fate === "lost" ? t("lost") : fate;
+}
 
 /**
  * A titled part of the view: `<section aria-label=title><h3>title</h3><p class=hint>…</p></section>`.
@@ -66,19 +110,19 @@ function part(className, label, title, hintClass, hint) {
 export function createPersistenceView(root, { source, invalidate, link, now = () => performance.now() }) {
   root.replaceChildren();
   const head = el("div", "persistence-head");
-  const title = el("h2", "panel-title", "Persistence: the files and the propagation stream");
+  const title = el("h2", "panel-title", t("Persistence: the files and the propagation stream"));
   const status = el("p", "persistence-status");
   status.setAttribute("aria-live", "polite");
   head.append(title, status);
 
   const filesBox = el("section", "persistence-files");
-  filesBox.setAttribute("aria-label", "Files");
-  const filesTitle = el("h3", null, "Files");
+  filesBox.setAttribute("aria-label", t("Files"));
+  const filesTitle = el("h3", null, t("Files"));
   const dirLine = el("p", "persistence-dir");
   const filesTable = el("table", "persistence-file-table");
   const filesHead = el("thead");
   const headRow = el("tr");
-  for (const h of ["File", "What it is", "Size"]) headRow.append(el("th", null, h));
+  for (const h of [t("File"), t("What it is"), t("Size")]) headRow.append(el("th", null, h));
   filesHead.append(headRow);
   const filesBody = el("tbody");
   filesTable.append(filesHead, filesBody);
@@ -86,41 +130,45 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
 
   const { box: streamBox } = part(
     "persistence-stream",
-    "Propagation stream",
-    "Propagated writes (newest first)",
+    t("Propagation stream"),
+    t("Propagated writes (newest first)"),
     "persistence-hint",
-    "What the AOF appends and replicas receive: a relative TTL becomes an absolute PXAT/PEXPIREAT, a reclaimed key a DEL, a script or EXEC its effects inside MULTI/EXEC.",
+    t(
+      "What the AOF appends and replicas receive: a relative TTL becomes an absolute PXAT/PEXPIREAT, a reclaimed key a DEL, a script or EXEC its effects inside MULTI/EXEC.",
+    ),
   );
   const list = el("ol", "persistence-rows");
   list.setAttribute("reversed", "");
-  const empty = el("p", "persistence-empty", "Nothing propagated yet: run a write in the console (SET session:1 v EX 60).");
+  const empty = el("p", "persistence-empty", t("Nothing propagated yet: run a write in the console (SET session:1 v EX 60)."));
   const more = el("p", "persistence-more");
   streamBox.append(empty, list, more);
 
   const { box: replicaBox, hint: replicaEmpty } = part(
     "persistence-replica",
-    "Replica",
-    "Replica",
+    t("Replica"),
+    t("Replica"),
     "persistence-hint replica-empty",
-    "No replica yet. + Replica (above the console) opens redis-cli on the page's second server, 127.0.0.1:6380, with REPLICAOF 127.0.0.1 6379 typed: send it, and the link appears here.",
+    t(
+      "No replica yet. + Replica (above the console) opens redis-cli on the page's second server, 127.0.0.1:6380, with REPLICAOF 127.0.0.1 6379 typed: send it, and the link appears here.",
+    ),
   );
   const serverList = el("ul", "replica-servers");
   const offsets = el("p", "replica-offsets");
   const linkRow = el("div", "replica-link");
   const linkText = el("span", "replica-link-state");
-  const latencyLabel = el("label", "replica-latency-label", "Latency ");
+  const latencyLabel = el("label", "replica-latency-label", t("Latency "));
   const latency = /** @type {HTMLSelectElement} */ (el("select", "replica-latency"));
   for (const p of replicaModel.LATENCY_PRESETS) {
-    const o = /** @type {HTMLOptionElement} */ (el("option", null, p.label));
+    const o = /** @type {HTMLOptionElement} */ (el("option", null, replicaModel.latencyLabel(p.ms)));
     o.value = String(p.ms);
     latency.append(o);
   }
   latencyLabel.append(latency);
-  const cut = /** @type {HTMLButtonElement} */ (el("button", "replica-cut", "Cut the link"));
+  const cut = /** @type {HTMLButtonElement} */ (el("button", "replica-cut", t("Cut the link")));
   cut.type = "button";
   linkRow.append(linkText, latencyLabel, cut);
   const chunkTable = el("div", "replica-chunks");
-  const chunkTitle = el("h4", "replica-chunks-title", "On the link (newest first): what each chunk carries, when it left and arrives");
+  const chunkTitle = el("h4", "replica-chunks-title", t("On the link (newest first): what each chunk carries, when it left and arrives"));
   const chunkBody = el("ol", "replica-chunk-list");
   chunkTable.append(chunkTitle, chunkBody);
   const notesList = el("ul", "replica-notes");
@@ -187,9 +235,9 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
     const net = replication.network;
     root.dataset.link = net.down ? "down" : "up";
     cut.setAttribute("aria-pressed", String(net.down));
-    setText(cut, net.down ? "Restore the link" : "Cut the link");
+    setText(cut, net.down ? t("Restore the link") : t("Cut the link"));
     if (!replicaModel.LATENCY_PRESETS.some((p) => p.ms === net.latencyMs)) {
-      const o = /** @type {HTMLOptionElement} */ (el("option", null, `${net.latencyMs} ms`));
+      const o = /** @type {HTMLOptionElement} */ (el("option", null, replicaModel.latencyLabel(net.latencyMs)));
       o.value = String(net.latencyMs);
       latency.append(o);
     }
@@ -198,7 +246,7 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
       ...replicaModel.chunkRows(replication).map((r) => {
         const li = el("li", `replica-chunk fate-${r.fate}`);
         li.dataset.id = String(r.id);
-        const fate = r.fate === "in-flight" ? `on the wire, arrives ${formatTimeOfDay(r.arrives)}` : r.fate;
+        const fate = r.fate === "in-flight" ? t("on the wire, arrives {at}", { at: formatTimeOfDay(r.arrives) }) : fateText(r.fate);
         const meta = el("div", "meta");
         meta.append(
           el("span", "at", formatTimeOfDay(r.sent)),
@@ -221,12 +269,17 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
     drawnFiles = key;
     setText(status, model.statusText(snapshot));
     root.dataset.aof = snapshot.aof;
-    setText(dirLine, `AOF directory: ${snapshot.aof_dir}${snapshot.aof_buffer ? ` — ${snapshot.aof_buffer} bytes buffered` : ""}`);
+    setText(
+      dirLine,
+      snapshot.aof_buffer
+        ? t("AOF directory: {dir} — {n} bytes buffered", { dir: snapshot.aof_dir, n: snapshot.aof_buffer })
+        : t("AOF directory: {dir}", { dir: snapshot.aof_dir }),
+    );
     filesBody.replaceChildren(
       ...snapshot.files.map((f) => {
         const tr = el("tr", `persistence-file role-${f.role}`);
         tr.dataset.name = f.name;
-        tr.append(el("td", "name", f.name), el("td", "role", f.role), el("td", "size", model.formatSize(f.size)));
+        tr.append(el("td", "name", f.name), el("td", "role", roleText(f.role)), el("td", "size", model.formatSize(f.size)));
         return tr;
       }),
     );
@@ -239,9 +292,9 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
     const time = el("span", "at", formatTimeOfDay(row.at));
     const db = el("span", "db", row.db === null ? "" : `db${row.db}`);
     const cmd = el("code", "cmd", model.commandLine(row.argv));
-    const badge = el("span", "origin", ORIGIN_LABEL[row.origin]);
+    const badge = el("span", "origin", originLabel(row.origin));
     const why = el("span", "why", model.originText(row));
-    const targets = el("span", "targets", [row.aof ? "AOF" : "", row.repl ? "replicas" : ""].filter(Boolean).join(" + "));
+    const targets = el("span", "targets", [row.aof ? "AOF" : "", row.repl ? t("replicas") : ""].filter(Boolean).join(" + "));
     li.append(time, db, cmd, badge, why, targets);
     return li;
   }
@@ -253,7 +306,7 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
     empty.hidden = state.total > 0;
     const hidden = state.total - shown.length;
     more.hidden = hidden === 0;
-    setText(more, hidden > 0 ? `${hidden} older writes not shown.` : "");
+    setText(more, hidden > 0 ? t("{n} older writes not shown.", { n: hidden }) : "");
     root.dataset.rows = String(state.total);
   }
 

@@ -5,6 +5,8 @@
 // holds, the link's state, and the chunks on the wire (in flight, arrived, lost) with what
 // they carry. replica-lane.js draws it.
 
+import { t } from "../i18n.js";
+
 /** @typedef {import("../types/snapshots").ReplicationSnapshot} ReplicationSnapshot */
 /** @typedef {import("../types/snapshots").ReplicationSide} ReplicationSide */
 /** @typedef {import("../types/snapshots").LinkChunk} LinkChunk */
@@ -13,21 +15,31 @@
 export const CHUNKS_SHOWN = 24;
 
 /** Latencies offered, one way, in virtual ms: same host, same data centre, cross-region, far. */
-export const LATENCY_PRESETS = Object.freeze([
-  { ms: 0, label: "0 ms (same host)" },
-  { ms: 1, label: "1 ms (same data centre)" },
-  { ms: 80, label: "80 ms (cross-region)" },
-  { ms: 1000, label: "1 s (a slow link)" },
-]);
+export const LATENCY_PRESETS = Object.freeze([{ ms: 0 }, { ms: 1 }, { ms: 80 }, { ms: 1000 }]);
+
+/**
+ * A latency as the select shows it: a preset with what it stands for, another as "N ms".
+ * @param {number} ms
+ */
+export function latencyLabel(ms) {
+  switch (ms) {
+    case 0:
+      return t("0 ms (same host)");
+    case 1:
+      return t("1 ms (same data centre)");
+    case 80:
+      return t("80 ms (cross-region)");
+    case 1000:
+      return t("1 s (a slow link)");
+    default:
+      return `${ms} ms`;
+  }
+}
 
 const PORTS = [6379, 6380];
 
-/**
- * @param {number} n
- */
-function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
+/** "1 key", "3 keys". @param {number} n */
+const keyCount = (n) => (n === 1 ? t("{n} key", { n }) : t("{n} keys", { n }));
 
 /**
  * One server's line: `127.0.0.1:6380 — replica of 127.0.0.1:6379 (link connected) · 4 keys, 2
@@ -37,14 +49,20 @@ function plural(n, one, many = `${one}s`) {
  */
 export function serverLine(side, index) {
   const who = `127.0.0.1:${PORTS[index]}`;
-  const role = side.role === "slave" ? `replica of ${side.master ?? "?"} (link ${side.link ?? "?"})` : side.replicas.length > 0 ? `master of ${side.replicas.map((r) => `127.0.0.1:${r.port} (${r.state})`).join(", ")}` : "master";
-  const stale =
+  const role =
+    side.role === "slave"
+      ? t("replica of {master} (link {link})", { master: side.master ?? "?", link: side.link ?? "?" })
+      : side.replicas.length > 0
+        ? t("master of {replicas}", { replicas: side.replicas.map((r) => `127.0.0.1:${r.port} (${r.state})`).join(", ") })
+        : t("master");
+  const vars = { keys: keyCount(side.keys), n: side.expiredNotReclaimed };
+  const keys =
     side.expiredNotReclaimed > 0
       ? side.role === "slave"
-        ? `, ${side.expiredNotReclaimed} past their deadline — kept until the master's DEL arrives`
-        : `, ${side.expiredNotReclaimed} past their deadline, not reclaimed yet`
-      : "";
-  return `${who} — ${role} · ${plural(side.keys, "key")}${stale} · used_memory ${side.usedMemory} B`;
+        ? t("{keys}, {n} past their deadline — kept until the master's DEL arrives", vars)
+        : t("{keys}, {n} past their deadline, not reclaimed yet", vars)
+      : vars.keys;
+  return `${who} — ${role} · ${keys} · used_memory ${side.usedMemory} B`;
 }
 
 /**
@@ -56,10 +74,11 @@ export function staleKeysText(side) {
   if (side.expiredKeys.length === 0) return "";
   const named = side.expiredKeys.map((k) => {
     const ago = Math.max(0, side.nowMs - k.expireAtMs) / 1000;
-    return `${k.db === 0 ? "" : `db${k.db} `}${k.key} (dead ${ago < 10 ? ago.toFixed(2) : Math.round(ago)} s)`;
+    return t("{key} (dead {s} s)", { key: `${k.db === 0 ? "" : `db${k.db} `}${k.key}`, s: ago < 10 ? ago.toFixed(2) : Math.round(ago) });
   });
   const rest = side.expiredNotReclaimed - side.expiredKeys.length;
-  return `Past their deadline, still there: ${named.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}`;
+  const keys = named.join(", ");
+  return rest > 0 ? t("Past their deadline, still there: {keys} and {more} more", { keys, more: rest }) : t("Past their deadline, still there: {keys}", { keys });
 }
 
 /**
@@ -72,9 +91,18 @@ export function offsetsLine(snap) {
   const replica = snap.servers.find((s) => s.role === "slave");
   if (!replica) return "";
   const applied = replica.replicaOffset ?? 0;
-  if (!master) return `The replica applied the stream up to offset ${applied}.`;
+  if (!master) return t("The replica applied the stream up to offset {n}.", { n: applied });
   const behind = master.replOffset - applied;
-  return `Master offset ${master.replOffset}, replica applied ${applied}${behind > 0 ? ` — ${plural(behind, "byte")} behind` : " — in step"}. Full syncs ${master.syncFull}, partial resyncs ${master.syncPartialOk}.`;
+  const vars = {
+    master: master.replOffset,
+    applied,
+    behind: behind === 1 ? t("{n} byte", { n: behind }) : t("{n} bytes", { n: behind }),
+    full: master.syncFull,
+    partial: master.syncPartialOk,
+  };
+  return behind > 0
+    ? t("Master offset {master}, replica applied {applied} — {behind} behind. Full syncs {full}, partial resyncs {partial}.", vars)
+    : t("Master offset {master}, replica applied {applied} — in step. Full syncs {full}, partial resyncs {partial}.", vars);
 }
 
 /**
@@ -83,8 +111,30 @@ export function offsetsLine(snap) {
  */
 export function linkLine(snap) {
   const n = snap.network;
-  const state = n.down ? "cut" : n.connections.length > 0 ? "up" : "idle (no replica connected)";
-  return `Link ${state} · latency ${n.latencyMs} ms each way · ${n.bytesToReplica} B to the replica, ${n.bytesToMaster} B back`;
+  const state = n.down ? t("cut") : n.connections.length > 0 ? t("up") : t("idle (no replica connected)");
+  return t("Link {state} · latency {ms} ms each way · {to} B to the replica, {back} B back", {
+    state,
+    ms: n.latencyMs,
+    to: n.bytesToReplica,
+    back: n.bytesToMaster,
+  });
+}
+
+/**
+ * One item of a chunk in the page's language: the engine (src/replication/link.rs) describes what
+ * is not a command or a reply in English words — a keep-alive newline, a payload by its size;
+ * commands and replies are shown as they are.
+ * @param {string} item
+ */
+export function itemText(item) {
+  if (item === "(keep-alive newline)") return t("(keep-alive newline)");
+  let m = /^\((\d+) bytes\)$/.exec(item);
+  if (m) return t("({n} bytes)", { n: m[1] });
+  m = /^RDB payload \((\d+) bytes, diskless\)$/.exec(item);
+  if (m) return t("RDB payload ({n} bytes, diskless)", { n: m[1] });
+  m = /^RDB payload \((\d+) bytes\)$/.exec(item);
+  if (m) return t("RDB payload ({n} bytes)", { n: m[1] });
+  return item;
 }
 
 /**
@@ -112,7 +162,7 @@ export function chunkRows(snap) {
       sent: c.sentMs,
       arrives: c.deliverMs,
       bytes: c.bytes,
-      text: c.items.join(" · ") + (c.more > 0 ? ` · … ${plural(c.more, "more item")}` : ""),
+      text: c.items.map(itemText).join(" · ") + (c.more > 0 ? ` · ${c.more === 1 ? t("… {n} more item", { n: c.more }) : t("… {n} more items", { n: c.more })}` : ""),
       count: 1,
     };
     const last = rows[rows.length - 1];

@@ -6,6 +6,7 @@
 
 import { el } from "../dom.js";
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { levelColor } from "./zset-skiplist-canvas.js";
 import { lanesText, pathListing } from "./zset-model.js";
 
@@ -40,15 +41,15 @@ export function createZsetLegend() {
     b.style.background = levelColor(h);
     rampBoxes.append(b);
   }
-  ramp.append(rampBoxes, document.createTextNode("node height = levels drawn at insert (each extra one with p = 1/4)"));
+  ramp.append(rampBoxes, document.createTextNode(t("node height = levels drawn at insert (each extra one with p = 1/4)")));
   legend.append(
     lanes,
     ramp,
-    el("span", "legend-item", "→ 12  forward link; 12 = its span (members jumped)"),
-    swatch("#ff5a4e", "just placed"),
-    swatch("#ffd166", "search moved on"),
-    swatch("#ff7b72", "too far ✗"),
-    swatch("#7ee787", "found"),
+    el("span", "legend-item", t("→ 12  forward link; 12 = its span (members jumped)")),
+    swatch("#ff5a4e", t("just placed")),
+    swatch("#ffd166", t("search moved on")),
+    swatch("#ff7b72", t("too far ✗")),
+    swatch("#7ee787", t("found")),
   );
 
   const pathBox = el("div", "zset-path");
@@ -76,7 +77,7 @@ export function createZsetLegend() {
       }
       return li;
     });
-    if (more > 0) items.push(el("li", "path-more", `… ${number(more)} more`));
+    if (more > 0) items.push(el("li", "path-more", t("… {n} more", { n: number(more) })));
     pathList.replaceChildren(...items);
   }
 

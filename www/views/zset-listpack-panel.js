@@ -6,6 +6,7 @@
 // is written with textContent. The words and numbers come from zset-model.js.
 
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { formatScore, listpackMeter } from "./zset-model.js";
 
 /** @typedef {import("./engine-types.js").ZsetWindow} ZsetWindow */
@@ -26,13 +27,13 @@ export function createListpackPanel() {
   meter.append(countText, bar, valueText);
   const entries = el("ol", "lp-entries");
   entries.id = "zset-lp-entries";
-  entries.setAttribute("aria-label", "Listpack entries in order");
+  entries.setAttribute("aria-label", t("Listpack entries in order"));
   const explain = el(
     "p",
     "zset-explain",
-    "A small sorted set is one flat listpack: member, score, member, score… kept in score order. " +
-      "ZADD scans it for the spot and shifts the rest — cheap while it is small. Past either limit Redis " +
-      "converts it to a skiplist (plus a hash table for ZSCORE).",
+    t(
+      "A small sorted set is one flat listpack: member, score, member, score… kept in score order. ZADD scans it for the spot and shifts the rest — cheap while it is small. Past either limit Redis converts it to a skiplist (plus a hash table for ZSCORE).",
+    ),
   );
   root.append(meter, entries, explain);
 
@@ -52,7 +53,7 @@ export function createListpackPanel() {
       const items = win.entries.map((e) => {
         const item = el("li", "lp-entry");
         item.dataset.rank = String(e.rank);
-        item.title = `rank ${e.rank}: ${e.member} = ${formatScore(e.score)}`;
+        item.title = t("rank {rank}: {member} = {score}", { rank: e.rank, member: e.member, score: formatScore(e.score) });
         item.append(el("span", "lp-rank", String(e.rank)), el("span", "lp-member", e.member), el("span", "lp-score", formatScore(e.score)));
         if (landedMember !== null && e.member === landedMember) {
           item.classList.add("is-landed");

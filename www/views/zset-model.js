@@ -8,6 +8,7 @@
 // The renderer (zset-renderer.js) draws a state; zset-view.js wires the two to the loop.
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 
 /** @typedef {import("./engine-types.js").EngineEvent} EngineEvent */
 /** @typedef {import("./engine-types.js").ZsetInsertEvent} ZsetInsertEvent */
@@ -69,7 +70,10 @@ const LISTPACK_LOOKUP = /^z(rev)?rank$|^z(range|count|rangebyscore|revrangebysco
  */
 const clamp = (v, lo, hi) => Math.min(Math.max(v, lo), hi);
 
-const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${word}${n === 1 ? "" : "s"}`;
+/** "1 member", "3 members". */
+const memberCount = (/** @type {number} */ n) => (n === 1 ? t("{n} member", { n: number(n) }) : t("{n} members", { n: number(n) }));
+/** "1 level", "13 levels". */
+const levelCount = (/** @type {number} */ n) => (n === 1 ? t("{n} level", { n: number(n) }) : t("{n} levels", { n: number(n) }));
 
 // ---------------------------------------------------------------------------------------------
 // State and the window of ranks
@@ -393,13 +397,13 @@ export function wheelPan(s, accumulated, deltaPx, colW) {
  * @returns {{state: ZsetState, error: ""} | {state: null, error: string}}
  */
 export function gotoRank(s, text) {
-  const t = text.trim();
+  const typed = text.trim();
   const len = s.win?.len ?? 0;
-  if (!/^-?\d+$/.test(t)) return { state: null, error: "a rank: 0 is the lowest score, -1 the highest" };
-  let rank = Number(t);
+  if (!/^-?\d+$/.test(typed)) return { state: null, error: t("a rank: 0 is the lowest score, -1 the highest") };
+  let rank = Number(typed);
   if (rank < 0) rank += len;
   if (rank < 0 || rank >= len) {
-    return { state: null, error: len === 0 ? "no members" : `out of range (0 … ${number(len - 1)})` };
+    return { state: null, error: len === 0 ? t("no members") : t("out of range (0 … {max})", { max: number(len - 1) }) };
   }
   // The left third: what comes after the rank is usually what one wants to see.
   const size = pageSize(s);
@@ -436,8 +440,8 @@ export const dismissConversion = (s) => ({ ...s, conversion: null });
  */
 export function flashOf(at, duration, now) {
   if (at === undefined) return 0;
-  const t = (now - at) / duration;
-  return t >= 1 ? 0 : 1 - t;
+  const done = (now - at) / duration;
+  return done >= 1 ? 0 : 1 - done;
 }
 
 /**
@@ -493,17 +497,23 @@ export function utf8Length(text) {
 
 /** @param {Landed} l */
 export function describeLanded(l) {
-  const where =
-    l.level > 0 ? `landed at rank ${number(l.rank)}, level ${l.level}` : `landed at rank ${number(l.rank)} of the listpack`;
-  const more = l.count > 1 ? ` (the last of ${number(l.count)} members placed)` : "";
-  return `${l.member} (score ${formatScore(l.score)}) ${where}${more}.`;
+  const vars = { member: l.member, score: formatScore(l.score), rank: number(l.rank), level: l.level, count: number(l.count) };
+  if (l.level > 0) {
+    return l.count > 1
+      ? t("{member} (score {score}) landed at rank {rank}, level {level} (the last of {count} members placed).", vars)
+      : t("{member} (score {score}) landed at rank {rank}, level {level}.", vars);
+  }
+  return l.count > 1
+    ? t("{member} (score {score}) landed at rank {rank} of the listpack (the last of {count} members placed).", vars)
+    : t("{member} (score {score}) landed at rank {rank} of the listpack.", vars);
 }
 
 /** @param {readonly string[]} members */
 export function removedStatus(members) {
   const names = members.slice(0, REMOVED_NAMED).join(", ");
-  const more = members.length > REMOVED_NAMED ? ` and ${number(members.length - REMOVED_NAMED)} more` : "";
-  return `removed ${number(members.length)} ${plural(members.length, "member")}: ${names}${more}.`;
+  const vars = { n: number(members.length), names, more: number(members.length - REMOVED_NAMED) };
+  if (members.length > REMOVED_NAMED) return t("removed {n} members: {names} and {more} more.", vars);
+  return members.length === 1 ? t("removed {n} member: {names}.", vars) : t("removed {n} members: {names}.", vars);
 }
 
 /**
@@ -513,13 +523,19 @@ export function removedStatus(members) {
  */
 export function conversionReason(len, win) {
   return len + 1 > win.max_entries
-    ? `at ${number(len + 1)} members: zset-max-listpack-entries is ${number(win.max_entries)}`
-    : `when a member longer than zset-max-listpack-value (${number(win.max_value)} bytes) arrived`;
+    ? t("at {n} members: zset-max-listpack-entries is {max}", { n: number(len + 1), max: number(win.max_entries) })
+    : t("when a member longer than zset-max-listpack-value ({max} bytes) arrived", { max: number(win.max_value) });
 }
 
 /** @param {Conversion} c */
 export function bannerText(c) {
-  return `Converted ${c.from} → ${c.to} ${c.reason ?? ""}. The skiplist keeps members in score order on level 1 and adds express lanes above it.`;
+  return c.reason === null
+    ? t("Converted {from} → {to}. The skiplist keeps members in score order on level 1 and adds express lanes above it.", { from: c.from, to: c.to })
+    : t("Converted {from} → {to} {reason}. The skiplist keeps members in score order on level 1 and adds express lanes above it.", {
+        from: c.from,
+        to: c.to,
+        reason: c.reason,
+      });
 }
 
 /**
@@ -530,23 +546,29 @@ export function bannerText(c) {
 export function searchStatus(event, placed, win) {
   const r = placed.resultRank;
   const member = placed.steps.find((step) => step.rank === r)?.member;
-  const verb = /rank$/.test(event.command) ? "found" : "first in range:";
   const len = win?.len ?? 0;
-  return (
-    `${event.command.toUpperCase()} examined ${number(placed.steps.length)} nodes on ${placed.levels} ` +
-    `${plural(placed.levels, "level")} of ${win?.max_level ?? 0}, then ${verb} ${member ?? "?"} at rank ${number(r)}` +
-    (len > 1 ? ` — not ${number(len)} comparisons.` : ".")
-  );
+  const vars = {
+    cmd: event.command.toUpperCase(),
+    n: number(placed.steps.length),
+    levels: levelCount(placed.levels),
+    max: win?.max_level ?? 0,
+    member: member ?? "?",
+    rank: number(r),
+  };
+  const text = /rank$/.test(event.command)
+    ? t("{cmd} examined {n} nodes on {levels} of {max}, then found {member} at rank {rank}", vars)
+    : t("{cmd} examined {n} nodes on {levels} of {max}, then first in range: {member} at rank {rank}", vars);
+  return len > 1 ? t("{text} — not {len} comparisons.", { text, len: number(len) }) : t("{text}.", { text });
 }
 
 /** @param {ZsetSearchEvent} event */
 export function unplacedSearchStatus(event) {
-  return `${event.command.toUpperCase()} examined ${number(event.path.length)} nodes (the set changed since, so they are not placed).`;
+  return t("{cmd} examined {n} nodes (the set changed since, so they are not placed).", { cmd: event.command.toUpperCase(), n: number(event.path.length) });
 }
 
 /** @param {string} command  upper-cased */
 export function listpackLookupStatus(command) {
-  return `${command} on a listpack has no levels to descend: it reads the entries from the first one.`;
+  return t("{cmd} on a listpack has no levels to descend: it reads the entries from the first one.", { cmd: command });
 }
 
 /**
@@ -561,8 +583,8 @@ export function headText(s) {
   if (w === null) return { key, title, encoding: null, stats: "" };
   const stats =
     w.encoding === "skiplist"
-      ? `${number(w.len)} members · ${w.max_level} ${plural(w.max_level, "level")}`
-      : `${number(w.len)} ${plural(w.len, "member")}`;
+      ? `${t("{n} members", { n: number(w.len) })} · ${levelCount(w.max_level)}`
+      : memberCount(w.len);
   return { key, title, encoding: w.encoding, stats };
 }
 
@@ -575,8 +597,8 @@ export function emptyText(s) {
   const { db, key } = s.sel;
   if (key === null) {
     return {
-      title: "No sorted set selected.",
-      hint: "Add a few members in the console, then click the key in the keyspace list. Add more than 128 to watch it become a skiplist.",
+      title: t("No sorted set selected."),
+      hint: t("Add a few members in the console, then click the key in the keyspace list. Add more than 128 to watch it become a skiplist."),
       example: "ZADD leaderboard 10 alice 20 bob 30 carol",
     };
   }
@@ -586,20 +608,23 @@ export function emptyText(s) {
   if (!s.seen) {
     // Selected before it exists (a lab opens on the key its first step creates).
     return {
-      title: `“${key}” does not exist yet${db === 0 ? "" : ` in db ${db}`}.`,
-      hint: "It opens here as soon as a ZADD creates it:",
+      title: db === 0 ? t("“{key}” does not exist yet.", { key }) : t("“{key}” does not exist yet in db {db}.", { key, db }),
+      hint: t("It opens here as soon as a ZADD creates it:"),
       example: `ZADD ${name} 1 one 2 two 3 three`,
     };
   }
   return {
-    title: `“${key}” is not a sorted set${db === 0 ? "" : ` in db ${db}`} (any more).`,
-    hint: "It was deleted, expired or replaced. Pick another key in the keyspace list, or create it again:",
+    title: db === 0 ? t("“{key}” is not a sorted set (any more).", { key }) : t("“{key}” is not a sorted set in db {db} (any more).", { key, db }),
+    hint: t("It was deleted, expired or replaced. Pick another key in the keyspace list, or create it again:"),
     example: `ZADD ${name} 1 one 2 two 3 three`,
   };
 }
 
 /** How the skiplist picture is panned and zoomed from the keyboard (its label ends with it). */
-export const SKIPLIST_KEYS = "Drag, scroll or use the arrow keys to pan; + and − zoom; Home and End jump to the ends.";
+export const skiplistKeys = () => t("Drag, scroll or use the arrow keys to pan; + and − zoom; Home and End jump to the ends.");
+
+/** The skiplist picture's label before anything is drawn. */
+export const skiplistLabel = () => t("Skiplist lanes. {keys}", { keys: skiplistKeys() });
 
 /**
  * The skiplist picture in words, for screen readers (the canvas's label): the set's size and
@@ -609,20 +634,20 @@ export const SKIPLIST_KEYS = "Drag, scroll or use the arrow keys to pan; + and �
  */
 export function skiplistDescription(s, listed = 8) {
   const w = s.win;
-  if (w === null) return `Skiplist lanes. ${SKIPLIST_KEYS}`;
+  if (w === null) return skiplistLabel();
   const shown = w.entries.slice(0, cols(s));
   const first = w.start;
   const last = first + shown.length - 1;
   const named = shown
     .slice(0, listed)
-    .map((e) => `${e.member} (score ${formatScore(e.score)}, level ${e.level})`)
+    .map((e) => t("{member} (score {score}, level {level})", { member: e.member, score: formatScore(e.score), level: e.level }))
     .join(", ");
-  const more = shown.length > listed ? `, and ${number(shown.length - listed)} more` : "";
-  return (
-    `Skiplist of ${number(w.len)} ${plural(w.len, "member")} in ${w.max_level} ${plural(w.max_level, "level")}. ` +
-    (shown.length > 0 ? `Ranks ${number(first)}–${number(last)} shown: ${named}${more}. ` : "") +
-    SKIPLIST_KEYS
-  );
+  const ranks = { from: number(first), to: number(last), named, more: number(shown.length - listed) };
+  const parts = [t("Skiplist of {members} in {levels}.", { members: memberCount(w.len), levels: levelCount(w.max_level) })];
+  if (shown.length > listed) parts.push(t("Ranks {from}–{to} shown: {named}, and {more} more.", ranks));
+  else if (shown.length > 0) parts.push(t("Ranks {from}–{to} shown: {named}.", ranks));
+  parts.push(skiplistKeys());
+  return parts.join(" ");
 }
 
 /**
@@ -632,7 +657,7 @@ export function skiplistDescription(s, listed = 8) {
 export function tooltipLines(e) {
   return {
     member: e.member,
-    line: `score ${formatScore(e.score)} · rank ${number(e.rank)} · level ${e.level}`,
+    line: t("score {score} · rank {rank} · level {level}", { score: formatScore(e.score), rank: number(e.rank), level: e.level }),
     spans: e.spans.map((span, i) => `L${i + 1}→${span === 0 ? "NIL" : `+${number(span)}`}`).join("  "),
   };
 }
@@ -651,12 +676,13 @@ export function controlsText(s) {
     pager: w !== null && (skip || len > LISTPACK_PAGE),
     atStart: s.start <= 0,
     atEnd: s.start + pageSize(s) >= len,
-    range: len === 0 || w === null ? "" : `#${number(w.start)}–${number(Math.max(w.start, shownEnd - 1))} of ${number(len)}`,
+    range:
+      len === 0 || w === null ? "" : t("#{from}–{to} of {total}", { from: number(w.start), to: number(Math.max(w.start, shownEnd - 1)), total: number(len) }),
     zoomShown: skip,
     zoom: s.zoom,
     zoomOutDisabled: s.zoom >= ZOOM_STEPS.length - 1,
     zoomInDisabled: s.zoom <= 0,
-    zoomText: `${cols(s)} cols`,
+    zoomText: t("{n} cols", { n: cols(s) }),
   };
 }
 
@@ -669,13 +695,13 @@ export function listpackMeter(w) {
   let longest = 0;
   for (const e of w.entries) longest = Math.max(longest, utf8Length(e.member));
   return {
-    count: `${number(w.len)} / ${number(w.max_entries)} entries`,
+    count: t("{len} / {max} entries", { len: number(w.len), max: number(w.max_entries) }),
     fillPercent: Math.min(100, Math.max(0, (w.len / Math.max(1, w.max_entries)) * 100)),
     full: w.len >= w.max_entries,
     value:
       w.len <= w.entries.length
-        ? `longest member ${number(longest)} / ${number(w.max_value)} bytes`
-        : `members up to ${number(w.max_value)} bytes`,
+        ? t("longest member {n} / {max} bytes", { n: number(longest), max: number(w.max_value) })
+        : t("members up to {max} bytes", { max: number(w.max_value) }),
   };
 }
 
@@ -684,7 +710,9 @@ export function listpackMeter(w) {
  * @param {ZsetWindow} w
  */
 export function lanesText(w) {
-  return `${w.max_level} ${plural(w.max_level, "lane")}: L1 (every member) … L${w.max_level} (the tallest node)`;
+  return w.max_level === 1
+    ? t("{n} lane: L1 (every member) … L{n} (the tallest node)", { n: w.max_level })
+    : t("{n} lanes: L1 (every member) … L{n} (the tallest node)", { n: w.max_level });
 }
 
 /**
@@ -698,11 +726,12 @@ export function pathListing(search, maxSteps) {
   const cmd = search.event.command.toUpperCase();
   const placed = search.placed;
   if (placed === null) {
-    return { title: `${cmd}: ${number(search.event.path.length)} nodes examined (not placed: the set changed since).`, rows: [], more: 0 };
+    return { title: t("{cmd}: {n} nodes examined (not placed: the set changed since).", { cmd, n: number(search.event.path.length) }), rows: [], more: 0 };
   }
-  const title =
-    `${cmd} search path, top level first — ${number(placed.steps.length)} nodes examined` +
-    (placed.uncertain ? " (the event does not say whether the last one was entered)" : "");
+  const vars = { cmd, n: number(placed.steps.length) };
+  const title = placed.uncertain
+    ? t("{cmd} search path, top level first — {n} nodes examined (the event does not say whether the last one was entered)", vars)
+    : t("{cmd} search path, top level first — {n} nodes examined", vars);
   /** @type {Array<{level: number, steps: PlacedPath["steps"]}>} */
   const rows = [];
   const listed = placed.steps.slice(0, maxSteps);

@@ -6,6 +6,7 @@
 // textContent or canvas text, never markup. Input is bound by zset-input.js.
 
 import { el, setText, showBidiControls } from "../dom.js";
+import { t } from "../i18n.js";
 import { drawSkiplist } from "./zset-skiplist-canvas.js";
 import { createListpackPanel } from "./zset-listpack-panel.js";
 import { createZsetLegend } from "./zset-legend.js";
@@ -20,9 +21,9 @@ import {
   flashOf,
   headText,
   isSkiplist,
-  SKIPLIST_KEYS,
   searchReveal,
   skiplistDescription,
+  skiplistLabel,
   tooltipLines,
 } from "./zset-model.js";
 
@@ -65,7 +66,7 @@ function createHead() {
   encodingEl.id = "zset-encoding";
   const statsEl = el("span", "zset-stats");
   statsEl.id = "zset-stats";
-  head.append(el("h2", "panel-title", "Sorted set"), keyEl, encodingEl, statsEl);
+  head.append(el("h2", "panel-title", t("Sorted set")), keyEl, encodingEl, statsEl);
   return { head, keyEl, encodingEl, statsEl };
 }
 
@@ -77,7 +78,7 @@ function createBanner() {
   const bannerText = el("span", "zset-banner-text");
   const bannerClose = el("button", "zset-banner-close", "×");
   bannerClose.type = "button";
-  bannerClose.setAttribute("aria-label", "Dismiss");
+  bannerClose.setAttribute("aria-label", t("Dismiss"));
   banner.append(bannerText, bannerClose);
   return { banner, bannerText, bannerClose };
 }
@@ -100,7 +101,7 @@ function createSkiplist() {
   const canvasWrap = el("div", "zset-canvas-wrap");
   canvasWrap.tabIndex = 0;
   canvasWrap.setAttribute("role", "img");
-  canvasWrap.setAttribute("aria-label", `Skiplist lanes. ${SKIPLIST_KEYS}`);
+  canvasWrap.setAttribute("aria-label", skiplistLabel());
   const canvas = el("canvas", "zset-canvas");
   canvas.id = "zset-canvas";
   const tooltip = el("div", "zset-tooltip");
@@ -114,38 +115,38 @@ function createSkiplist() {
 function createControls() {
   const controls = el("div", "zset-controls");
   controls.id = "zset-controls";
-  const firstBtn = button("«", "First ranks", "zset-first");
-  const prevBtn = button("◀", "Previous page", "zset-prev");
-  const nextBtn = button("▶", "Next page", "zset-next");
-  const lastBtn = button("»", "Last ranks", "zset-last");
+  const firstBtn = button("«", t("First ranks"), "zset-first");
+  const prevBtn = button("◀", t("Previous page"), "zset-prev");
+  const nextBtn = button("▶", t("Next page"), "zset-next");
+  const lastBtn = button("»", t("Last ranks"), "zset-last");
   const rangeEl = el("span", "zset-range");
   rangeEl.id = "zset-range";
   const gotoForm = el("form", "zset-goto");
   gotoForm.noValidate = true;
-  const gotoLabel = el("label", "zset-goto-label", "go to rank ");
+  const gotoLabel = el("label", "zset-goto-label", t("go to rank "));
   const gotoInput = el("input", "zset-goto-input");
   gotoInput.id = "zset-goto-rank";
   gotoInput.type = "text";
   gotoInput.inputMode = "numeric";
   gotoInput.autocomplete = "off";
   gotoInput.size = 9;
-  gotoInput.placeholder = "0 or -1";
+  gotoInput.placeholder = t("0 or -1");
   gotoLabel.append(gotoInput);
-  const gotoBtn = el("button", "btn btn-small", "Go");
+  const gotoBtn = el("button", "btn btn-small", t("Go"));
   gotoBtn.type = "submit";
   const gotoError = el("span", "zset-goto-error");
   gotoError.setAttribute("role", "alert");
   gotoForm.append(gotoLabel, gotoBtn, gotoError);
   const zoomBox = el("span", "zset-zoom");
-  const zoomOut = button("−", "Zoom out (more columns)", "zset-zoom-out");
+  const zoomOut = button("−", t("Zoom out (more columns)"), "zset-zoom-out");
   const zoomRange = el("input", "zset-zoom-range");
   zoomRange.id = "zset-zoom";
   zoomRange.type = "range";
   zoomRange.min = "0";
   zoomRange.max = String(ZOOM_STEPS.length - 1);
   zoomRange.step = "1";
-  zoomRange.setAttribute("aria-label", "Columns visible");
-  const zoomIn = button("+", "Zoom in (fewer columns)", "zset-zoom-in");
+  zoomRange.setAttribute("aria-label", t("Columns visible"));
+  const zoomIn = button("+", t("Zoom in (fewer columns)"), "zset-zoom-in");
   const zoomText = el("span", "zset-zoom-text");
   zoomText.id = "zset-zoom-text";
   zoomBox.append(zoomOut, zoomRange, zoomIn, zoomText);
@@ -279,11 +280,11 @@ function drawTooltip(dom, s, ui) {
   const e = s.hover >= 0 ? s.win?.entries?.[s.hover] : null;
   dom.tooltip.hidden = !e || ui.drag !== null;
   if (!e) return;
-  const t = tooltipLines(e);
+  const lines = tooltipLines(e);
   dom.tooltip.replaceChildren(
-    el("div", "tooltip-member", t.member),
-    el("div", "tooltip-line", t.line),
-    el("div", "tooltip-line tooltip-spans", t.spans),
+    el("div", "tooltip-member", lines.member),
+    el("div", "tooltip-line", lines.line),
+    el("div", "tooltip-line tooltip-spans", lines.spans),
   );
 }
 
@@ -298,7 +299,7 @@ function drawControls(dom, s) {
   dom.prevBtn.disabled = dom.firstBtn.disabled = c.atStart;
   dom.nextBtn.disabled = dom.lastBtn.disabled = c.atEnd;
   dom.rangeEl.textContent = c.range;
-  dom.rangeEl.title = "ranks shown (0 = lowest score)";
+  dom.rangeEl.title = t("ranks shown (0 = lowest score)");
   dom.zoomBox.hidden = !c.zoomShown;
   dom.zoomRange.value = String(c.zoom);
   dom.zoomOut.disabled = c.zoomOutDisabled;

@@ -17,6 +17,7 @@
 
 import { number } from "../format.js";
 import { showBidiControls } from "../dom.js";
+import { t } from "../i18n.js";
 
 /** @typedef {import("./engine-types.js").ZsetWindow} ZsetWindow */
 /** @typedef {import("./engine-types.js").ZsetEntry} ZsetEntry */
@@ -246,7 +247,7 @@ export function drawSkiplist(ctx, width, height, model) {
     ctx.fillRect(L.headX, y - g.boxH / 2, L.headW, g.boxH);
   }
   ctx.fillStyle = COLORS.headerText;
-  ctx.fillText("head", L.headX + L.headW / 2, L.baseY + 10);
+  ctx.fillText(t("head"), L.headX + L.headW / 2, L.baseY + 10);
 
   const links = drawLinks(ctx, L, g, win, start);
 
@@ -382,7 +383,7 @@ function drawEnds(ctx, L, g, win, start) {
     ctx.fillText("⋯", endCx, L.baseY + 10);
     ctx.font = SMALL_FONT;
     ctx.fillText(`${number(win.len - end)}`, endCx, L.baseY + 24);
-    ctx.fillText("more", endCx, L.baseY + 35);
+    ctx.fillText(t("more"), endCx, L.baseY + 35);
     ctx.font = FONT;
   }
   if (start > 0) {
@@ -393,7 +394,7 @@ function drawEnds(ctx, L, g, win, start) {
     ctx.translate(bx, L.baseY + 20);
     ctx.rotate(-Math.PI / 2);
     ctx.textAlign = "right";
-    ctx.fillText(`${number(start)} before`, 0, 0);
+    ctx.fillText(t("{n} before", { n: number(start) }), 0, 0);
     ctx.restore();
     ctx.textAlign = "center";
     ctx.font = FONT;
@@ -411,7 +412,7 @@ function drawEnds(ctx, L, g, win, start) {
 function drawLandedTag(ctx, L, g, e, index) {
   const cx = g.colLeft(index) + L.colW / 2;
   const topY = L.laneY(e.level) - g.boxH / 2 - 4;
-  const tag = `rank ${number(e.rank)} · level ${e.level}`;
+  const tag = t("rank {rank} · level {level}", { rank: number(e.rank), level: e.level });
   ctx.font = FONT;
   const w = ctx.measureText(tag).width + 10;
   const tx = Math.min(Math.max(cx, L.x0 + w / 2), L.width - w / 2 - 2);
