@@ -17,7 +17,9 @@ const END = "<!-- /modulepreload -->";
 /** The list as index.html should have it. */
 export function preloadBlock() {
   const { order } = moduleGraph(ROOT, ["www/main.js"]);
-  const modules = [...order.filter((m) => m !== "www/main.js"), "www/pkg/redisplay.js"];
+  // The zh-CN tables (www/i18n/) load only for a page in Chinese (i18n.js setLanguage): an
+  // English visit does not fetch them.
+  const modules = [...order.filter((m) => m !== "www/main.js" && !m.startsWith("www/i18n/")), "www/pkg/redisplay.js"];
   return [START, ...modules.map((m) => `  <link rel="modulepreload" href="${m}">`), `  ${END}`].join("\n");
 }
 

@@ -89,8 +89,17 @@ fn play(lab: &mut Value, record: bool) -> Vec<String> {
                 continue;
             } else if let Some(line) = item.get("line").and_then(Value::as_str) {
                 let line = line.to_string();
-                let out = s.run_line_on(console, line.as_bytes());
-                (line, Value::String(text(&out.text)))
+                let mut out = s.run_line_on(console, line.as_bytes()).text;
+                // A script that outlives its first slice runs to its end, as the page's loop runs
+                // it frame by frame; its reply is what the console prints then.
+                while s.main.engine.busy_script().is_some() {
+                    s.main.engine.run_script_slice(10_000_000);
+                    s.settle();
+                }
+                if out.is_empty() {
+                    out = s.poll(console);
+                }
+                (line, Value::String(text(&out)))
             } else if item.get("receive").and_then(Value::as_bool) == Some(true) {
                 (format!("(console {console} receives)"), Value::String(text(&s.poll(console))))
             } else if let Some(kind) = item.get("sim").and_then(Value::as_str) {

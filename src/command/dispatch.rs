@@ -369,6 +369,7 @@ impl Engine {
             self.feed_monitors(client, db, argv);
         }
         let cpu_before = self.cpu.ns;
+        let outer_cron = std::mem::take(&mut self.cron_in_command_ns);
         let outer_counted = std::mem::replace(&mut self.error_already_counted, false);
         let dirty_before = self.stats.dirty;
         let outer_prop = std::mem::take(&mut self.prop.call);
@@ -407,7 +408,11 @@ impl Engine {
             own += crate::cost::SCRIPT_RUN_NS;
         }
         self.charge_cpu(crate::cost::scaled(own, self.hot.cost_percent));
-        let duration = self.cpu.ns / 1000 - cpu_before / 1000;
+        // Cron work a CLOCK ADVANCE ran inside this command is not its duration (nor, below,
+        // its caller's: EXEC or a script).
+        let cron = std::mem::replace(&mut self.cron_in_command_ns, outer_cron);
+        self.cron_in_command_ns += cron;
+        let duration = (self.cpu.ns - cron) / 1000 - cpu_before / 1000;
         let blocked = self.clients.get(&client).is_some_and(|c| c.blocked.is_some());
         let stat = self.stats.commands.entry(cmd.name.as_str()).or_default();
         stat.calls += 1;

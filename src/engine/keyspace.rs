@@ -34,8 +34,8 @@ impl Engine {
         true
     }
 
-    /// db.c `deleteExpiredKeyAndPropagate()`: delete, count, fire `expired`. Returns the
-    /// main-thread ns spent freeing the value.
+    /// db.c `deleteExpiredKeyAndPropagate()`: delete (timed as the `expire-del` latency event),
+    /// count, fire `expired`. Returns the main-thread ns spent freeing the value.
     pub(crate) fn delete_expired_key(&mut self, db: usize, key: &[u8], by: ExpiredBy) -> u64 {
         // One removal from each table; the value's free is charged from what was removed.
         let Some((obj, when)) = self.dbs[db].take(key) else { return 0 };
@@ -48,6 +48,9 @@ impl Engine {
             lazy,
             if by == ExpiredBy::Lazy { "lazy expiry" } else { "active expiry" },
         );
+        // deleteExpiredKeyAndPropagate() times the delete as the `expire-del` latency event
+        // (LATENCY LATEST / HISTORY): a big value freed on the main thread shows there.
+        self.latency_add_sample_if_needed("expire-del", free_ns / 1_000_000);
         self.stats.expired_keys += 1;
         self.propagate_deletion(db, key, lazy);
         if self.events.enabled() {

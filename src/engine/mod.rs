@@ -298,6 +298,11 @@ pub struct Engine {
     pub(crate) scripts: crate::script::Scripts,
     /// The virtual CPU clock the cost model advances (stats.rs `CpuClock`).
     pub(crate) cpu: CpuClock,
+    /// CPU ns of serverCron work that `CLOCK ADVANCE` ran inside the command being dispatched:
+    /// left out of that command's duration (and its caller's), since on a server cron runs
+    /// between commands, not inside one (commandstats, SLOWLOG and the `command` latency event
+    /// would otherwise charge an expire cycle to CLOCK).
+    pub(crate) cron_in_command_ns: u64,
     /// `server.slowlog` (slowlog.rs) and `server.latency_events` (latency.rs).
     pub(crate) slowlog: SlowLog,
     pub(crate) latency: LatencyMonitor,
@@ -729,6 +734,7 @@ impl Engine {
             tcp_port: 6379,
             scripts: Default::default(),
             cpu: CpuClock::default(),
+            cron_in_command_ns: 0,
             slowlog: SlowLog::default(),
             latency: LatencyMonitor::default(),
             error_already_counted: false,
