@@ -210,7 +210,7 @@ function createWorkloadForm() {
   const skewLabel = el("label", "xc-label", `${t("skew")} `);
   const skew = input("eviction-wl-skew", String(DEFAULT_SPEC.skew.toFixed(1)), 3, t("Zipf skew"), t("Zipf exponent s: key k is asked for with probability ∝ 1/k^s"));
   skewLabel.append(skew);
-  const keysLabel = el("label", "xc-label", `${t("keys")} `);
+  const keysLabel = el("label", "xc-label", t("keys "));
   const keys = input("eviction-wl-keys", String(DEFAULT_SPEC.keys), 7, t("Distinct keys"), t("How many distinct keys the client asks for (key:0 … key:N−1)"));
   keysLabel.append(keys);
   const rateLabel = el("label", "xc-label", `${t("rate")} `);

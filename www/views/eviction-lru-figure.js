@@ -117,7 +117,7 @@ export function renderLruFigure(chart, table, legend, results) {
 function createForm(box) {
   const form = el("form", "xc-row ev-lru-form");
   form.noValidate = true;
-  const keysLabel = el("label", "xc-label", `${t("keys")} `);
+  const keysLabel = el("label", "xc-label", t("keys "));
   const keysInput = el("input", "xc-input");
   keysInput.id = "eviction-lru-keys";
   keysInput.value = String(LRU_DEFAULTS.keys);
