@@ -16,6 +16,7 @@
 //     same workload on fresh engines, one per policy, a few milliseconds per frame.
 
 import { number } from "./format.js";
+import { t } from "./i18n.js";
 
 /**
  * What a workload does (the eviction view's form, parsed by parseWorkloadSpec).
@@ -50,19 +51,63 @@ import { number } from "./format.js";
  * @property {number} evicted
  */
 
-/** The access patterns offered. */
+/** The access patterns offered (labels are getters: in the page's language when read). */
 export const DISTRIBUTIONS = Object.freeze([
-  { id: "zipf", label: "Zipf (a few keys are hot)" },
-  { id: "uniform", label: "uniform" },
-  { id: "scan", label: "sequential scan" },
-  { id: "new", label: "new keys only" },
+  {
+    id: "zipf",
+    get label() {
+      return t("Zipf (a few keys are hot)");
+    },
+  },
+  {
+    id: "uniform",
+    get label() {
+      return t("uniform");
+    },
+  },
+  {
+    id: "scan",
+    get label() {
+      return t("sequential scan");
+    },
+  },
+  {
+    id: "new",
+    get label() {
+      return t("new keys only");
+    },
+  },
 ]);
 
 /** TTLs given to the keys the workload SETs (volatile-* policies evict only keys with one). */
 export const TTL_CHOICES = Object.freeze([
-  { id: "random", label: "random 10–60 min", title: "each SET gets EX with a seeded random 600–3600 s" },
-  { id: "1h", label: "1 h", title: "each SET gets EX 3600" },
-  { id: "none", label: "none", title: "plain SET: volatile-* policies then have nothing to evict" },
+  {
+    id: "random",
+    get label() {
+      return t("random 10–60 min");
+    },
+    get title() {
+      return t("each SET gets EX with a seeded random 600–3600 s");
+    },
+  },
+  {
+    id: "1h",
+    get label() {
+      return t("1 h");
+    },
+    get title() {
+      return t("each SET gets EX 3600");
+    },
+  },
+  {
+    id: "none",
+    get label() {
+      return t("none");
+    },
+    get title() {
+      return t("plain SET: volatile-* policies then have nothing to evict");
+    },
+  },
 ]);
 
 export const MAX_KEYS = 1_000_000;
@@ -192,12 +237,16 @@ export const keyName = (i) => `key:${i}`;
  * @returns {{ok: true, value: number} | {ok: false, message: string}}
  */
 function wholeNumber(text, { min, max, what, example }) {
-  const t = String(text).trim().replace(/[,_ ]/g, "");
+  const v = String(text).trim().replace(/[,_ ]/g, "");
   let n = NaN;
-  const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(t);
+  const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(v);
   if (m) n = Number(m[1]) * (m[2] === "" ? 1 : /k/i.test(m[2]) ? 1e3 : 1e6);
   if (!(Number.isInteger(n) && n >= min && n <= max)) {
-    return { ok: false, message: `${what}: a whole number from ${number(min)} to ${number(max)}${example ? `, like ${example}` : ""}.` };
+    const vars = { what, min: number(min), max: number(max), example };
+    return {
+      ok: false,
+      message: example ? t("{what}: a whole number from {min} to {max}, like {example}.", vars) : t("{what}: a whole number from {min} to {max}.", vars),
+    };
   }
   return { ok: true, value: n };
 }
@@ -211,33 +260,33 @@ function wholeNumber(text, { min, max, what, example }) {
 export function parseWorkloadSpec(fields) {
   const distribution = String(fields.distribution);
   if (!DISTRIBUTIONS.some((d) => d.id === distribution)) {
-    return { ok: false, field: "distribution", message: "Access pattern: Zipf, uniform, sequential scan or new keys only." };
+    return { ok: false, field: "distribution", message: t("Access pattern: Zipf, uniform, sequential scan or new keys only.") };
   }
   /** @type {number} */
   let skew = DEFAULT_SPEC.skew;
   if (distribution === "zipf") {
-    const t = String(fields.skew).trim();
-    skew = /^(\d+(\.\d*)?|\.\d+)$/.test(t) ? Number(t) : NaN;
+    const v = String(fields.skew).trim();
+    skew = /^(\d+(\.\d*)?|\.\d+)$/.test(v) ? Number(v) : NaN;
     if (!(skew >= 0.1 && skew <= 3)) {
-      return { ok: false, field: "skew", message: "Zipf skew: a number from 0.1 to 3 (1.0 is the classic web-cache shape; higher is more skewed)." };
+      return { ok: false, field: "skew", message: t("Zipf skew: a number from 0.1 to 3 (1.0 is the classic web-cache shape; higher is more skewed).") };
     }
   }
-  const keys = wholeNumber(fields.keys, { min: 1, max: MAX_KEYS, what: "Distinct keys", example: "10000 or 10k" });
+  const keys = wholeNumber(fields.keys, { min: 1, max: MAX_KEYS, what: t("Distinct keys"), example: t("10000 or 10k") });
   if (!keys.ok) return { ...keys, field: "keys" };
-  const rate = wholeNumber(fields.rate, { min: 1, max: MAX_RATE, what: "Requests per second (virtual time)", example: "1000" });
+  const rate = wholeNumber(fields.rate, { min: 1, max: MAX_RATE, what: t("Requests per second (virtual time)"), example: "1000" });
   if (!rate.ok) return { ...rate, field: "rate" };
   const reqText = String(fields.requests).trim();
   let requests = 0;
   if (reqText !== "" && reqText !== "0" && reqText !== "∞") {
-    const r = wholeNumber(reqText, { min: 1, max: MAX_REQUESTS, what: "Requests (empty or 0: until stopped)", example: "20000 or 20k" });
+    const r = wholeNumber(reqText, { min: 1, max: MAX_REQUESTS, what: t("Requests (empty or 0: until stopped)"), example: t("20000 or 20k") });
     if (!r.ok) return { ...r, field: "requests" };
     requests = r.value;
   }
-  const value = wholeNumber(fields.valueBytes, { min: 1, max: MAX_VALUE_BYTES, what: "Value size in bytes", example: "100" });
+  const value = wholeNumber(fields.valueBytes, { min: 1, max: MAX_VALUE_BYTES, what: t("Value size in bytes"), example: "100" });
   if (!value.ok) return { ...value, field: "valueBytes" };
   const ttl = String(fields.ttl);
-  if (!TTL_CHOICES.some((c) => c.id === ttl)) return { ok: false, field: "ttl", message: "TTL: none, 1 h or random 10–60 min." };
-  const seed = wholeNumber(fields.seed, { min: 0, max: 4294967295, what: "Seed", example: "1" });
+  if (!TTL_CHOICES.some((c) => c.id === ttl)) return { ok: false, field: "ttl", message: t("TTL: none, 1 h or random 10–60 min.") };
+  const seed = wholeNumber(fields.seed, { min: 0, max: 4294967295, what: t("Seed"), example: "1" });
   if (!seed.ok) return { ...seed, field: "seed" };
   return {
     ok: true,
@@ -260,15 +309,16 @@ export function parseWorkloadSpec(fields) {
  * @param {WorkloadSpec} spec
  */
 export function describeSpec(spec) {
+  const keys = number(spec.keys);
   const pattern =
     spec.distribution === "zipf"
-      ? `Zipf(${spec.skew.toFixed(spec.skew * 10 === Math.round(spec.skew * 10) ? 1 : 2)}) over ${number(spec.keys)} keys`
+      ? t("Zipf({skew}) over {keys} keys", { skew: spec.skew.toFixed(spec.skew * 10 === Math.round(spec.skew * 10) ? 1 : 2), keys })
       : spec.distribution === "uniform"
-        ? `uniform over ${number(spec.keys)} keys`
+        ? t("uniform over {keys} keys", { keys })
         : spec.distribution === "scan"
-          ? `a scan of ${number(spec.keys)} keys`
-          : "new keys only";
-  return `${pattern}, ${number(spec.rate)} req/s, seed ${spec.seed}`;
+          ? t("a scan of {keys} keys", { keys })
+          : t("new keys only");
+  return t("{pattern}, {rate} req/s, seed {seed}", { pattern, rate: number(spec.rate), seed: spec.seed });
 }
 
 /**

@@ -4,8 +4,9 @@
 // checks that no key is in two parts, that every `t("…")` of www/ has an entry, and that every
 // entry is used.
 
+import { QUEUES } from "./zh-cn/queues.js";
 import { SHELL } from "./zh-cn/shell.js";
 import { VIEWS } from "./zh-cn/views.js";
 
 /** @type {Readonly<Record<string, string>>} */
-export const ZH_CN = Object.freeze({ ...SHELL, ...VIEWS });
+export const ZH_CN = Object.freeze({ ...SHELL, ...VIEWS, ...QUEUES });

@@ -15,6 +15,8 @@
 //
 // Both labs of a comparison are always advanced to the same virtual time.
 
+import { t } from "../i18n.js";
+
 /** @typedef {number | "max"} DqSpeed */
 /** @typedef {import("../engine/lab-adapters").DelayQueueLab} DelayQueueLab */
 /** @typedef {import("../types/events").DelayQueueEvent} DelayQueueEvent */
@@ -53,6 +55,28 @@ export const MAX_STEPS_PER_CALL = 5000;
 
 /** The API's default t = 0 (Unix ms), when a config does not say. */
 export const DEFAULT_START_MS = 1735689600000;
+
+/**
+ * A strategy's name as the engine gives it (src/sim/strategies.rs), in the page's language; a
+ * name this list does not know stays as it is.
+ * @param {string} name
+ */
+export function strategyTitle(name) {
+  switch (name) {
+    case "poll + ZREM check":
+      return t("poll + ZREM check");
+    case "poll, naive":
+      return t("poll, naive");
+    case "Lua atomic pop":
+      return t("Lua atomic pop");
+    case "keyspace notifications":
+      return t("keyspace notifications");
+    case "ZSET + pub/sub wake-up":
+      return t("ZSET + pub/sub wake-up");
+    default:
+      return name;
+  }
+}
 
 /** @param {unknown} err */
 function messageOf(err) {
@@ -106,7 +130,7 @@ export function createDelayQueueRunner({
    * @param {LabRun} r
    */
   function labOf(r) {
-    if (r.lab === null) throw new Error("the lab is gone");
+    if (r.lab === null) throw new Error(t("the lab is gone"));
     return r.lab;
   }
   const allDone = () => runs.length > 0 && runs.every((r) => r.done);
@@ -124,7 +148,7 @@ export function createDelayQueueRunner({
 
   /** @param {unknown} err */
   function fail(err) {
-    error = `The lab stopped: ${messageOf(err)}`;
+    error = t("The lab stopped: {error}", { error: messageOf(err) });
     playing = false;
     seekTarget = null;
     freeRuns();
@@ -290,7 +314,7 @@ export function createDelayQueueRunner({
         made.push({
           label: c.label,
           strategy,
-          name: labs.strategyName(strategy),
+          name: strategyTitle(labs.strategyName(strategy)),
           code: labs.strategyCode(strategy),
           config: c.config,
           lab: labs.create(c.config),
@@ -421,7 +445,7 @@ export function createDelayQueueRunner({
 
     /** The same settings again from t = 0, paused. */
     reset() {
-      if (!request) return { ok: false, error: "nothing to reset yet" };
+      if (!request) return { ok: false, error: t("nothing to reset yet") };
       playing = false;
       return create(request);
     },
@@ -451,7 +475,7 @@ export function createDelayQueueRunner({
     },
 
     /** @param {number} n */
-    strategyName: (n) => labs.strategyName(n),
+    strategyName: (n) => strategyTitle(labs.strategyName(n)),
 
     /**
      * fn(frame) after every frame that ran and after every action. Returns an unsubscribe.

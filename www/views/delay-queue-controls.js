@@ -9,6 +9,7 @@
 // config to `onRun`.
 
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { DEFAULT_FORM, FIELDS, PRESETS, STRATEGY_NUMBERS, notRunMessage, ordersNote, parseForm } from "./delay-queue-forms.js";
 
 export {
@@ -37,10 +38,10 @@ const CHECK_AFTER_MS = 400;
 
 function createPresetRow() {
   const presetRow = el("div", "xc-row dq-preset-row");
-  const presetLabel = el("label", "xc-label", "preset ");
+  const presetLabel = el("label", "xc-label", `${t("preset")} `);
   const presetSelect = el("select", "xc-select");
   presetSelect.id = "dq-preset";
-  const custom = el("option", "", "Custom (the fields below)");
+  const custom = el("option", "", t("Custom (the fields below)"));
   custom.value = "custom";
   presetSelect.append(custom);
   for (const p of PRESETS) {
@@ -59,17 +60,17 @@ function createPresetRow() {
 /** @param {(n: number) => string} strategyName */
 function createStrategyRow(strategyName) {
   const strategyRow = el("div", "xc-row dq-strategy-row");
-  const strategyLabel = el("label", "xc-label", "strategy ");
+  const strategyLabel = el("label", "xc-label", `${t("strategy")} `);
   const strategy = el("select", "xc-select");
   strategy.id = "dq-strategy";
   const compareLabel = el("label", "xc-label dq-compare-label");
   const compare = el("input");
   compare.type = "checkbox";
   compare.id = "dq-compare";
-  compareLabel.append(compare, document.createTextNode(" compare with "));
+  compareLabel.append(compare, document.createTextNode(` ${t("compare with")} `));
   const compareStrategy = el("select", "xc-select");
   compareStrategy.id = "dq-compare-strategy";
-  compareStrategy.setAttribute("aria-label", "the strategy to compare with");
+  compareStrategy.setAttribute("aria-label", t("the strategy to compare with"));
   for (const n of STRATEGY_NUMBERS) {
     for (const sel of [strategy, compareStrategy]) {
       const o = el("option", "", `${n} · ${strategyName(n)}`);
@@ -122,7 +123,7 @@ function createFieldGrid(strategyRow) {
     messages[key] = msg;
   }
   for (const f of FIELDS) field(f.key, f.label, f.size, f.title);
-  field("crashes", "crashes", 30, 'e.g. "consumer 1 at 10m for 5m; consumer 2 at 40m for 30s" (times since the start)', true);
+  field("crashes", t("crashes"), 30, t("e.g. \"consumer 1 at 10m for 5m; consumer 2 at 40m for 30s\" (times since the start)"), true);
   inputs.crashes.placeholder = "consumer 1 at 10m for 5m";
   for (const key of ["strategy", "compareStrategy"]) {
     const msg = el("p", "dq-field-msg");
@@ -136,10 +137,10 @@ function createFieldGrid(strategyRow) {
 
 function createActions() {
   const actions = el("div", "xc-row dq-form-actions");
-  const run = el("button", "btn btn-small btn-play", "Run");
+  const run = el("button", "btn btn-small btn-play", t("Run"));
   run.type = "submit";
   run.id = "dq-run";
-  run.title = "Start a fresh lab with these settings and play it";
+  run.title = t("Start a fresh lab with these settings and play it");
   const formMsg = el("p", "xc-message dq-form-msg");
   formMsg.id = "dq-form-msg";
   formMsg.setAttribute("role", "status");
@@ -161,7 +162,7 @@ export function createDelayQueueControls(root, { strategyName, onRun }) {
   const form = el("form", "dq-form");
   form.id = "dq-form";
   form.noValidate = true;
-  form.setAttribute("aria-label", "Delay-queue lab settings");
+  form.setAttribute("aria-label", t("Delay-queue lab settings"));
   const { presetRow, presetSelect, presetNote } = createPresetRow();
   const { strategyRow, strategy, compare, compareStrategy } = createStrategyRow(strategyName);
   const { grid, inputs, messages } = createFieldGrid(strategyRow);

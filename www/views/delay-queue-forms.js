@@ -6,6 +6,7 @@
 // bad input gives a sentence per field, never a thrown error. delay-queue-controls.js shows it.
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 
 /**
  * @template T
@@ -81,39 +82,42 @@ function decimal(text) {
 // One parser per field: text → {ok, value} or {ok: false, message}
 // -------------------------------------------------------------------------------------------
 
+// Labels and examples are functions: the words are looked up when a message is made (in the
+// page's language), not when this module loads.
+
 /**
- * @param {string} label
+ * @param {() => string} label
  * @param {number} min
  * @param {number} max
- * @param {string} [hint]
  * @returns {(text: string) => Parsed<number>}
  */
-function intField(label, min, max, hint = "") {
+function intField(label, min, max) {
   return (text) => {
     const n = wholeNumber(text);
     if (!(n >= min && n <= max)) {
-      return { ok: false, message: `${label}: a whole number from ${number(min)} to ${number(max)}${hint}.` };
+      return { ok: false, message: t("{label}: a whole number from {min} to {max}.", { label: label(), min: number(min), max: number(max) }) };
     }
     return { ok: true, value: n };
   };
 }
 
 /**
- * @param {string} label
+ * @param {() => string} label
  * @param {number} min
  * @param {number} max
  * @param {string} defaultUnit
- * @param {string} example
+ * @param {() => string} example
  * @returns {(text: string) => Parsed<number>}
  */
 function durationField(label, min, max, defaultUnit, example) {
   return (text) => {
     const ms = parseDuration(text, defaultUnit);
     if (ms === null) {
-      return { ok: false, message: `${label}: a duration like ${example} (units ms, s, m, h; a bare number is ${defaultUnit === "ms" ? "milliseconds" : defaultUnit === "s" ? "seconds" : "minutes"}).` };
+      const unit = defaultUnit === "ms" ? t("milliseconds") : defaultUnit === "s" ? t("seconds") : t("minutes");
+      return { ok: false, message: t("{label}: a duration like {example} (units ms, s, m, h; a bare number is {unit}).", { label: label(), example: example(), unit }) };
     }
     if (!(ms >= min && ms <= max)) {
-      return { ok: false, message: `${label}: from ${formatDuration(min)} to ${formatDuration(max)}.` };
+      return { ok: false, message: t("{label}: from {min} to {max}.", { label: label(), min: formatDuration(min), max: formatDuration(max) }) };
     }
     return { ok: true, value: ms };
   };
@@ -126,9 +130,9 @@ function durationField(label, min, max, defaultUnit, example) {
  * @returns {Parsed<CrashSpec[]>}
  */
 export function parseCrashes(text, { consumers = MAX_CONSUMERS, durationMs = Number.POSITIVE_INFINITY } = {}) {
-  const t = String(text).trim();
-  if (t === "") return { ok: true, value: [] };
-  const parts = t
+  const all = String(text).trim();
+  if (all === "") return { ok: true, value: [] };
+  const parts = all
     .split(/[;\n]+/)
     .map((p) => p.trim())
     .filter(Boolean);
@@ -139,21 +143,24 @@ export function parseCrashes(text, { consumers = MAX_CONSUMERS, durationMs = Num
     if (!m) {
       return {
         ok: false,
-        message: `crashes: "${part.slice(0, 40)}" is not "consumer N at T for D" (e.g. consumer 1 at 10m for 5m; several separated by ";").`,
+        message: t("crashes: \"{part}\" is not \"consumer N at T for D\" (e.g. consumer 1 at 10m for 5m; several separated by \";\").", { part: part.slice(0, 40) }),
       };
     }
     const n = Number(m[1]);
     const atMs = parseDuration(m[2], "s");
     const forMs = parseDuration(m[3], "s");
     if (!(n >= 1 && n <= consumers)) {
-      return { ok: false, message: `crashes: consumer ${n} does not exist — consumers are numbered 1 to ${consumers}.` };
+      return { ok: false, message: t("crashes: consumer {n} does not exist — consumers are numbered 1 to {max}.", { n, max: consumers }) };
     }
     if (atMs === null || forMs === null) {
-      return { ok: false, message: `crashes: in "${part.slice(0, 40)}", T and D are durations like 90s, 10m or 1h.` };
+      return { ok: false, message: t("crashes: in \"{part}\", T and D are durations like 90s, 10m or 1h.", { part: part.slice(0, 40) }) };
     }
-    if (forMs < 1) return { ok: false, message: `crashes: consumer ${n} must stay down at least 1 ms.` };
+    if (forMs < 1) return { ok: false, message: t("crashes: consumer {n} must stay down at least 1 ms.", { n }) };
     if (atMs > durationMs) {
-      return { ok: false, message: `crashes: consumer ${n} at ${formatDuration(atMs)} is after the end of the run (${formatDuration(durationMs)}).` };
+      return {
+        ok: false,
+        message: t("crashes: consumer {n} at {at} is after the end of the run ({end}).", { n, at: formatDuration(atMs), end: formatDuration(durationMs) }),
+      };
     }
     out.push({ consumer: n - 1, atMs, forMs });
   }
@@ -174,12 +181,12 @@ export function formatCrashes(crashes) {
  * @returns {Parsed<number>}
  */
 export function parsePayProb(text) {
-  const t = String(text).trim();
-  const pct = /%$/.test(t);
-  const n = decimal(pct ? t.slice(0, -1).trim() : t);
+  const v = String(text).trim();
+  const pct = /%$/.test(v);
+  const n = decimal(pct ? v.slice(0, -1).trim() : v);
   const p = pct ? n / 100 : n;
   if (!(p >= 0 && p <= 1)) {
-    return { ok: false, message: "paid: a probability from 0 to 1 (or a percentage like 50%)." };
+    return { ok: false, message: t("paid: a probability from 0 to 1 (or a percentage like 50%).") };
   }
   return { ok: true, value: p };
 }
@@ -192,7 +199,7 @@ export function parsePayProb(text) {
 export function parseRate(text) {
   const n = decimal(text);
   if (!(n > 0 && n <= 100)) {
-    return { ok: false, message: "orders/s: a rate above 0 and at most 100 orders per virtual second (e.g. 1 or 0.2)." };
+    return { ok: false, message: t("orders/s: a rate above 0 and at most 100 orders per virtual second (e.g. 1 or 0.2).") };
   }
   return { ok: true, value: n };
 }
@@ -203,19 +210,147 @@ export function parseRate(text) {
  * @type {readonly Field[]}
  */
 export const FIELDS = Object.freeze([
-  { key: "consumers", label: "consumers", size: 3, parse: intField("consumers", 1, MAX_CONSUMERS), title: "How many consumer processes run the strategy's loop, each its own client" },
-  { key: "pollMs", label: "poll every", size: 6, parse: durationField("poll every", 1, 600_000, "ms", "1000, 200ms or 1s"), title: "How long a consumer sleeps after an empty poll (strategies 1–3; 5 sleeps until the earliest due task)" },
-  { key: "limit", label: "LIMIT", size: 4, parse: intField("LIMIT", 1, 1000), title: "The batch size: ZRANGEBYSCORE … LIMIT 0 n (and the Lua pop's)" },
-  { key: "workMs", label: "work", size: 6, parse: durationField("work", 0, 600_000, "ms", "20 or 20ms"), title: "How long processing one task takes (closing the order)" },
-  { key: "rttMs", label: "RTT", size: 5, parse: durationField("RTT", 0, 10_000, "ms", "2 or 2ms"), title: "Network round trip per command: half to reach Redis, half for the reply" },
-  { key: "ratePerS", label: "orders/s", size: 5, parse: parseRate, title: "New orders per virtual second (a Poisson process)", producer: true },
-  { key: "delayMs", label: "delay", size: 6, parse: durationField("delay", 0, 7 * 86_400_000, "m", "30m"), title: "An order is due this long after it is created (close it if unpaid)", producer: true },
-  { key: "payProb", label: "paid", size: 5, parse: parsePayProb, title: "Probability that an order is paid (the payment removes its task)", producer: true },
-  { key: "payMeanMs", label: "pays after ~", size: 6, parse: durationField("pays after", 1, 7 * 86_400_000, "m", "10m"), title: "Mean time from order to payment, for the orders that are paid", producer: true },
-  { key: "durationMs", label: "duration", size: 6, parse: durationField("duration", 1000, 24 * 3_600_000, "m", "1h or 90m"), title: "Virtual time the run lasts" },
-  { key: "seed", label: "seed", size: 8, parse: intField("seed", 0, 4_294_967_295), title: "Same seed and settings → the same run" },
-  { key: "hz", label: "hz", size: 3, parse: intField("hz", 1, 500), title: "The lab engine's server hz: how often its cron runs the active expire cycle (strategy 4's lateness)" },
-  { key: "volatileKeys", label: "extra TTL keys", size: 7, parse: intField("extra TTL keys", 0, 200_000), title: "Other keys with long TTLs in the lab's engine: the expire cycle samples them too (strategy 4)" },
+  {
+    key: "consumers",
+    get label() {
+      return t("consumers");
+    },
+    size: 3,
+    parse: intField(() => t("consumers"), 1, MAX_CONSUMERS),
+    get title() {
+      return t("How many consumer processes run the strategy's loop, each its own client");
+    },
+  },
+  {
+    key: "pollMs",
+    get label() {
+      return t("poll every");
+    },
+    size: 6,
+    parse: durationField(() => t("poll every"), 1, 600_000, "ms", () => t("1000, 200ms or 1s")),
+    get title() {
+      return t("How long a consumer sleeps after an empty poll (strategies 1–3; 5 sleeps until the earliest due task)");
+    },
+  },
+  {
+    key: "limit",
+    label: "LIMIT",
+    size: 4,
+    parse: intField(() => "LIMIT", 1, 1000),
+    get title() {
+      return t("The batch size: ZRANGEBYSCORE … LIMIT 0 n (and the Lua pop's)");
+    },
+  },
+  {
+    key: "workMs",
+    get label() {
+      return t("work");
+    },
+    size: 6,
+    parse: durationField(() => t("work"), 0, 600_000, "ms", () => t("20 or 20ms")),
+    get title() {
+      return t("How long processing one task takes (closing the order)");
+    },
+  },
+  {
+    key: "rttMs",
+    label: "RTT",
+    size: 5,
+    parse: durationField(() => "RTT", 0, 10_000, "ms", () => t("2 or 2ms")),
+    get title() {
+      return t("Network round trip per command: half to reach Redis, half for the reply");
+    },
+  },
+  {
+    key: "ratePerS",
+    get label() {
+      return t("orders/s");
+    },
+    size: 5,
+    parse: parseRate,
+    get title() {
+      return t("New orders per virtual second (a Poisson process)");
+    },
+    producer: true,
+  },
+  {
+    key: "delayMs",
+    get label() {
+      return t("delay");
+    },
+    size: 6,
+    parse: durationField(() => t("delay"), 0, 7 * 86_400_000, "m", () => "30m"),
+    get title() {
+      return t("An order is due this long after it is created (close it if unpaid)");
+    },
+    producer: true,
+  },
+  {
+    key: "payProb",
+    get label() {
+      return t("share paid");
+    },
+    size: 5,
+    parse: parsePayProb,
+    get title() {
+      return t("Probability that an order is paid (the payment removes its task)");
+    },
+    producer: true,
+  },
+  {
+    key: "payMeanMs",
+    get label() {
+      return t("pays after ~");
+    },
+    size: 6,
+    parse: durationField(() => t("pays after"), 1, 7 * 86_400_000, "m", () => "10m"),
+    get title() {
+      return t("Mean time from order to payment, for the orders that are paid");
+    },
+    producer: true,
+  },
+  {
+    key: "durationMs",
+    get label() {
+      return t("duration");
+    },
+    size: 6,
+    parse: durationField(() => t("duration"), 1000, 24 * 3_600_000, "m", () => t("1h or 90m")),
+    get title() {
+      return t("Virtual time the run lasts");
+    },
+  },
+  {
+    key: "seed",
+    get label() {
+      return t("seed");
+    },
+    size: 8,
+    parse: intField(() => t("seed"), 0, 4_294_967_295),
+    get title() {
+      return t("Same seed and settings → the same run");
+    },
+  },
+  {
+    key: "hz",
+    label: "hz",
+    size: 3,
+    parse: intField(() => "hz", 1, 500),
+    get title() {
+      return t("The lab engine's server hz: how often its cron runs the active expire cycle (strategy 4's lateness)");
+    },
+  },
+  {
+    key: "volatileKeys",
+    get label() {
+      return t("extra TTL keys");
+    },
+    size: 7,
+    parse: intField(() => t("extra TTL keys"), 0, 200_000),
+    get title() {
+      return t("Other keys with long TTLs in the lab's engine: the expire cycle samples them too (strategy 4)");
+    },
+  },
 ]);
 
 export const STRATEGY_NUMBERS = /** @type {readonly number[]} */ (Object.freeze([1, 2, 3, 4, 5]));
@@ -252,28 +387,44 @@ export const DEFAULT_FORM = Object.freeze({
 export const PRESETS = Object.freeze([
   {
     id: "walkthrough",
-    label: "Walkthrough: one order at 12:00, due 12:30, polled every second",
+    get label() {
+      return t("Walkthrough: one order at 12:00, due 12:30, polled every second");
+    },
     form: { strategy: 1, compare: false, consumers: "1", pollMs: "1000ms", limit: "10", workMs: "20ms", rttMs: "2ms", durationMs: "31m", seed: "1", hz: "10", volatileKeys: "0", crashes: "" },
     extra: { orders: [{ atMs: 0, delayMs: 1_800_000 }], startMs: WALKTHROUGH_START_MS },
-    note: "One order, created at 12:00:00 and due at 12:30:00; one consumer polls every second. Step through it, or skip to just before 12:30 and step from there.",
+    get note() {
+      return t("One order, created at 12:00:00 and due at 12:30:00; one consumer polls every second. Step through it, or skip to just before 12:30 and step from there.");
+    },
   },
   {
     id: "race",
-    label: "Race: two consumers, naive polling (duplicates) vs ZREM check",
+    get label() {
+      return t("Race: two consumers, naive polling (duplicates) vs ZREM check");
+    },
     form: { strategy: 2, compare: true, compareStrategy: 1, consumers: "2", pollMs: "1000ms", limit: "10", workMs: "50ms", rttMs: "5ms", ratePerS: "2", delayMs: "1m", payProb: "0.3", payMeanMs: "30s", durationMs: "10m", seed: "7", hz: "10", volatileKeys: "0", crashes: "" },
-    note: "Both consumers see the same due tasks; the naive one processes before it removes.",
+    get note() {
+      return t("Both consumers see the same due tasks; the naive one processes before it removes.");
+    },
   },
   {
     id: "crash",
-    label: "Crash: keyspace notifications lose what expires while the consumer is down",
+    get label() {
+      return t("Crash: keyspace notifications lose what expires while the consumer is down");
+    },
     form: { strategy: 4, compare: true, compareStrategy: 3, consumers: "1", pollMs: "1000ms", limit: "10", workMs: "20ms", rttMs: "2ms", ratePerS: "1", delayMs: "2m", payProb: "0.3", payMeanMs: "1m", durationMs: "15m", seed: "3", hz: "10", volatileKeys: "0", crashes: "consumer 1 at 5m for 3m" },
-    note: "Pub/sub is fire-and-forget: an expired event published while the consumer is down is gone.",
+    get note() {
+      return t("Pub/sub is fire-and-forget: an expired event published while the consumer is down is gone.");
+    },
   },
   {
     id: "wakeup",
-    label: "Cost: pub/sub wake-up vs polling every 200 ms",
+    get label() {
+      return t("Cost: pub/sub wake-up vs polling every 200 ms");
+    },
     form: { strategy: 5, compare: true, compareStrategy: 1, consumers: "2", pollMs: "200ms", limit: "10", workMs: "20ms", rttMs: "2ms", ratePerS: "0.5", delayMs: "5m", payProb: "0.5", payMeanMs: "2m", durationMs: "30m", seed: "11", hz: "10", volatileKeys: "0", crashes: "" },
-    note: "Compare the commands per second and the empty polls.",
+    get note() {
+      return t("Compare the commands per second and the empty polls.");
+    },
   },
 ]);
 
@@ -289,7 +440,7 @@ export function parseForm(values, extra = {}) {
   /** @type {Record<string, any>} */
   const config = {};
   const strategy = Number(values.strategy);
-  if (!STRATEGY_NUMBERS.includes(strategy)) errors.strategy = "strategy: pick one of 1 to 5.";
+  if (!STRATEGY_NUMBERS.includes(strategy)) errors.strategy = t("strategy: pick one of 1 to 5.");
   else config.strategy = strategy;
   for (const f of FIELDS) {
     if (f.producer && extra.orders) continue;
@@ -306,7 +457,12 @@ export function parseForm(values, extra = {}) {
   if (!extra.orders && config.ratePerS !== undefined && config.durationMs !== undefined) {
     const orders = (config.ratePerS * config.durationMs) / 1000;
     if (orders > MAX_ORDERS) {
-      errors.ratePerS = `orders/s: ${config.ratePerS} a second for ${formatDuration(config.durationMs)} is about ${number(Math.round(orders))} orders; the lab takes at most ${number(MAX_ORDERS)} a run.`;
+      errors.ratePerS = t("orders/s: {rate} a second for {duration} is about {orders} orders; the lab takes at most {max} a run.", {
+        rate: config.ratePerS,
+        duration: formatDuration(config.durationMs),
+        orders: number(Math.round(orders)),
+        max: number(MAX_ORDERS),
+      });
     }
   }
   /** @type {number | null} */
@@ -314,7 +470,7 @@ export function parseForm(values, extra = {}) {
   if (values.compare) {
     compareStrategy = Number(values.compareStrategy);
     if (!STRATEGY_NUMBERS.includes(compareStrategy)) {
-      errors.compareStrategy = "compare with: pick one of 1 to 5.";
+      errors.compareStrategy = t("compare with: pick one of 1 to 5.");
       compareStrategy = null;
     }
   }
@@ -328,11 +484,12 @@ export function parseForm(values, extra = {}) {
  * @param {readonly OrderSpec[]} orders
  */
 export function ordersNote(orders) {
-  return `Explicit orders instead of the random producer: ${orders.map((o) => `one at +${formatDuration(o.atMs)}, due ${formatDuration(o.delayMs)} later`).join("; ")}.`;
+  const list = orders.map((o) => t("one at +{at}, due {delay} later", { at: formatDuration(o.atMs), delay: formatDuration(o.delayMs) }));
+  return t("Explicit orders instead of the random producer: {orders}.", { orders: list.join(t("; ")) });
 }
 
 /**
  * The form's message when fields need fixing.
  * @param {number} count  fields with an error
  */
-export const notRunMessage = (count) => `Not run: ${count === 1 ? "one field needs" : `${count} fields need`} fixing (marked above).`;
+export const notRunMessage = (count) => (count === 1 ? t("Not run: one field needs fixing (marked above).") : t("Not run: {n} fields need fixing (marked above).", { n: count }));

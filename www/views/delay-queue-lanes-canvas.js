@@ -8,6 +8,7 @@
 // Only the visible window is walked: each list is sorted by start time and marks that fall on
 // the same pixel are drawn once (SpanList.forEachThinned).
 
+import { t } from "../i18n.js";
 import { FATES } from "./delay-queue-model.js";
 import { AXIS_H, FATE_COLOR, FATE_ROW, FATE_ROW_H, GUTTER, PRODUCER_H, tickStep, wallClock } from "./delay-queue-timeline-model.js";
 
@@ -118,12 +119,12 @@ export function drawGutter(ctx, f, L, model) {
     ctx.fillText(`${fate.label} ${model.counts[fate.id] ?? 0}`, 16, y + FATE_ROW_H / 2);
   }
   ctx.fillStyle = "#8a919c";
-  ctx.fillText("producer", 6, L.producerTop + PRODUCER_H / 2);
+  ctx.fillText(t("producer"), 6, L.producerTop + PRODUCER_H / 2);
   for (let c = 0; c < L.consumers; c += 1) {
     const y = L.lanesTop + c * L.laneH;
     const down = model.lanes[c]?.down;
     ctx.fillStyle = down ? LANE_COLORS.crashEdge : "#b9bec7";
-    ctx.fillText(`consumer ${c + 1}${down ? " ✕" : ""}`, 6, y + L.laneH / 2);
+    ctx.fillText(`${t("consumer {n}", { n: c + 1 })}${down ? " ✕" : ""}`, 6, y + L.laneH / 2);
     ctx.strokeStyle = "rgba(255, 255, 255, 0.05)";
     ctx.beginPath();
     ctx.moveTo(0, y + 0.5);
@@ -183,7 +184,7 @@ export function drawCrashes(ctx, f, lane, top, h, now) {
     ctx.fillRect(a, top + 1, 2, h - 2);
     if (b - a > 60) {
       ctx.font = LABEL_FONT;
-      ctx.fillText(c.until === null ? "down" : "crashed", Math.max(a, GUTTER) + 5, top + h - 6);
+      ctx.fillText(c.until === null ? t("down") : t("crashed"), Math.max(a, GUTTER) + 5, top + h - 6);
     }
   }
 }

@@ -4,6 +4,7 @@
 // commands sent to Redis. DOM only: the rows and formats are in delay-queue-panel-model.js.
 
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { METRIC_ROWS, formatMetric } from "./delay-queue-panel-model.js";
 
 export { METRIC_ROWS, formatMs } from "./delay-queue-panel-model.js";
@@ -18,12 +19,12 @@ export function createDelayQueueMetrics(root, label) {
   root.replaceChildren();
   root.classList.add("dq-metrics");
   const table = el("table", "dq-metrics-table");
-  table.append(el("caption", "", `Metrics ${label}`));
+  table.append(el("caption", "", t("Metrics {label}", { label })));
   const body = el("tbody");
   const cells = METRIC_ROWS.map(([key, text, format, title]) => {
     const tr = el("tr");
-    tr.title = title;
-    const th = el("th", "", text);
+    tr.title = title();
+    const th = el("th", "", text());
     th.scope = "row";
     const td = el("td", "", "—");
     td.dataset.metric = key;

@@ -17,6 +17,8 @@
 // so a drain's events are added to the run's lists in place (`update`) instead of copying them
 // into a new state each frame. Each event kind has its handler below.
 
+import { t } from "../i18n.js";
+
 /** @typedef {import("./engine-types.js").SimEvent} SimEvent */
 /** @typedef {import("./engine-types.js").SimCommand} SimCommand */
 /** @typedef {"on_time" | "late" | "duplicate" | "lost" | "paid" | "pending"} FateId */
@@ -58,15 +60,51 @@
 /** "late" = first completion more than this after due (the API's definition). */
 export const LATE_AFTER_MS = 1000;
 
-/** The fates, in the order the timeline stacks their rows. */
+/** The fates, in the order the timeline stacks their rows (labels are getters: in the page's language when read). */
 export const FATES = /** @type {ReadonlyArray<{id: FateId, label: string, color: string}>} */ (
   Object.freeze([
-    { id: "on_time", label: "on time", color: "#7ec699" },
-    { id: "late", label: "late", color: "#e5c07b" },
-    { id: "duplicate", label: "processed twice", color: "#f778ba" },
-    { id: "lost", label: "never (lost)", color: "#ff5f56" },
-    { id: "paid", label: "paid", color: "#7fb4ff" },
-    { id: "pending", label: "pending", color: "#7d838c" },
+    {
+      id: "on_time",
+      get label() {
+        return t("on time");
+      },
+      color: "#7ec699",
+    },
+    {
+      id: "late",
+      get label() {
+        return t("late");
+      },
+      color: "#e5c07b",
+    },
+    {
+      id: "duplicate",
+      get label() {
+        return t("processed twice");
+      },
+      color: "#f778ba",
+    },
+    {
+      id: "lost",
+      get label() {
+        return t("never (lost)");
+      },
+      color: "#ff5f56",
+    },
+    {
+      id: "paid",
+      get label() {
+        return t("paid");
+      },
+      color: "#7fb4ff",
+    },
+    {
+      id: "pending",
+      get label() {
+        return t("pending");
+      },
+      color: "#7d838c",
+    },
   ])
 );
 
@@ -266,7 +304,7 @@ function laneOf(run, consumer) {
 }
 
 /** @param {unknown} consumer */
-const who = (consumer) => (Number(consumer) < 0 ? "producer" : `consumer ${Number(consumer) + 1}`);
+const who = (consumer) => (Number(consumer) < 0 ? t("producer") : t("consumer {n}", { n: Number(consumer) + 1 }));
 
 /**
  * A line of "what happened" (the list keeps the last LOG_KEPT, trimmed in batches).
@@ -344,31 +382,36 @@ function refresh(run, t) {
 /** @type {{[K in SimEvent["kind"]]: (run: Run, e: Extract<SimEvent, {kind: K}>) => void}} */
 const HANDLERS = {
   order(run, e) {
-    const t = taskOf(run, String(e.task));
-    t.at = num(e.at);
-    t.due = num(e.due);
-    if (!t.mark && Number.isFinite(t.due)) {
-      t.mark = { t0: t.due, t1: t.due, task: t };
-      run.byDue.add(t.mark);
+    const task = taskOf(run, String(e.task));
+    task.at = num(e.at);
+    task.due = num(e.due);
+    if (!task.mark && Number.isFinite(task.due)) {
+      task.mark = { t0: task.due, t1: task.due, task };
+      run.byDue.add(task.mark);
     }
-    refresh(run, t);
-    run.producer.marks.order.add({ t0: t.at, t1: t.at, kind: "order", task: t.id });
+    refresh(run, task);
+    run.producer.marks.order.add({ t0: task.at, t1: task.at, kind: "order", task: task.id });
     run.producer.counts.orders += 1;
-    run.lastAt = Math.max(run.lastAt, t.at);
-    say(run, t.at, `producer: ${t.id} created, due ${run.timeText(t.due)}`, "order");
+    run.lastAt = Math.max(run.lastAt, task.at);
+    say(run, task.at, t("producer: {task} created, due {time}", { task: task.id, time: run.timeText(task.due) }), "order");
   },
 
   paid(run, e) {
-    const t = taskOf(run, String(e.task));
+    const task = taskOf(run, String(e.task));
     const at = num(e.at);
-    t.paidAt = at;
-    t.removedByPayment = Boolean(e.removed);
-    refresh(run, t);
+    task.paidAt = at;
+    task.removedByPayment = Boolean(e.removed);
+    refresh(run, task);
     const kind = e.removed ? "paid" : "paid-late";
-    run.producer.marks[kind].add({ t0: at, t1: at, kind, task: t.id });
+    run.producer.marks[kind].add({ t0: at, t1: at, kind, task: task.id });
     run.producer.counts.payments += 1;
     run.lastAt = Math.max(run.lastAt, at);
-    say(run, at, `producer: ${t.id} paid — ${e.removed ? "its task removed" : "too late, the task was already taken"}`, "paid");
+    say(
+      run,
+      at,
+      e.removed ? t("producer: {task} paid — its task removed", { task: task.id }) : t("producer: {task} paid — too late, the task was already taken", { task: task.id }),
+      "paid",
+    );
   },
 
   command(run, e) {
@@ -388,7 +431,7 @@ const HANDLERS = {
       // The producer's ZADD/SET/PUBLISH and its payments: in the log; its lane shows the
       // orders and payments themselves.
       run.producer.counts.commands = (run.producer.counts.commands ?? 0) + 1;
-      say(run, item.executed, `producer: ${item.cmd} → ${item.reply}`, "producer");
+      say(run, item.executed, t("producer: {cmd} → {reply}", { cmd: item.cmd, reply: item.reply }), "producer");
       return;
     }
     const lane = laneOf(run, e.consumer);
@@ -399,7 +442,8 @@ const HANDLERS = {
     if (item.kind === "claim") lane.counts.claims += 1;
     if (item.kind === "missed") lane.counts.missed += 1;
     run.lastAt = Math.max(run.lastAt, item.t1);
-    say(run, item.executed, `${who(e.consumer)}: ${item.cmd} → ${item.reply}${item.empty ? " (empty poll)" : ""}`, item.kind);
+    const line = { who: who(e.consumer), cmd: item.cmd, reply: item.reply };
+    say(run, item.executed, item.empty ? t("{who}: {cmd} → {reply} (empty poll)", line) : t("{who}: {cmd} → {reply}", line), item.kind);
   },
 
   message(run, e) {
@@ -411,40 +455,47 @@ const HANDLERS = {
     lane.counts.messages += 1;
     run.lastAt = Math.max(run.lastAt, item.t1);
     // Strategy 5's wake-ups carry the announced due time (Unix ms), strategy 4's the key.
-    const about =
-      item.task === null ? "" : /^\d{12,}$/.test(item.task) ? ` — wake up, a task is due at ${run.timeText(Number(item.task) - run.startMs)}` : ` for ${item.task}`;
-    say(run, item.t1, `${who(e.consumer)}: pub/sub message${about} (published ${run.timeText(item.t0)})`, "message");
+    const line = { who: who(e.consumer), task: item.task, published: run.timeText(item.t0) };
+    const text =
+      item.task === null
+        ? t("{who}: pub/sub message (published {published})", line)
+        : /^\d{12,}$/.test(item.task)
+          ? t("{who}: pub/sub message — wake up, a task is due at {due} (published {published})", { ...line, due: run.timeText(Number(item.task) - run.startMs) })
+          : t("{who}: pub/sub message for {task} (published {published})", line);
+    say(run, item.t1, text, "message");
   },
 
   process(run, e) {
-    const t = taskOf(run, String(e.task));
+    const task = taskOf(run, String(e.task));
     /** @type {Processing} */
     const item = {
       t0: num(e.start),
       t1: num(e.end),
       completed: Boolean(e.completed),
-      task: t.id,
+      task: task.id,
       consumer: Number(e.consumer),
-      again: t.completed > 0 || t.processings.length > 0,
+      again: task.completed > 0 || task.processings.length > 0,
     };
-    t.processings.push(item);
+    task.processings.push(item);
     if (item.completed) {
       // Lateness runs from due to the start of the first processing that completed (the
       // engine's definition; process events arrive in the order they complete).
-      t.completed += 1;
-      if (t.firstDone === null) t.firstDone = item.t0;
+      task.completed += 1;
+      if (task.firstDone === null) task.firstDone = item.t0;
     }
     const lane = laneOf(run, e.consumer);
     lane.processes.add(item);
     lane.procByKind[!item.completed ? "cut" : item.again ? "again" : "done"].add(item);
     lane.counts.processes += 1;
     if (!item.completed) lane.counts.cut += 1;
-    refresh(run, t);
+    refresh(run, task);
     run.lastAt = Math.max(run.lastAt, item.t1);
     say(
       run,
       item.t1,
-      `${who(e.consumer)}: processed ${t.id} (${item.t1 - item.t0} ms)${item.completed ? "" : " — cut short by a crash"}${item.again ? " — again!" : ""}`,
+      t("{who}: processed {task} ({ms} ms)", { who: who(e.consumer), task: task.id, ms: item.t1 - item.t0 }) +
+        (item.completed ? "" : ` — ${t("cut short by a crash")}`) +
+        (item.again ? ` — ${t("again!")}` : ""),
       item.completed ? (item.again ? "duplicate" : "process") : "cut",
     );
   },
@@ -463,7 +514,7 @@ const HANDLERS = {
     lane.counts.crashes += 1;
     lane.down = true;
     run.lastAt = Math.max(run.lastAt, num(e.at));
-    say(run, num(e.at), `${who(e.consumer)} crashed`, "crash");
+    say(run, num(e.at), t("{who} crashed", { who: who(e.consumer) }), "crash");
   },
 
   restart(run, e) {
@@ -477,7 +528,7 @@ const HANDLERS = {
     }
     lane.down = false;
     run.lastAt = Math.max(run.lastAt, num(e.at));
-    say(run, num(e.at), `${who(e.consumer)} restarted`, "restart");
+    say(run, num(e.at), t("{who} restarted", { who: who(e.consumer) }), "restart");
   },
 
   fate(run, e) {

@@ -7,6 +7,7 @@
 // delay-queue-model.js; the timeline's geometry is delay-queue-timeline-model.js.)
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { formatDuration, parseDuration } from "./delay-queue-forms.js";
 import { FATES } from "./delay-queue-model.js";
 import { wallClock } from "./delay-queue-timeline-model.js";
@@ -62,8 +63,8 @@ export function formatOffset(ms) {
  * @returns {number | null}
  */
 export function parseSkip(text, startMs) {
-  const t = String(text).trim();
-  const clock = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/.exec(t);
+  const typed = String(text).trim();
+  const clock = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/.exec(typed);
   if (clock) {
     const [, h, m, s = "0", frac = "0"] = clock;
     if (Number(h) > 23 || Number(m) > 59 || Number(s) > 59) return null;
@@ -72,19 +73,19 @@ export function parseSkip(text, startMs) {
     if (at < startMs) at += 86_400_000;
     return at - startMs;
   }
-  const ms = parseDuration(t.replace(/^\+/, ""), "s");
+  const ms = parseDuration(typed.replace(/^\+/, ""), "s");
   return ms === null ? null : ms;
 }
 
 /**
  * Why "skip to" cannot go where asked, or null.
- * @param {number | null} t  parseSkip's answer
+ * @param {number | null} at  parseSkip's answer
  * @param {{now: number, startMs: number, durationMs: number}} run
  */
-export function skipProblem(t, { now, startMs, durationMs }) {
-  if (t === null) return "skip to: a wall-clock time like 12:29:58, or a time since the start like +29m58s.";
-  if (t <= now) return `skip to: ${wallClock(startMs + t, true)} is not after now (${wallClock(startMs + now, true)}).`;
-  if (t > durationMs) return `skip to: the run ends at ${wallClock(startMs + durationMs)}.`;
+export function skipProblem(at, { now, startMs, durationMs }) {
+  if (at === null) return t("skip to: a wall-clock time like 12:29:58, or a time since the start like +29m58s.");
+  if (at <= now) return t("skip to: {time} is not after now ({now}).", { time: wallClock(startMs + at, true), now: wallClock(startMs + now, true) });
+  if (at > durationMs) return t("skip to: the run ends at {time}.", { time: wallClock(startMs + durationMs) });
   return null;
 }
 
@@ -208,7 +209,7 @@ export function clockText(now, startMs, durationMs) {
   return {
     time: `${wallClock(wall, true)} UTC`,
     wall,
-    sub: `${new Date(wall).toISOString().slice(0, 10)} · ${formatOffset(now)} of ${formatDuration(durationMs)}`,
+    sub: t("{date} · {offset} of {duration}", { date: new Date(wall).toISOString().slice(0, 10), offset: formatOffset(now), duration: formatDuration(durationMs) }),
   };
 }
 
@@ -226,23 +227,23 @@ export function statusText(s, startMs, durationMs, dropped) {
     text = s.error;
     kind = "error";
   } else if (s.runs.length === 0) {
-    text = "Set up a run and press Run.";
+    text = t("Set up a run and press Run.");
   } else if (s.done) {
-    text = `The run ended at ${wallClock(startMs + durationMs)}: the fates and metrics are final.`;
+    text = t("The run ended at {time}: the fates and metrics are final.", { time: wallClock(startMs + durationMs) });
     kind = "ok";
   } else if (s.seeking) {
-    text = `Skipping to ${wallClock(startMs + s.seekTarget, true)}…`;
+    text = t("Skipping to {time}…", { time: wallClock(startMs + s.seekTarget, true) });
   } else if (s.playing) {
-    text = `Playing at ${s.speed === "max" ? "full speed" : `${s.speed}×`}.`;
+    text = s.speed === "max" ? t("Playing at full speed.") : t("Playing at {speed}×.", { speed: s.speed });
     if (s.lagMs > 0) {
-      text += ` Lagging: this frame could not run ${number(Math.round(s.lagMs))} ms of virtual time within its budget — the lab is slower than ${s.speed}× here.`;
+      text += ` ${t("Lagging: this frame could not run {ms} ms of virtual time within its budget — the lab is slower than {speed}× here.", { ms: number(Math.round(s.lagMs)), speed: s.speed })}`;
       kind = "warning";
     }
   } else {
-    text = "Paused.";
+    text = t("Paused.");
   }
   if (dropped > 0) {
-    text += ` ${number(dropped)} events were dropped by the lab's bounded log (the timeline misses them; the metrics do not).`;
+    text += ` ${t("{n} events were dropped by the lab's bounded log (the timeline misses them; the metrics do not).", { n: number(dropped) })}`;
     kind = kind === "error" ? kind : "warning";
   }
   return { text, kind };
@@ -255,7 +256,7 @@ export function statusText(s, startMs, durationMs, dropped) {
 export function playerState(s) {
   const stuck = s.done || Boolean(s.error);
   return {
-    play: s.playing ? "❚❚ Pause" : "▶ Play",
+    play: s.playing ? t("❚❚ Pause") : t("▶ Play"),
     playDisabled: stuck || s.runs.length === 0,
     stepDisabled: stuck || s.runs.length === 0,
     skipDisabled: stuck,
@@ -273,7 +274,7 @@ export const summaryText = (runs) => runs.map((r) => `${runs.length > 1 ? `${r.l
  * @param {{label: string, strategy: number, name: string}} run
  * @param {number} runs  how many runs there are
  */
-export const runTitle = (run, runs) => `${runs > 1 ? `${run.label} · ` : ""}strategy ${run.strategy} · ${run.name}`;
+export const runTitle = (run, runs) => `${runs > 1 ? `${run.label} · ` : ""}${t("strategy {n}", { n: run.strategy })} · ${run.name}`;
 
 /**
  * The window in words: "12:00:00 – 12:31:00 (31m)", with milliseconds when narrower than 10 s.
@@ -312,7 +313,7 @@ export const fateAttribute = (id) => `fate${id.replace(/(^|_)(\w)/g, (_, __, c) 
  */
 export function fatesOf(model) {
   const p = model.producer.counts;
-  const parts = [`${number(model.tasks.size)} tasks (${number(p.payments)} payments)`];
+  const parts = [t("{n} tasks ({p} payments)", { n: number(model.tasks.size), p: number(p.payments) })];
   for (const f of FATES) parts.push(`${f.label} ${number(model.counts[f.id] ?? 0)}`);
   /** @type {Record<string, string>} */
   const dataset = { tasks: String(model.tasks.size) };
@@ -327,18 +328,29 @@ export function fatesOf(model) {
   return { text: parts.join(" · "), dataset };
 }
 
-/** The lanes table's columns. */
-export const LANE_COLUMNS = Object.freeze(["lane", "commands", "empty polls", "claims", "removed nothing", "processings", "cut by crash", "messages", "sleeps", "crashes"]);
+/** The lanes table's columns (in the page's language: call it when drawing). */
+export const laneColumns = () => [
+  t("lane"),
+  t("commands"),
+  t("empty polls"),
+  t("claims"),
+  t("removed nothing"),
+  t("processings"),
+  t("cut by crash"),
+  t("messages"),
+  t("sleeps"),
+  t("crashes"),
+];
 
 /**
- * One row per consumer: its name and counts, in LANE_COLUMNS order.
+ * One row per consumer: its name and counts, in laneColumns() order.
  * @param {RunModel} model
  * @returns {Array<[string, ...number[]]>}
  */
 export function laneRows(model) {
   return model.lanes.map((lane, i) => {
     const c = lane.counts;
-    return [`consumer ${i + 1}`, c.commands, c.empty, c.claims, c.missed, c.processes, c.cut, c.messages, c.sleeps, c.crashes];
+    return [t("consumer {n}", { n: i + 1 }), c.commands, c.empty, c.claims, c.missed, c.processes, c.cut, c.messages, c.sleeps, c.crashes];
   });
 }
 
@@ -360,26 +372,26 @@ export function logLines(model, timeText) {
 
 /** @typedef {"n" | "ms" | "rate"} MetricFormat */
 
-/** [key in the metrics object, label, format, title]. */
-export const METRIC_ROWS = /** @type {ReadonlyArray<readonly [keyof SimMetrics, string, MetricFormat, string]>} */ (
+/** [key in the metrics object, label, format, title]; the words are functions, looked up when shown. */
+export const METRIC_ROWS = /** @type {ReadonlyArray<readonly [keyof SimMetrics, () => string, MetricFormat, () => string]>} */ (
   Object.freeze([
-    ["tasks", "tasks", "n", "Orders created so far"],
-    ["paid", "paid", "n", "Orders paid before their task was processed: the payment removed the task"],
-    ["processed", "processed", "n", "Tasks processed at least once"],
-    ["onTime", "on time", "n", "First completed within 1 s of the due time"],
-    ["late", "late", "n", "First completed more than 1 s after the due time"],
-    ["duplicates", "processed twice+", "n", "Tasks processed more than once"],
-    ["extraProcessings", "extra processings", "n", "Processings beyond the first, over all tasks"],
-    ["lost", "lost", "n", "Due, unpaid and never processed (final once the run ends)"],
-    ["pending", "pending", "n", "Not yet due, or due and not yet processed"],
-    ["latenessP50", "lateness p50", "ms", "Median of due → first completed processing, over tasks processed at least once"],
-    ["latenessP99", "lateness p99", "ms", "99th percentile of the lateness"],
-    ["latenessMax", "lateness max", "ms", "The worst lateness"],
-    ["consumerCommands", "consumer commands", "n", "Commands the consumers sent to Redis"],
-    ["commandsPerSecond", "commands / s", "rate", "Consumers' commands per virtual second"],
-    ["emptyPolls", "empty polls", "n", "Polls that found nothing due"],
-    ["messages", "pub/sub messages", "n", "Messages delivered to consumers (keyspace events, wake-ups)"],
-    ["producerCommands", "producer commands", "n", "Commands of the producer (orders, payments)"],
+    ["tasks", () => t("tasks"), "n", () => t("Orders created so far")],
+    ["paid", () => t("paid"), "n", () => t("Orders paid before their task was processed: the payment removed the task")],
+    ["processed", () => t("processed"), "n", () => t("Tasks processed at least once")],
+    ["onTime", () => t("on time"), "n", () => t("First completed within 1 s of the due time")],
+    ["late", () => t("late"), "n", () => t("First completed more than 1 s after the due time")],
+    ["duplicates", () => t("processed twice+"), "n", () => t("Tasks processed more than once")],
+    ["extraProcessings", () => t("extra processings"), "n", () => t("Processings beyond the first, over all tasks")],
+    ["lost", () => t("lost"), "n", () => t("Due, unpaid and never processed (final once the run ends)")],
+    ["pending", () => t("pending"), "n", () => t("Not yet due, or due and not yet processed")],
+    ["latenessP50", () => t("lateness p50"), "ms", () => t("Median of due → first completed processing, over tasks processed at least once")],
+    ["latenessP99", () => t("lateness p99"), "ms", () => t("99th percentile of the lateness")],
+    ["latenessMax", () => t("lateness max"), "ms", () => t("The worst lateness")],
+    ["consumerCommands", () => t("consumer commands"), "n", () => t("Commands the consumers sent to Redis")],
+    ["commandsPerSecond", () => t("commands / s"), "rate", () => t("Consumers' commands per virtual second")],
+    ["emptyPolls", () => t("empty polls"), "n", () => t("Polls that found nothing due")],
+    ["messages", () => t("pub/sub messages"), "n", () => t("Messages delivered to consumers (keyspace events, wake-ups)")],
+    ["producerCommands", () => t("producer commands"), "n", () => t("Commands of the producer (orders, payments)")],
   ])
 );
 

@@ -5,11 +5,12 @@
 // delay-queue-panel-model.js, and everything from the run goes in through textContent.
 
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { number } from "../format.js";
 import { DQ_SPEEDS } from "../labs/delay-queue-runner.js";
 import { LANE_COLORS } from "./delay-queue-lanes-canvas.js";
 import { FATES } from "./delay-queue-model.js";
-import { LANE_COLUMNS, clockText, fatesOf, laneRows, logLines, playerState, runTitle, statusText, summaryText } from "./delay-queue-panel-model.js";
+import { clockText, laneColumns, fatesOf, laneRows, logLines, playerState, runTitle, statusText, summaryText } from "./delay-queue-panel-model.js";
 
 /** @typedef {import("./delay-queue-model.js").RunModel} RunModel */
 /** @typedef {import("./delay-queue-panel-model.js").RunnerFrame} RunnerFrame */
@@ -34,41 +35,41 @@ function button(id, text, title, className = "btn btn-small") {
 function createPlayer() {
   const player = el("div", "dq-player");
   player.setAttribute("role", "group");
-  player.setAttribute("aria-label", "Lab clock");
+  player.setAttribute("aria-label", t("Lab clock"));
   const clockBox = el("div", "dq-clock");
   const clockTime = el("span", "dq-clock-time", "12:00:00.000");
   clockTime.id = "dq-clock";
   const clockSub = el("span", "dq-clock-sub");
   clockSub.id = "dq-clock-sub";
   clockBox.append(clockTime, clockSub);
-  const playBtn = button("dq-play", "▶ Play", "Play the lab's clock at the chosen speed (Space on the timeline)", "btn btn-small btn-play");
-  const stepBtn = button("dq-step", "Step", "Pause and run to the next thing that happens (a command arriving, a reply, a message, an order…)");
-  const resetBtn = button("dq-reset", "Reset", "The same settings again from the start, paused");
-  const speedLabel = el("label", "xc-label", "speed ");
+  const playBtn = button("dq-play", t("▶ Play"), t("Play the lab's clock at the chosen speed (Space on the timeline)"), "btn btn-small btn-play");
+  const stepBtn = button("dq-step", t("Step"), t("Pause and run to the next thing that happens (a command arriving, a reply, a message, an order…)"));
+  const resetBtn = button("dq-reset", t("Reset"), t("The same settings again from the start, paused"));
+  const speedLabel = el("label", "xc-label", `${t("speed")} `);
   const speedSel = el("select", "xc-select");
   speedSel.id = "dq-speed";
   for (const s of DQ_SPEEDS) {
-    const o = el("option", "", s === "max" ? "max" : `${s}×`);
+    const o = el("option", "", s === "max" ? t("max") : `${s}×`);
     o.value = String(s);
-    o.title = s === "max" ? "As fast as the page can run it (about 8 ms of work per frame)" : `${s} virtual seconds per real second`;
+    o.title = s === "max" ? t("As fast as the page can run it (about 8 ms of work per frame)") : t("{n} virtual seconds per real second", { n: s });
     speedSel.append(o);
   }
   speedLabel.append(speedSel);
   const skipForm = el("form", "dq-skip");
   skipForm.noValidate = true;
-  const skipLabel = el("label", "xc-label", "skip to ");
+  const skipLabel = el("label", "xc-label", `${t("skip to")} `);
   const skipInput = el("input", "xc-input");
   skipInput.id = "dq-skip";
   skipInput.size = 9;
   skipInput.autocomplete = "off";
   skipInput.spellcheck = false;
-  skipInput.title = "A wall-clock time (12:29:58) or a time since the start (+29m58s); the lab runs there and pauses";
+  skipInput.title = t("A wall-clock time (12:29:58) or a time since the start (+29m58s); the lab runs there and pauses");
   const skipMsg = el("p", "dq-field-msg");
   skipMsg.id = "dq-skip-msg";
   skipMsg.hidden = true;
   skipInput.setAttribute("aria-describedby", skipMsg.id);
   skipLabel.append(skipInput);
-  const skipGo = button("dq-skip-go", "Go", "Run to that time and pause");
+  const skipGo = button("dq-skip-go", t("Go"), t("Run to that time and pause"));
   skipGo.type = "submit";
   skipForm.append(skipLabel, skipGo, skipMsg);
   player.append(clockBox, playBtn, stepBtn, resetBtn, speedLabel, skipForm);
@@ -79,7 +80,7 @@ function createPlayer() {
 function createAxisBar() {
   const axisBar = el("div", "dq-axis-bar");
   axisBar.setAttribute("role", "group");
-  axisBar.setAttribute("aria-label", "Timeline window");
+  axisBar.setAttribute("aria-label", t("Timeline window"));
   /**
    * @param {string} id
    * @param {string} text
@@ -91,12 +92,12 @@ function createAxisBar() {
     b.setAttribute("aria-label", label);
     return b;
   };
-  const zoomOut = labelled("dq-zoom-out", "−", "Zoom out (− on the timeline; or the mouse wheel)", "Zoom out");
-  const zoomIn = labelled("dq-zoom-in", "+", "Zoom in (+ on the timeline; or the mouse wheel)", "Zoom in");
-  const panLeft = labelled("dq-pan-left", "◀", "Earlier (← on the timeline; or drag)", "Pan to earlier");
-  const panRight = labelled("dq-pan-right", "▶", "Later (→ on the timeline; or drag)", "Pan to later");
-  const fitBtn = button("dq-fit", "Whole run", "Show the whole run (0 on the timeline)");
-  const followBtn = button("dq-follow", "Follow now", "Keep the moving now in view while the lab plays (F on the timeline)");
+  const zoomOut = labelled("dq-zoom-out", "−", t("Zoom out (− on the timeline; or the mouse wheel)"), t("Zoom out"));
+  const zoomIn = labelled("dq-zoom-in", "+", t("Zoom in (+ on the timeline; or the mouse wheel)"), t("Zoom in"));
+  const panLeft = labelled("dq-pan-left", "◀", t("Earlier (← on the timeline; or drag)"), t("Pan to earlier"));
+  const panRight = labelled("dq-pan-right", "▶", t("Later (→ on the timeline; or drag)"), t("Pan to later"));
+  const fitBtn = button("dq-fit", t("Whole run"), t("Show the whole run (0 on the timeline)"));
+  const followBtn = button("dq-follow", t("Follow now"), t("Keep the moving now in view while the lab plays (F on the timeline)"));
   followBtn.setAttribute("aria-pressed", "true");
   const windowText = el("span", "dq-window-text");
   windowText.id = "dq-window";
@@ -107,7 +108,7 @@ function createAxisBar() {
 function createLegend() {
   const legend = el("div", "dq-legend");
   legend.id = "dq-legend";
-  legend.setAttribute("aria-label", "Legend");
+  legend.setAttribute("aria-label", t("Legend"));
   /**
    * @param {string} color
    * @param {string} text
@@ -121,23 +122,27 @@ function createLegend() {
     return item;
   };
   const fateLegend = el("span", "dq-legend-group");
-  fateLegend.append(el("span", "dq-legend-head", "Tasks at their due time:"));
+  fateLegend.append(el("span", "dq-legend-head", t("Tasks at their due time:")));
   for (const f of FATES) fateLegend.append(legendItem(f.color, f.label));
   const laneLegend = el("span", "dq-legend-group");
   laneLegend.append(
-    el("span", "dq-legend-head", "Consumer lanes:"),
-    legendItem(LANE_COLORS.empty, "empty poll", "tick"),
-    legendItem(LANE_COLORS.poll, "poll that found tasks", "bar"),
-    legendItem(LANE_COLORS.claim, "ZREM/DEL → removed it (claim)", "tri"),
-    legendItem(LANE_COLORS.missed, "→ removed nothing", "x"),
-    legendItem(LANE_COLORS.process, "processing"),
-    legendItem(LANE_COLORS.again, "processing a task again"),
-    legendItem(LANE_COLORS.cut, "cut by a crash"),
-    legendItem(LANE_COLORS.sleep, "sleep", "line"),
-    legendItem(LANE_COLORS.message, "pub/sub message", "dot"),
-    legendItem(LANE_COLORS.crashEdge, "consumer down", "crash"),
+    el("span", "dq-legend-head", t("Consumer lanes:")),
+    legendItem(LANE_COLORS.empty, t("empty poll"), "tick"),
+    legendItem(LANE_COLORS.poll, t("poll that found tasks"), "bar"),
+    legendItem(LANE_COLORS.claim, t("ZREM/DEL → removed it (claim)"), "tri"),
+    legendItem(LANE_COLORS.missed, t("→ removed nothing"), "x"),
+    legendItem(LANE_COLORS.process, t("processing")),
+    legendItem(LANE_COLORS.again, t("processing a task again")),
+    legendItem(LANE_COLORS.cut, t("cut by a crash")),
+    legendItem(LANE_COLORS.sleep, t("sleep"), "line"),
+    legendItem(LANE_COLORS.message, t("pub/sub message"), "dot"),
+    legendItem(LANE_COLORS.crashEdge, t("consumer down"), "crash"),
   );
-  const legendNote = el("span", "dq-legend-note", "Marks show what the events so far say; “never (lost)” and the final fates come when the run ends.");
+  const legendNote = el(
+    "span",
+    "dq-legend-note",
+    t("Marks show what the events so far say; “{lost}” and the final fates come when the run ends.", { lost: FATES.find((f) => f.id === "lost")?.label ?? "" }),
+  );
   legend.append(fateLegend, laneLegend, legendNote);
   return legend;
 }
@@ -147,16 +152,16 @@ function createBottom() {
   const bottom = el("div", "dq-bottom");
   const codeBox = el("section", "dq-code");
   codeBox.id = "dq-code";
-  codeBox.append(el("h3", "expiry-subtitle", "The strategy's client code"));
+  codeBox.append(el("h3", "expiry-subtitle", t("The strategy's client code")));
   const logBox = el("section", "dq-log-box");
   const logHead = el("div", "expiry-subhead");
   const logRunSel = el("select", "xc-select");
   logRunSel.id = "dq-log-run";
-  logRunSel.setAttribute("aria-label", "Which run's events to list");
-  logHead.append(el("h3", "expiry-subtitle", "What happened (latest first)"), logRunSel);
+  logRunSel.setAttribute("aria-label", t("Which run's events to list"));
+  logHead.append(el("h3", "expiry-subtitle", t("What happened (latest first)")), logRunSel);
   const logList = el("ol", "dq-log");
   logList.id = "dq-log";
-  logList.setAttribute("aria-label", "The lab's events in words, latest first");
+  logList.setAttribute("aria-label", t("The lab's events in words, latest first"));
   logBox.append(logHead, logList);
   bottom.append(codeBox, logBox);
   return { bottom, codeBox, logRunSel, logList };
@@ -172,13 +177,13 @@ export function createDelayQueueDom(root) {
   const head = el("header", "panel-head");
   const summary = el("span", "expiry-summary");
   summary.id = "dq-summary";
-  head.append(el("h2", "panel-title", "Delay queue"), summary);
+  head.append(el("h2", "panel-title", t("Delay queue")), summary);
   const intro = el(
     "p",
     "expiry-caption",
-    "“Close the order if it is unpaid after 30 minutes”, five ways: a producer adds orders, consumers look for the due " +
-      "ones. Each is a real client of a Redis engine and every command runs at its virtual arrival time, so races come " +
-      "from timing. The lab has its own engine and its own clock (the buttons below), apart from the clock bar and the console.",
+    t(
+      "“Close the order if it is unpaid after 30 minutes”, five ways: a producer adds orders, consumers look for the due ones. Each is a real client of a Redis engine and every command runs at its virtual arrival time, so races come from timing. The lab has its own engine and its own clock (the buttons below), apart from the clock bar and the console.",
+    ),
   );
   intro.id = "dq-intro";
   const controlsBox = el("div", "dq-controls");
@@ -202,11 +207,11 @@ export function createDelayQueueDom(root) {
 /** The consumer lanes in numbers: a table with the LANE_COLUMNS. */
 function createLanesTable() {
   const details = el("details", "dq-lanes-details");
-  details.append(el("summary", "", "The consumer lanes in numbers"));
+  details.append(el("summary", "", t("The consumer lanes in numbers")));
   const table = el("table", "dq-lanes");
   const thead = el("thead");
   const hr = el("tr");
-  for (const h of LANE_COLUMNS) {
+  for (const h of laneColumns()) {
     const th = el("th", "", h);
     th.scope = "col";
     hr.append(th);
@@ -253,7 +258,7 @@ export function createRunBox(dom, run, runs) {
   // It scrolls: reachable from the keyboard, named by its strategy.
   pre.tabIndex = 0;
   pre.setAttribute("role", "region");
-  pre.setAttribute("aria-label", `Client code of run ${run.label}`);
+  pre.setAttribute("aria-label", t("Client code of run {label}", { label: run.label }));
   pre.textContent = run.code;
   code.append(pre);
   dom.codeBox.append(code);
@@ -266,7 +271,7 @@ export function createRunBox(dom, run, runs) {
  */
 export function clearRuns(dom) {
   dom.runsBox.replaceChildren();
-  dom.codeBox.replaceChildren(el("h3", "expiry-subtitle", "The strategy's client code"));
+  dom.codeBox.replaceChildren(el("h3", "expiry-subtitle", t("The strategy's client code")));
 }
 
 /**
@@ -277,7 +282,7 @@ export function clearRuns(dom) {
 export function showLogRuns(dom, labels) {
   dom.logRunSel.replaceChildren(
     ...labels.map((label, i) => {
-      const o = el("option", "", `run ${label}`);
+      const o = el("option", "", t("run {label}", { label }));
       o.value = String(i);
       return o;
     }),
@@ -304,9 +309,10 @@ export function showFates(box, model) {
 export function showLanes(box, model) {
   const rows = laneRows(model);
   const body = box.lanesBody;
+  const columns = laneColumns().length;
   while (body.rows.length < rows.length) {
     const tr = el("tr");
-    for (let k = 0; k < LANE_COLUMNS.length; k += 1) tr.append(el(k === 0 ? "th" : "td"));
+    for (let k = 0; k < columns; k += 1) tr.append(el(k === 0 ? "th" : "td"));
     /** @type {HTMLTableCellElement} */ (tr.cells[0]).scope = "row";
     body.append(tr);
   }

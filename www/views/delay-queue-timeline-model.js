@@ -5,6 +5,7 @@
 // delay-queue-lanes-canvas.js, the component delay-queue-timeline.js.
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { FATES } from "./delay-queue-model.js";
 
 /** @typedef {import("./delay-queue-model.js").RunModel} RunModel */
@@ -99,11 +100,13 @@ export function timeScale(width, vp) {
  * @param {number} startMs
  */
 export function timelineLabel(label, model, vp, startMs) {
-  return (
-    `Timeline of run ${label}, ${wallClock(startMs + vp.from)} to ${wallClock(startMs + vp.to)}: ` +
-    `${model.tasks.size} tasks — ${FATES.map((f) => `${model.counts[f.id] ?? 0} ${f.label}`).join(", ")}. ` +
-    "Arrow keys pan, + and − zoom, 0 fits the whole run, F follows now."
-  );
+  return t("Timeline of run {label}, {from} to {to}: {n} tasks — {fates}. Arrow keys pan, + and − zoom, 0 fits the whole run, F follows now.", {
+    label,
+    from: wallClock(startMs + vp.from),
+    to: wallClock(startMs + vp.to),
+    n: model.tasks.size,
+    fates: FATES.map((f) => t("{n} {fate}", { n: model.counts[f.id] ?? 0, fate: f.label })).join(t(", ")),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,18 +137,45 @@ function near(list, t, tolMs, key = (it) => it.t0) {
 }
 
 /**
+ * A fate in a sentence ("on time", "duplicate"…), in the page's language.
+ * @param {string} fate
+ */
+function fateWord(fate) {
+  switch (fate) {
+    case "on_time":
+      return t("on time");
+    case "late":
+      return t("late");
+    case "duplicate":
+      return t("duplicate");
+    case "lost":
+      return t("lost");
+    case "paid":
+      return t("paid");
+    case "pending":
+      return t("pending");
+    default:
+      return fate.replace("_", " ");
+  }
+}
+
+/**
  * A task in one line: created, due, paid, each processing, the lateness, the fate.
  * @param {Task} task
  * @param {(t: number) => string} fmt
  */
 export function describeTask(task, fmt) {
   const done = task.processings.filter((p) => p.completed);
-  const parts = [`${task.id}: created ${fmt(task.at)}, due ${fmt(task.due)}`];
-  if (task.paidAt !== null) parts.push(`paid ${fmt(task.paidAt)}${task.removedByPayment ? "" : " (too late)"}`);
-  for (const p of task.processings) parts.push(`processed by consumer ${p.consumer + 1} ${fmt(p.t0)}–${fmt(p.t1)}${p.completed ? "" : " (cut by a crash)"}`);
-  if (task.lateness !== null) parts.push(`lateness ${number(task.lateness)} ms`);
-  else if (done.length > 0) parts.push(`lateness so far ${number(/** @type {number} */ (task.firstDone) - task.due)} ms`);
-  parts.push(task.final ? `fate: ${task.fate.replace("_", " ")}` : `so far: ${task.fate.replace("_", " ")}`);
+  const parts = [t("{task}: created {at}, due {due}", { task: task.id, at: fmt(task.at), due: fmt(task.due) })];
+  if (task.paidAt !== null) parts.push(task.removedByPayment ? t("paid {at}", { at: fmt(task.paidAt) }) : t("paid {at} (too late)", { at: fmt(task.paidAt) }));
+  for (const p of task.processings) {
+    const run = { n: p.consumer + 1, from: fmt(p.t0), to: fmt(p.t1) };
+    parts.push(p.completed ? t("processed by consumer {n} {from}–{to}", run) : t("processed by consumer {n} {from}–{to} (cut by a crash)", run));
+  }
+  if (task.lateness !== null) parts.push(t("lateness {ms} ms", { ms: number(task.lateness) }));
+  else if (done.length > 0) parts.push(t("lateness so far {ms} ms", { ms: number(/** @type {number} */ (task.firstDone) - task.due) }));
+  const fate = fateWord(task.fate);
+  parts.push(task.final ? t("fate: {fate}", { fate }) : t("so far: {fate}", { fate }));
   return parts.join(" · ");
 }
 
@@ -173,49 +203,75 @@ function taskNear(model, fate, t, tol) {
 }
 
 /**
- * What the producer's lane shows near `t`: an order or a payment.
+ * What the producer's lane shows near `at`: an order or a payment.
  * @param {RunModel} model
- * @param {number} t
+ * @param {number} at
  * @param {number} tol
  * @param {(t: number) => string} fmt
  */
-function describeProducer(model, t, tol, fmt) {
+function describeProducer(model, at, tol, fmt) {
   /** @type {import("./delay-queue-model.js").ProducerMark | null} */
   let m = null;
   for (const list of Object.values(model.producer.marks)) {
-    const c = near(list, t, tol);
-    if (c && (!m || Math.abs(c.t0 - t) < Math.abs(m.t0 - t))) m = c;
+    const c = near(list, at, tol);
+    if (c && (!m || Math.abs(c.t0 - at) < Math.abs(m.t0 - at))) m = c;
   }
-  if (!m || Math.abs(m.t0 - t) > tol) return null;
-  const what = m.kind === "order" ? "created" : m.kind === "paid" ? "paid: the payment removed its task" : "paid too late: the task was already taken";
-  return `producer ${fmt(m.t0)}: ${m.task} ${what}`;
+  if (!m || Math.abs(m.t0 - at) > tol) return null;
+  const about = { at: fmt(m.t0), task: m.task };
+  return m.kind === "order"
+    ? t("producer {at}: {task} created", about)
+    : m.kind === "paid"
+      ? t("producer {at}: {task} paid: the payment removed its task", about)
+      : t("producer {at}: {task} paid too late: the task was already taken", about);
 }
 
 /**
- * What consumer `c`'s lane shows near `t`: a processing, a command, a message, a crash, a sleep.
+ * What consumer `c`'s lane shows near `at`: a processing, a command, a message, a crash, a sleep.
  * @param {import("./delay-queue-model.js").Lane} lane
  * @param {number} c
- * @param {number} t
+ * @param {number} at
  * @param {number} tol
  * @param {number} now
  * @param {(t: number) => string} fmt
  */
-function describeLane(lane, c, t, tol, now, fmt) {
-  const who = `consumer ${c + 1}`;
-  const crash = lane.crashes.find((k) => k.at <= t && t <= (k.until ?? now));
-  const p = near(lane.processes, t, tol);
-  if (p && p.t0 - tol <= t && t <= p.t1 + tol) {
-    return `${who} processing ${p.task}, ${fmt(p.t0)}–${fmt(p.t1)}${p.completed ? "" : " (cut by a crash)"}${p.again ? " — a task already processed" : ""}`;
+function describeLane(lane, c, at, tol, now, fmt) {
+  const who = t("consumer {n}", { n: c + 1 });
+  const crash = lane.crashes.find((k) => k.at <= at && at <= (k.until ?? now));
+  const p = near(lane.processes, at, tol);
+  if (p && p.t0 - tol <= at && at <= p.t1 + tol) {
+    const span = { who, task: p.task, from: fmt(p.t0), to: fmt(p.t1) };
+    return (
+      (p.completed ? t("{who} processing {task}, {from}–{to}", span) : t("{who} processing {task}, {from}–{to} (cut by a crash)", span)) +
+      (p.again ? ` — ${t("a task already processed")}` : "")
+    );
   }
-  const cmd = near(lane.commands, t, tol, (it) => it.executed);
-  if (cmd && Math.abs(cmd.executed - t) <= tol) {
-    return `${who}: ${cmd.cmd} → ${cmd.reply} (sent ${fmt(cmd.t0)}, executed ${fmt(cmd.executed)}, reply ${fmt(cmd.t1)})${cmd.empty ? " — empty poll" : ""}`;
+  const cmd = near(lane.commands, at, tol, (it) => it.executed);
+  if (cmd && Math.abs(cmd.executed - at) <= tol) {
+    return (
+      t("{who}: {cmd} → {reply} (sent {sent}, executed {executed}, reply {replied})", {
+        who,
+        cmd: cmd.cmd,
+        reply: cmd.reply,
+        sent: fmt(cmd.t0),
+        executed: fmt(cmd.executed),
+        replied: fmt(cmd.t1),
+      }) + (cmd.empty ? ` — ${t("empty poll")}` : "")
+    );
   }
-  const m = near(lane.messages, t, tol, (it) => it.t1);
-  if (m && Math.abs(m.t1 - t) <= tol) return `${who}: pub/sub message${m.task ? ` for ${m.task}` : ""}, published ${fmt(m.t0)}, delivered ${fmt(m.t1)}`;
-  if (crash) return `${who} is down from ${fmt(crash.at)}${crash.until === null ? "" : ` until ${fmt(crash.until)}`}`;
-  const s = near(lane.sleeps, t, 0);
-  if (s && s.t0 <= t && t <= s.t1) return `${who} sleeps ${fmt(s.t0)} → ${fmt(s.t1)}`;
+  const m = near(lane.messages, at, tol, (it) => it.t1);
+  if (m && Math.abs(m.t1 - at) <= tol) {
+    const msg = { who, task: m.task, published: fmt(m.t0), delivered: fmt(m.t1) };
+    return m.task
+      ? t("{who}: pub/sub message for {task}, published {published}, delivered {delivered}", msg)
+      : t("{who}: pub/sub message, published {published}, delivered {delivered}", msg);
+  }
+  if (crash) {
+    return crash.until === null
+      ? t("{who} is down from {from}", { who, from: fmt(crash.at) })
+      : t("{who} is down from {from} until {until}", { who, from: fmt(crash.at), until: fmt(crash.until) });
+  }
+  const s = near(lane.sleeps, at, 0);
+  if (s && s.t0 <= at && at <= s.t1) return t("{who} sleeps {from} → {to}", { who, from: fmt(s.t0), to: fmt(s.t1) });
   return null;
 }
 
@@ -232,18 +288,18 @@ function describeLane(lane, c, t, tol, now, fmt) {
 export function describeAt(model, info, vp, width, x, y) {
   if (!model || x < GUTTER) return null;
   const scale = timeScale(width, vp);
-  const t = scale.tOf(x);
+  const at = scale.tOf(x);
   const tol = 5 * ((vp.to - vp.from) / scale.plotW);
   const L = timelineLayout(info.consumers, model.lanes.length);
   const fmt = (/** @type {number} */ ms) => wallClock(info.startMs + ms, true);
-  if (y < AXIS_H) return `${fmt(t)} (t = ${number(Math.round(t))} ms)`;
+  if (y < AXIS_H) return `${fmt(at)} (t = ${number(Math.round(at))} ms)`;
   if (y < L.fatesTop + FATES.length * FATE_ROW_H) {
     const row = Math.floor((y - L.fatesTop) / FATE_ROW_H);
-    const task = taskNear(model, FATES[row]?.id, t, tol);
+    const task = taskNear(model, FATES[row]?.id, at, tol);
     return task ? describeTask(task, fmt) : null;
   }
-  if (y < L.lanesTop) return describeProducer(model, t, tol, fmt);
+  if (y < L.lanesTop) return describeProducer(model, at, tol, fmt);
   const c = Math.floor((y - L.lanesTop) / L.laneH);
   const lane = model.lanes[c];
-  return lane ? describeLane(lane, c, t, tol, info.now, fmt) : null;
+  return lane ? describeLane(lane, c, at, tol, info.now, fmt) : null;
 }

@@ -18,6 +18,7 @@
 // the words; pure), delay-queue-renderer.js (the panel's DOM); this file keeps the window and
 // the runs' models and wires them to the runner.
 
+import { t } from "../i18n.js";
 import { createDelayQueueControls, DEFAULT_START_MS, PRESETS } from "./delay-queue-controls.js";
 import { createRunModel } from "./delay-queue-model.js";
 import { createDelayQueueTimeline, wallClock } from "./delay-queue-timeline.js";
@@ -261,7 +262,7 @@ export function createDelayQueueView(root, { runner, store, matchMedia = (q) => 
     if (frame.stepped) {
       dom.announce.textContent = panel.steppedAnnouncement(frame.now, startMs(), views[0]?.model);
     } else if (frame.done && !frame.playing) {
-      dom.announce.textContent = frame.runs.length > 0 ? "The run ended; the fates and metrics are final." : "";
+      dom.announce.textContent = frame.runs.length > 0 ? t("The run ended; the fates and metrics are final.") : "";
     }
     requestDraw();
   });
@@ -276,12 +277,14 @@ export function createDelayQueueView(root, { runner, store, matchMedia = (q) => 
       const r = runner.run({ config, compareStrategy });
       if (r.ok) {
         controls.message(
-          `Running strategy ${config.strategy}${compareStrategy ? ` and strategy ${compareStrategy} on the same orders` : ""} (seed ${config.seed}).`,
+          compareStrategy
+            ? t("Running strategy {a} and strategy {b} on the same orders (seed {seed}).", { a: config.strategy, b: compareStrategy, seed: config.seed })
+            : t("Running strategy {a} (seed {seed}).", { a: config.strategy, seed: config.seed }),
           "ok",
         );
         dom.skipInput.value = config.orders ? "12:29:58" : "";
       } else {
-        controls.message(`Not run: ${r.error}`, "error");
+        controls.message(t("Not run: {error}", { error: r.error }), "error");
       }
     },
   });
@@ -290,19 +293,19 @@ export function createDelayQueueView(root, { runner, store, matchMedia = (q) => 
   dom.stepBtn.addEventListener("click", () => runner.step());
   dom.resetBtn.addEventListener("click", () => {
     const r = runner.reset();
-    if (!r.ok) controls.message(`Reset: ${r.error}.`, "error");
+    if (!r.ok) controls.message(t("Reset: {error}.", { error: r.error }), "error");
   });
   dom.speedSel.addEventListener("change", () => {
     runner.setSpeed(dom.speedSel.value === "max" ? "max" : Number(dom.speedSel.value));
   });
   dom.skipForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    const t = panel.parseSkip(dom.skipInput.value, startMs());
-    const problem = panel.skipProblem(t, { now: frameState.now, startMs: startMs(), durationMs: duration() });
+    const at = panel.parseSkip(dom.skipInput.value, startMs());
+    const problem = panel.skipProblem(at, { now: frameState.now, startMs: startMs(), durationMs: duration() });
     render.showSkipProblem(dom, problem);
-    if (problem !== null || t === null) return;
+    if (problem !== null || at === null) return;
     win.setFollow(true);
-    runner.seek(t);
+    runner.seek(at);
   });
   dom.skipInput.addEventListener("input", () => {
     dom.skipInput.removeAttribute("aria-invalid");

@@ -8,6 +8,7 @@
 
 import { el } from "../dom.js";
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { hitRatio } from "../workload.js";
 import { comparisonCaption, comparisonScale, pct, ratioAxis, ratioSeries } from "./eviction-model.js";
 
@@ -82,9 +83,13 @@ function legendItem(r) {
   li.dataset.points = String(Math.max(0, r.samples.length - 1));
   const swatch = el("span", "ev-swatch");
   swatch.style.background = r.color;
-  const state = r.done ? "" : " (running)";
-  li.append(swatch, el("span", "ev-ratio-label", `run ${r.id}: ${r.label}`), el("span", "ev-ratio-value", `${pct(ratio)} of ${number(r.requests)} requests${state}`));
-  if (r.oom > 0) li.append(el("span", "ev-ratio-oom", ` · ${number(r.oom)} SETs refused (OOM)`));
+  const value = { ratio: pct(ratio), n: number(r.requests) };
+  li.append(
+    swatch,
+    el("span", "ev-ratio-label", t("run {id}: {label}", { id: r.id, label: r.label })),
+    el("span", "ev-ratio-value", r.done ? t("{ratio} of {n} requests", value) : t("{ratio} of {n} requests (running)", value)),
+  );
+  if (r.oom > 0) li.append(el("span", "ev-ratio-oom", ` · ${t("{n} SETs refused (OOM)", { n: number(r.oom) })}`));
   return li;
 }
 
@@ -97,7 +102,7 @@ export function createHitRatioChart(root, onResize) {
   const canvas = el("canvas", "ev-ratio-canvas");
   canvas.id = "eviction-ratio-canvas";
   canvas.setAttribute("role", "img");
-  canvas.setAttribute("aria-label", "Hit ratio over the run's requests");
+  canvas.setAttribute("aria-label", t("Hit ratio over the run's requests"));
   const legend = el("ul", "ev-ratio-legend");
   legend.id = "eviction-ratio-legend";
   root.append(canvas, legend);
@@ -173,12 +178,12 @@ function comparisonRow(policy, status, { lo, hi, best }) {
     fill.style.width = `${(share * 100).toFixed(2)}%`;
     if (r.ratio === best) li.classList.add("is-best");
     value.textContent = pct(r.ratio);
-    const parts = [`last quarter ${pct(steady)}`, `${number(r.evicted)} evicted`];
-    if (r.oom > 0) parts.push(`${number(r.oom)} SETs refused`);
+    const parts = [t("last quarter {ratio}", { ratio: pct(steady) }), t("{n} evicted", { n: number(r.evicted) })];
+    if (r.oom > 0) parts.push(t("{n} SETs refused", { n: number(r.oom) }));
     note.textContent = parts.join(" · ");
   } else {
     li.classList.add(status.policy === policy ? "is-running" : "is-waiting");
-    value.textContent = status.policy === policy ? "running…" : "";
+    value.textContent = status.policy === policy ? t("running…") : "";
   }
   li.append(name, bar, value, note);
   return li;
@@ -196,8 +201,8 @@ export function renderComparison(root, status, caption) {
   const axis = el("li", "ev-cmp-axis");
   axis.setAttribute("aria-hidden", "true");
   const ticks = el("span", "ev-cmp-scale");
-  ticks.append(...scale.ticks.map((t) => el("span", "", t)));
-  axis.append(el("span", ""), ticks, el("span", "", "hit ratio"), el("span", "", ""));
+  ticks.append(...scale.ticks.map((tick) => el("span", "", tick)));
+  axis.append(el("span", ""), ticks, el("span", "", t("hit ratio")), el("span", "", ""));
   const order = status.policiesOrder ?? status.results.map((r) => r.policy);
   root.replaceChildren(axis, ...order.map((policy) => comparisonRow(policy, status, scale)));
   caption.textContent = comparisonCaption(status.results, {

@@ -7,6 +7,7 @@
 
 /** @typedef {import("../workload").WorkloadSpec} WorkloadSpec */
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { DISTRIBUTIONS, TTL_CHOICES, DEFAULT_SPEC, parseWorkloadSpec } from "../workload.js";
 import { POLICY_HELP, parseMaxmemory, parseSamples, policyHelp } from "./eviction-forms.js";
 
@@ -76,27 +77,27 @@ function createMemoryForm() {
   const form = el("form", "xc-row ev-memory-form");
   form.noValidate = true;
   const mmLabel = el("label", "xc-label", "maxmemory ");
-  const mm = input("eviction-maxmemory", "0", 8, "maxmemory", "The limit used_memory is kept under: bytes, or 1600kb, 2mb… (0 = no limit)");
+  const mm = input("eviction-maxmemory", "0", 8, "maxmemory", t("The limit used_memory is kept under: bytes, or 1600kb, 2mb… (0 = no limit)"));
   mmLabel.append(mm);
-  const mmSet = el("button", "btn btn-small", "Set");
+  const mmSet = el("button", "btn btn-small", t("Set"));
   mmSet.type = "submit";
   mmSet.id = "eviction-maxmemory-set";
   const suggest = el("button", "btn btn-small btn-quiet", "");
   suggest.type = "button";
   suggest.id = "eviction-maxmemory-suggest";
   suggest.hidden = true;
-  const policyLabel = el("label", "xc-label", "policy ");
+  const policyLabel = el("label", "xc-label", `${t("policy")} `);
   const policy = select(
     "eviction-policy",
     Object.entries(POLICY_HELP).map(([p, help]) => /** @type {const} */ ([p, p, help])),
     "maxmemory-policy",
-    "maxmemory-policy: which keys may be evicted, and in which order",
+    t("maxmemory-policy: which keys may be evicted, and in which order"),
   );
   policyLabel.append(policy);
-  const samplesLabel = el("label", "xc-label", "samples ");
-  const samples = input("eviction-samples", "5", 3, "maxmemory-samples", "maxmemory-samples: keys sampled per db for each eviction (LRU, LFU, volatile-ttl)");
+  const samplesLabel = el("label", "xc-label", `${t("samples")} `);
+  const samples = input("eviction-samples", "5", 3, "maxmemory-samples", t("maxmemory-samples: keys sampled per db for each eviction (LRU, LFU, volatile-ttl)"));
   samplesLabel.append(samples);
-  const samplesSet = el("button", "btn btn-small", "Set");
+  const samplesSet = el("button", "btn btn-small", t("Set"));
   samplesSet.type = "button";
   samplesSet.id = "eviction-samples-set";
   form.append(mmLabel, mmSet, suggest, policyLabel, samplesLabel, samplesSet);
@@ -180,8 +181,10 @@ export function createMemoryControls(root, handlers) {
       if (suggestion !== undefined && shown.suggestion !== suggestion) {
         shown.suggestion = suggestion;
         suggest.hidden = !suggestion;
-        suggest.textContent = suggestion ? `Use ${suggestion}` : "";
-        suggest.title = suggestion ? `Set maxmemory to ${suggestion}: room for a few thousand of the workload's keys above what the server uses now` : "";
+        suggest.textContent = suggestion ? t("Use {value}", { value: suggestion }) : "";
+        suggest.title = suggestion
+          ? t("Set maxmemory to {value}: room for a few thousand of the workload's keys above what the server uses now", { value: suggestion })
+          : "";
       }
     },
     say,
@@ -201,37 +204,37 @@ function createWorkloadForm() {
   const dist = select(
     "eviction-wl-dist",
     DISTRIBUTIONS.map((d) => /** @type {const} */ ([d.id, d.label])),
-    "Access pattern",
+    t("Access pattern"),
   );
-  dist.title = "Which keys the client asks for";
-  const skewLabel = el("label", "xc-label", "skew ");
-  const skew = input("eviction-wl-skew", String(DEFAULT_SPEC.skew.toFixed(1)), 3, "Zipf skew", "Zipf exponent s: key k is asked for with probability ∝ 1/k^s");
+  dist.title = t("Which keys the client asks for");
+  const skewLabel = el("label", "xc-label", `${t("skew")} `);
+  const skew = input("eviction-wl-skew", String(DEFAULT_SPEC.skew.toFixed(1)), 3, t("Zipf skew"), t("Zipf exponent s: key k is asked for with probability ∝ 1/k^s"));
   skewLabel.append(skew);
-  const keysLabel = el("label", "xc-label", "keys ");
-  const keys = input("eviction-wl-keys", String(DEFAULT_SPEC.keys), 7, "Distinct keys", "How many distinct keys the client asks for (key:0 … key:N−1)");
+  const keysLabel = el("label", "xc-label", t("keys "));
+  const keys = input("eviction-wl-keys", String(DEFAULT_SPEC.keys), 7, t("Distinct keys"), t("How many distinct keys the client asks for (key:0 … key:N−1)"));
   keysLabel.append(keys);
-  const rateLabel = el("label", "xc-label", "rate ");
-  const rate = input("eviction-wl-rate", String(DEFAULT_SPEC.rate), 6, "Requests per second of virtual time");
+  const rateLabel = el("label", "xc-label", `${t("rate")} `);
+  const rate = input("eviction-wl-rate", String(DEFAULT_SPEC.rate), 6, t("Requests per second of virtual time"));
   rateLabel.append(rate, document.createTextNode(" req/s"));
-  const reqLabel = el("label", "xc-label", "requests ");
-  const requests = input("eviction-wl-requests", String(DEFAULT_SPEC.requests), 7, "Requests to run (0: until stopped)");
+  const reqLabel = el("label", "xc-label", `${t("requests")} `);
+  const requests = input("eviction-wl-requests", String(DEFAULT_SPEC.requests), 7, t("Requests to run (0: until stopped)"));
   reqLabel.append(requests);
   row1.append(dist, skewLabel, keysLabel, rateLabel, reqLabel);
 
   const row2 = el("div", "xc-row");
-  const valueLabel = el("label", "xc-label", "value ");
-  const value = input("eviction-wl-value", String(DEFAULT_SPEC.valueBytes), 5, "Value size in bytes");
+  const valueLabel = el("label", "xc-label", `${t("value")} `);
+  const value = input("eviction-wl-value", String(DEFAULT_SPEC.valueBytes), 5, t("Value size in bytes"));
   valueLabel.append(value, document.createTextNode(" B"));
   const ttlLabel = el("label", "xc-label", "TTL ");
   const ttl = select(
     "eviction-wl-ttl",
     TTL_CHOICES.map((c) => /** @type {const} */ ([c.id, c.label, c.title])),
-    "TTL of the keys it sets",
+    t("TTL of the keys it sets"),
   );
-  ttl.title = "volatile-* policies evict only keys with a TTL";
+  ttl.title = t("volatile-* policies evict only keys with a TTL");
   ttlLabel.append(ttl);
-  const seedLabel = el("label", "xc-label", "seed ");
-  const seed = input("eviction-wl-seed", String(DEFAULT_SPEC.seed), 5, "Workload seed", "The same seed asks for the same keys at the same virtual times");
+  const seedLabel = el("label", "xc-label", `${t("seed")} `);
+  const seed = input("eviction-wl-seed", String(DEFAULT_SPEC.seed), 5, t("Workload seed"), t("The same seed asks for the same keys at the same virtual times"));
   seedLabel.append(seed);
   const flushLabel = el("label", "xc-label ev-check");
   const flush = el("input");
@@ -239,23 +242,23 @@ function createWorkloadForm() {
   flush.id = "eviction-wl-flush";
   // Unticked: a run never wipes keys made in the console unless asked to.
   flush.checked = false;
-  flushLabel.title = "Start from an empty server (FLUSHALL), so runs under different policies start alike";
-  flushLabel.append(flush, document.createTextNode(" FLUSHALL first"));
+  flushLabel.title = t("Start from an empty server (FLUSHALL), so runs under different policies start alike");
+  flushLabel.append(flush, document.createTextNode(` ${t("FLUSHALL first")}`));
   row2.append(valueLabel, ttlLabel, seedLabel, flushLabel);
 
   const row3 = el("div", "xc-row");
-  const start = el("button", "btn btn-small btn-go", "▶ Start");
+  const start = el("button", "btn btn-small btn-go", t("▶ Start"));
   start.type = "submit";
   start.id = "eviction-wl-start";
-  const stop = el("button", "btn btn-small", "■ Stop");
+  const stop = el("button", "btn btn-small", t("■ Stop"));
   stop.type = "button";
   stop.id = "eviction-wl-stop";
   stop.disabled = true;
-  const compare = el("button", "btn btn-small", "Compare policies");
+  const compare = el("button", "btn btn-small", t("Compare policies"));
   compare.type = "button";
   compare.id = "eviction-wl-compare";
-  compare.title = "Run this workload once per policy, each on a fresh engine with this page's maxmemory and samples, and show the hit ratios side by side";
-  const cancel = el("button", "btn btn-small btn-quiet", "Cancel");
+  compare.title = t("Run this workload once per policy, each on a fresh engine with this page's maxmemory and samples, and show the hit ratios side by side");
+  const cancel = el("button", "btn btn-small btn-quiet", t("Cancel"));
   cancel.type = "button";
   cancel.id = "eviction-wl-cancel";
   cancel.hidden = true;
@@ -329,7 +332,7 @@ export function createWorkloadControls(root, handlers) {
      */
     setRunning({ live, comparing }) {
       stop.disabled = !live;
-      start.textContent = live ? "▶ Restart" : "▶ Start";
+      start.textContent = live ? t("▶ Restart") : t("▶ Start");
       compare.disabled = comparing;
       cancel.hidden = !comparing;
     },

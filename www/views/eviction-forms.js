@@ -5,17 +5,34 @@
 // (The workload form's fields are parsed by www/workload.js parseWorkloadSpec.)
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 
-/** The eight policies with what each one evicts. */
+/** The eight policies with what each one evicts (getters: in the page's language when read). */
 export const POLICY_HELP = Object.freeze({
-  noeviction: "evict nothing: commands that may grow memory get an OOM error",
-  "allkeys-lru": "any key, least recently used first (sampled)",
-  "allkeys-lfu": "any key, least frequently used first (sampled)",
-  "allkeys-random": "any key, at random",
-  "volatile-lru": "only keys with a TTL, least recently used first (sampled)",
-  "volatile-lfu": "only keys with a TTL, least frequently used first (sampled)",
-  "volatile-random": "only keys with a TTL, at random",
-  "volatile-ttl": "only keys with a TTL, the soonest to expire first (sampled)",
+  get noeviction() {
+    return t("evict nothing: commands that may grow memory get an OOM error");
+  },
+  get "allkeys-lru"() {
+    return t("any key, least recently used first (sampled)");
+  },
+  get "allkeys-lfu"() {
+    return t("any key, least frequently used first (sampled)");
+  },
+  get "allkeys-random"() {
+    return t("any key, at random");
+  },
+  get "volatile-lru"() {
+    return t("only keys with a TTL, least recently used first (sampled)");
+  },
+  get "volatile-lfu"() {
+    return t("only keys with a TTL, least frequently used first (sampled)");
+  },
+  get "volatile-random"() {
+    return t("only keys with a TTL, at random");
+  },
+  get "volatile-ttl"() {
+    return t("only keys with a TTL, the soonest to expire first (sampled)");
+  },
 });
 
 export const MAX_SAMPLES_CONTROL = 10_000;
@@ -36,14 +53,14 @@ export const MAX_LRU_KEYS = 200_000;
  * @returns {Parsed<string>}
  */
 export function parseMaxmemory(text) {
-  const t = String(text).trim().toLowerCase().replace(/\s+/g, "");
-  if (!/^\d{1,15}(b|k|kb|m|mb|g|gb)?$/.test(t)) {
+  const v = String(text).trim().toLowerCase().replace(/\s+/g, "");
+  if (!/^\d{1,15}(b|k|kb|m|mb|g|gb)?$/.test(v)) {
     return {
       ok: false,
-      message: "maxmemory: bytes, or a number with a unit as redis.conf writes it — 1600kb, 2mb, 1gb (k = 1000, kb = 1024); 0 means no limit.",
+      message: t("maxmemory: bytes, or a number with a unit as redis.conf writes it — 1600kb, 2mb, 1gb (k = 1000, kb = 1024); 0 means no limit."),
     };
   }
-  return { ok: true, value: t };
+  return { ok: true, value: v };
 }
 
 /**
@@ -52,12 +69,14 @@ export function parseMaxmemory(text) {
  * @returns {Parsed<number>}
  */
 export function parseSamples(text) {
-  const t = String(text).trim();
-  const n = /^\d{1,6}$/.test(t) ? Number(t) : Number.NaN;
+  const v = String(text).trim();
+  const n = /^\d{1,6}$/.test(v) ? Number(v) : Number.NaN;
   if (!(n >= 1 && n <= MAX_SAMPLES_CONTROL)) {
     return {
       ok: false,
-      message: `maxmemory-samples: a whole number from 1 to ${number(MAX_SAMPLES_CONTROL)} here (5 is the default; 10 comes close to true LRU and costs more CPU per eviction).`,
+      message: t("maxmemory-samples: a whole number from 1 to {max} here (5 is the default; 10 comes close to true LRU and costs more CPU per eviction).", {
+        max: number(MAX_SAMPLES_CONTROL),
+      }),
     };
   }
   return { ok: true, value: n };
@@ -65,7 +84,7 @@ export function parseSamples(text) {
 
 /** The help line under the policy select. */
 /** @param {string} policy */
-export const policyHelp = (policy) => `${policy}: ${/** @type {Record<string, string>} */ (POLICY_HELP)[policy] ?? ""}.`;
+export const policyHelp = (policy) => t("{policy}: {help}.", { policy, help: /** @type {Record<string, string>} */ (POLICY_HELP)[policy] ?? "" });
 
 /**
  * The LRU experiment's form: the old keys and the user's samples value, and the series to run
@@ -77,11 +96,11 @@ export const policyHelp = (policy) => `${policy}: ${/** @type {Record<string, st
 export function parseLruParams(keysText, samplesText) {
   const keys = Number(String(keysText).trim().replace(/[,_]/g, ""));
   if (!(Number.isInteger(keys) && keys >= 10 && keys <= MAX_LRU_KEYS)) {
-    return { ok: false, field: "keys", message: `Keys: a whole number from 10 to ${number(MAX_LRU_KEYS)} (the docs' figure uses about 5,000–10,000).` };
+    return { ok: false, field: "keys", message: t("Keys: a whole number from 10 to {max} (the docs' figure uses about 5,000–10,000).", { max: number(MAX_LRU_KEYS) }) };
   }
   const samples = Number(String(samplesText).trim());
   if (!(Number.isInteger(samples) && samples >= 1 && samples <= 64)) {
-    return { ok: false, field: "samples", message: "Samples: a whole number from 1 to 64 (5 and 10 are always shown)." };
+    return { ok: false, field: "samples", message: t("Samples: a whole number from 1 to 64 (5 and 10 are always shown).") };
   }
   return { ok: true, keys, series: [0, 5, 10, samples].filter((s, i, a) => a.indexOf(s) === i) };
 }
@@ -90,17 +109,16 @@ export function parseLruParams(keysText, samplesText) {
  * A series' name: "true LRU" or "samples 5".
  * @param {{samples: number}} r
  */
-export const seriesName = (r) => (r.samples === 0 ? "true LRU" : `samples ${r.samples}`);
+export const seriesName = (r) => (r.samples === 0 ? t("true LRU") : t("samples {n}", { n: r.samples }));
 
 /**
  * What the figure shows, in words.
  * @param {number} keys  old keys in the experiment
  */
 export function lruCaption(keys) {
-  return (
-    `${number(keys)} old keys were written one (virtual) second apart, so each has its own LRU clock value; then ${number(keys / 2)} new keys ` +
-    "under a maxmemory that forces as many old ones out (allkeys-lru). Bars: the share of each tenth of the old keys that was evicted, oldest on the left. " +
-    "True LRU evicts exactly the older half; the sampled pool blurs the edge — more samples, sharper edge."
+  return t(
+    "{keys} old keys were written one (virtual) second apart, so each has its own LRU clock value; then {half} new keys under a maxmemory that forces as many old ones out (allkeys-lru). Bars: the share of each tenth of the old keys that was evicted, oldest on the left. True LRU evicts exactly the older half; the sampled pool blurs the edge — more samples, sharper edge.",
+    { keys: number(keys), half: number(keys / 2) },
   );
 }
 
@@ -109,8 +127,9 @@ export function lruCaption(keys) {
  * @param {number} d  0…9
  */
 export function decileLabels(d) {
+  const range = { from: d * 10, to: (d + 1) * 10 };
   return {
-    row: `${d * 10}–${(d + 1) * 10}%${d === 0 ? " (oldest)" : d === 9 ? " (newest)" : ""}`,
-    tick: d === 0 ? "oldest" : d === 9 ? "newest" : `${d * 10}%`,
+    row: d === 0 ? t("{from}–{to}% (oldest)", range) : d === 9 ? t("{from}–{to}% (newest)", range) : `${range.from}–${range.to}%`,
+    tick: d === 0 ? t("oldest") : d === 9 ? t("newest") : `${d * 10}%`,
   };
 }

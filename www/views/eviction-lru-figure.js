@@ -9,6 +9,7 @@
 
 import { el } from "../dom.js";
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { LRU_DEFAULTS, decileLabels, lruCaption, parseLruParams, seriesName } from "./eviction-forms.js";
 
 export { LRU_DEFAULTS, MAX_LRU_KEYS } from "./eviction-forms.js";
@@ -39,7 +40,7 @@ function renderBars(chart, results) {
       const b = el("span", "ev-lru-bar");
       b.style.height = `${(v * 100).toFixed(2)}%`;
       b.style.background = colorOf(i);
-      b.title = `${seriesName(r)}: ${(v * 100).toFixed(1)}% of the keys ${d * 10}–${(d + 1) * 10}% oldest evicted`;
+      b.title = t("{series}: {share}% of the keys {from}–{to}% oldest evicted", { series: seriesName(r), share: (v * 100).toFixed(1), from: d * 10, to: (d + 1) * 10 });
       b.dataset.samples = String(r.samples);
       b.dataset.share = String(v);
       bars.append(b);
@@ -61,7 +62,7 @@ function renderBars(chart, results) {
 function renderTable(table, results) {
   const head = el("thead");
   const hr = el("tr");
-  hr.append(el("th", "", "old keys by age"));
+  hr.append(el("th", "", t("old keys by age")));
   for (const r of results) hr.append(el("th", "", seriesName(r)));
   head.append(hr);
   const body = el("tbody");
@@ -78,7 +79,7 @@ function renderTable(table, results) {
     body.append(tr);
   }
   const tr = el("tr", "ev-lru-newrow");
-  tr.append(el("th", "", "new keys"));
+  tr.append(el("th", "", t("new keys")));
   for (const r of results) {
     const td = el("td", "", `${(r.newKeysEvicted * 100).toFixed(1)}%`);
     td.dataset.samples = String(r.samples);
@@ -116,24 +117,24 @@ export function renderLruFigure(chart, table, legend, results) {
 function createForm(box) {
   const form = el("form", "xc-row ev-lru-form");
   form.noValidate = true;
-  const keysLabel = el("label", "xc-label", "keys ");
+  const keysLabel = el("label", "xc-label", t("keys "));
   const keysInput = el("input", "xc-input");
   keysInput.id = "eviction-lru-keys";
   keysInput.value = String(LRU_DEFAULTS.keys);
   keysInput.size = 7;
-  keysInput.setAttribute("aria-label", "Old keys in the experiment");
+  keysInput.setAttribute("aria-label", t("Old keys in the experiment"));
   keysLabel.append(keysInput);
-  const samplesLabel = el("label", "xc-label", "and samples ");
+  const samplesLabel = el("label", "xc-label", `${t("and samples")} `);
   const samplesInput = el("input", "xc-input");
   samplesInput.id = "eviction-lru-samples";
   samplesInput.value = String(LRU_DEFAULTS.samples);
   samplesInput.size = 3;
-  samplesInput.setAttribute("aria-label", "Your maxmemory-samples value to compare");
+  samplesInput.setAttribute("aria-label", t("Your maxmemory-samples value to compare"));
   samplesLabel.append(samplesInput);
-  const runButton = el("button", "btn btn-small", "Run");
+  const runButton = el("button", "btn btn-small", t("Run"));
   runButton.type = "submit";
   runButton.id = "eviction-lru-run";
-  form.append(el("span", "xc-label", "true LRU, samples 5 and 10"), samplesLabel, keysLabel, runButton);
+  form.append(el("span", "xc-label", t("true LRU, samples 5 and 10")), samplesLabel, keysLabel, runButton);
   const message = el("p", "xc-message");
   message.id = "eviction-lru-message";
   message.setAttribute("role", "status");
@@ -143,7 +144,7 @@ function createForm(box) {
   const chart = el("div", "ev-lru-chart");
   chart.id = "eviction-lru-chart";
   chart.setAttribute("role", "img");
-  chart.setAttribute("aria-label", "Share of each tenth of the old keys evicted, oldest first (the numbers are in the table below)");
+  chart.setAttribute("aria-label", t("Share of each tenth of the old keys evicted, oldest first (the numbers are in the table below)"));
   const table = el("table", "ev-lru-table");
   table.id = "eviction-lru-table";
   box.append(form, message, caption, legend, chart, table);
@@ -182,7 +183,7 @@ export function createLruFigure(box, { lruExperiment, now, done }) {
     ui.keysInput.removeAttribute("aria-invalid");
     ui.samplesInput.removeAttribute("aria-invalid");
     ui.runButton.disabled = true;
-    say(`Running the experiment with ${number(p.keys)} keys on separate engines…`, "info");
+    say(t("Running the experiment with {n} keys on separate engines…", { n: number(p.keys) }), "info");
     // One series per task, after the message painted: each takes tens of ms at 10,000 keys,
     // and the page stays responsive in between.
     /** @type {LruResult[]} */
@@ -194,7 +195,7 @@ export function createLruFigure(box, { lruExperiment, now, done }) {
       spent += now() - t0;
       if (r === null) {
         ui.runButton.disabled = false;
-        say("The experiment could not run (the engine is restarting).", "error");
+        say(t("The experiment could not run (the engine is restarting)."), "error");
         return;
       }
       got.push(r);
@@ -204,7 +205,7 @@ export function createLruFigure(box, { lruExperiment, now, done }) {
       }
       ui.runButton.disabled = false;
       results = got;
-      say(`Done in ${number(Math.round(spent))} ms (seed ${LRU_DEFAULTS.seed}).`, "ok");
+      say(t("Done in {ms} ms (seed {seed}).", { ms: number(Math.round(spent)), seed: LRU_DEFAULTS.seed }), "ok");
       done();
     };
     setTimeout(next, 30);

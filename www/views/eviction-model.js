@@ -11,6 +11,7 @@
 // navigation, the workload and comparison lines).
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { formatTimeOfDay } from "./clock-model.js";
 import { formatBytes } from "./eviction-report.js";
 
@@ -355,7 +356,7 @@ export function followRuns(state, { run, compare }, clockNow) {
     const updated = { ...entry, rate: run.spec.rate, samples: run.samples, requests: run.requests, total: run.total, done: run.done, oom: run.counts.oom };
     s = { ...s, runs: runs.map((r) => (r === entry ? updated : r)) };
     if (run.counts.oom > s.oomSeenFromRun) {
-      s = noteOom({ ...s, oomSeenFromRun: run.counts.oom }, { text: run.lastError, command: "SET (the workload)", from: "workload", at: clockNow });
+      s = noteOom({ ...s, oomSeenFromRun: run.counts.oom }, { text: run.lastError, command: t("SET (the workload)"), from: "workload", at: clockNow });
     }
     if (changed) s = touch(s, "ratio", "workload");
   }
@@ -412,7 +413,8 @@ export function detailNav(s) {
     text:
       event === null
         ? ""
-        : `eviction ${number(n)} of ${number(s.seen)}${s.selected === null ? " (latest)" : ""}${s.seen > s.kept.length ? ` · the last ${number(s.kept.length)} are kept` : ""}`,
+        : (s.selected === null ? t("eviction {n} of {seen} (latest)", { n: number(n), seen: number(s.seen) }) : t("eviction {n} of {seen}", { n: number(n), seen: number(s.seen) })) +
+          (s.seen > s.kept.length ? ` · ${t("the last {n} are kept", { n: number(s.kept.length) })}` : ""),
   };
 }
 
@@ -481,7 +483,8 @@ export function inOom(s) {
 
 /** @param {EvictionState} s */
 export function headText(s) {
-  const parts = [policyNow(s), `samples ${s.config.samples ?? "?"}`, `${number(s.seen)} eviction${s.seen === 1 ? "" : "s"} seen`];
+  const seen = number(s.seen);
+  const parts = [policyNow(s), t("samples {n}", { n: s.config.samples ?? "?" }), s.seen === 1 ? t("{n} eviction seen", { n: seen }) : t("{n} evictions seen", { n: seen })];
   if (s.memory && !s.memory.fromRun) parts.push(`evicted_keys ${number(s.memory.evicted)}`);
   if (inOom(s)) parts.push("OOM");
   return parts.join(" · ");
@@ -506,7 +509,10 @@ export function gauge(memory) {
       unlimited: true,
       fill: "100%",
       limit: null,
-      text: `used_memory ${formatBytes(used)} (${number(used)} B) · maxmemory 0: no limit, so nothing is ever evicted. Set a limit to see eviction.`,
+      text: t("used_memory {used} ({bytes} B) · maxmemory 0: no limit, so nothing is ever evicted. Set a limit to see eviction.", {
+        used: formatBytes(used),
+        bytes: number(used),
+      }),
       suggestion: suggestMaxmemory(memory),
     };
   }
@@ -519,9 +525,15 @@ export function gauge(memory) {
     fill: `${((used / span) * 100).toFixed(2)}%`,
     limit: `${((maxmemory / span) * 100).toFixed(2)}%`,
     text:
-      `used_memory ${formatBytes(used)} of maxmemory ${formatBytes(maxmemory)} (${share}%) · ${number(memory.keys)} keys, ${number(memory.expires)} with a TTL` +
-      (over ? ` · over the limit by ${number(used - maxmemory)} B` : "") +
-      (memory.fromRun ? " · as the workload last read INFO (every 250 requests)" : ""),
+      t("used_memory {used} of maxmemory {max} ({share}%) · {keys} keys, {expires} with a TTL", {
+        used: formatBytes(used),
+        max: formatBytes(maxmemory),
+        share,
+        keys: number(memory.keys),
+        expires: number(memory.expires),
+      }) +
+      (over ? ` · ${t("over the limit by {n} B", { n: number(used - maxmemory) })}` : "") +
+      (memory.fromRun ? ` · ${t("as the workload last read INFO (every 250 requests)")}` : ""),
     suggestion: "",
   };
 }
@@ -535,21 +547,27 @@ export function oomText(s) {
   const m = s.memory ?? { used: 0, maxmemory: 0, expires: 0 };
   const why =
     p === "noeviction"
-      ? "The policy is noeviction: Redis never evicts."
+      ? t("The policy is noeviction: Redis never evicts.")
       : p.startsWith("volatile")
         ? m.expires === 0
-          ? `${p} evicts only keys with a TTL, and no key has one (INFO keyspace: expires=0), so there is nothing it may evict.`
-          : `${p} evicts only keys with a TTL, and none could be evicted.`
-        : "Nothing could be evicted.";
+          ? t("{policy} evicts only keys with a TTL, and no key has one (INFO keyspace: expires=0), so there is nothing it may evict.", { policy: p })
+          : t("{policy} evicts only keys with a TTL, and none could be evicted.", { policy: p })
+        : t("Nothing could be evicted.");
   const oom = s.oom ?? { text: "", command: "", from: "", at: 0 };
   return {
     policy: p,
-    title: "OOM: commands that may grow memory are refused",
-    text:
-      ` used_memory ${number(m.used)} B > maxmemory ${number(m.maxmemory)} B. ${why} SET, LPUSH, INCR… get the error below; ` +
-      "GET, DEL, EXPIRE and other reads or deletions still run.",
+    title: t("OOM: commands that may grow memory are refused"),
+    text: ` ${t("used_memory {used} B > maxmemory {max} B. {why} SET, LPUSH, INCR… get the error below; GET, DEL, EXPIRE and other reads or deletions still run.", {
+      used: number(m.used),
+      max: number(m.maxmemory),
+      why,
+    })}`,
     error: `(error) ${oom.text}`,
-    from: ` — last refused: ${oom.command} (${oom.from}) at ${formatTimeOfDay(oom.at)}`,
+    from: ` — ${t("last refused: {command} ({from}) at {time}", {
+      command: oom.command,
+      from: oom.from === "console" ? t("console") : oom.from === "workload" ? t("workload") : oom.from,
+      time: formatTimeOfDay(oom.at),
+    })}`,
   };
 }
 
@@ -559,10 +577,9 @@ export function oomText(s) {
  * @param {Memory | null} memory
  */
 export function lostText(lost, memory) {
-  return (
-    `The engine's events could not be read ${number(lost)}× (its event serializer refused a value — under volatile-ttl the ` +
-    "scores are ULLONG_MAX − the expire time, above what a JavaScript number holds exactly). Evictions did happen " +
-    `(evicted_keys ${memory ? number(memory.evicted) : "?"}), but their reports are lost. This is a bug in redisplay.`
+  return t(
+    "The engine's events could not be read {n}× (its event serializer refused a value — under volatile-ttl the scores are ULLONG_MAX − the expire time, above what a JavaScript number holds exactly). Evictions did happen (evicted_keys {evicted}), but their reports are lost. This is a bug in redisplay.",
+    { n: number(lost), evicted: memory ? number(memory.evicted) : "?" },
   );
 }
 
@@ -571,11 +588,14 @@ export function lostText(lost, memory) {
  * @param {EvictionState} s
  */
 export function noEvictionText(s) {
-  if (inOom(s)) return `No eviction: ${policyNow(s)} can evict nothing here (see above), so Redis refuses commands that may grow memory instead.`;
+  if (inOom(s)) return t("No eviction: {policy} can evict nothing here (see above), so Redis refuses commands that may grow memory instead.", { policy: policyNow(s) });
   if (s.memory && s.memory.maxmemory === 0) {
-    return "No eviction yet: maxmemory is 0. Set maxmemory (try the suggestion above), then add keys — the workload below does it, or SET in the console.";
+    return t("No eviction yet: maxmemory is 0. Set maxmemory (try the suggestion above), then add keys — the workload below does it, or SET in the console.");
   }
-  return `No eviction yet. Keys are evicted before a command runs while used_memory is above maxmemory; with ${policyNow(s)}, fill the memory with the workload below or SET in the console.`;
+  return t(
+    "No eviction yet. Keys are evicted before a command runs while used_memory is above maxmemory; with {policy}, fill the memory with the workload below or SET in the console.",
+    { policy: policyNow(s) },
+  );
 }
 
 /**
@@ -592,12 +612,15 @@ export const pct = (v, digits = 1) => (v === null || v === undefined || Number.i
  * @param {boolean} paused
  */
 export function runLine(st, ratio, paused) {
-  const state = st.done ? (st.stopped ? "stopped" : "done") : paused ? "waiting for the clock (paused)" : "running";
-  return (
-    `${st.label}: ${number(st.requests)}${st.total > 0 ? ` of ${number(st.total)}` : ""} requests, ${state} · hit ratio ${pct(ratio)} ` +
-    `(INFO: ${number(st.info.hits)} hits, ${number(st.info.misses)} misses) · ${number(st.info.evicted)} evicted` +
-    (st.counts.oom > 0 ? ` · ${number(st.counts.oom)} SETs refused (OOM)` : "")
-  );
+  const state = st.done ? (st.stopped ? t("stopped") : t("done")) : paused ? t("waiting for the clock (paused)") : t("running");
+  const vars = { label: st.label, n: number(st.requests), total: number(st.total), state };
+  const parts = [
+    st.total > 0 ? t("{label}: {n} of {total} requests, {state}", vars) : t("{label}: {n} requests, {state}", vars),
+    t("hit ratio {ratio} (INFO: {hits} hits, {misses} misses)", { ratio: pct(ratio), hits: number(st.info.hits), misses: number(st.info.misses) }),
+    t("{n} evicted", { n: number(st.info.evicted) }),
+  ];
+  if (st.counts.oom > 0) parts.push(t("{n} SETs refused (OOM)", { n: number(st.counts.oom) }));
+  return parts.join(" · ");
 }
 
 /**
@@ -606,10 +629,15 @@ export function runLine(st, ratio, paused) {
  * @param {string} spec  the workload in words
  */
 export function compareLine(st, spec) {
-  const head = `${spec}, ${number(st.spec.requests)} requests, maxmemory ${number(Number(st.config.maxmemory))}, samples ${st.config["maxmemory-samples"] ?? "5"}`;
-  if (st.failed) return `${head}: ${st.failed === "cancelled" ? "cancelled" : `failed: ${st.failed}`}.`;
-  if (st.running) return `${head}: running ${st.policy ?? ""} (${Math.round(st.progress * 100)}%)…`;
-  return `${head}. Hit ratio over the whole run; "last quarter" is the steady state once the cache is warm.`;
+  const head = t("{spec}, {requests} requests, maxmemory {max}, samples {samples}", {
+    spec,
+    requests: number(st.spec.requests),
+    max: number(Number(st.config.maxmemory)),
+    samples: st.config["maxmemory-samples"] ?? "5",
+  });
+  if (st.failed) return st.failed === "cancelled" ? t("{head}: cancelled.", { head }) : t("{head}: failed: {error}.", { head, error: st.failed });
+  if (st.running) return t("{head}: running {policy} ({pct}%)…", { head, policy: st.policy ?? "", pct: Math.round(st.progress * 100) });
+  return t("{head}. Hit ratio over the whole run; \"last quarter\" is the steady state once the cache is warm.", { head });
 }
 
 /**
@@ -622,10 +650,14 @@ export function compareLine(st, spec) {
 export function runStarted(spec, label, startMs, maxmemory) {
   const limited = Number(maxmemory) > 0;
   return {
-    note: `(eviction view) workload ${label}: ${spec.requests > 0 ? number(spec.requests) : "unlimited"} requests — GET key, and SET key on a miss — from ${formatTimeOfDay(startMs)} virtual time.`,
+    note: t("(eviction view) workload {label}: {requests} requests — GET key, and SET key on a miss — from {time} virtual time.", {
+      label,
+      requests: spec.requests > 0 ? number(spec.requests) : t("unlimited"),
+      time: formatTimeOfDay(startMs),
+    }),
     message: limited
-      ? "Started. Requests run as virtual time passes: if the clock is paused, press Play or step."
-      : "Started — but maxmemory is 0 (no limit): the cache never fills and nothing is evicted. Set maxmemory above.",
+      ? t("Started. Requests run as virtual time passes: if the clock is paused, press Play or step.")
+      : t("Started — but maxmemory is 0 (no limit): the cache never fills and nothing is evicted. Set maxmemory above."),
     kind: limited ? "ok" : "error",
   };
 }
@@ -649,7 +681,12 @@ export function compareRequest(spec, specText, maxmemory, configGet) {
   }
   return {
     config,
-    note: `(eviction view) compare policies: ${specText}, ${number(spec.requests > 0 ? spec.requests : 20_000)} requests, on a fresh engine per policy with maxmemory ${number(max)} and samples ${config["maxmemory-samples"]}.`,
+    note: t("(eviction view) compare policies: {spec}, {requests} requests, on a fresh engine per policy with maxmemory {max} and samples {samples}.", {
+      spec: specText,
+      requests: number(spec.requests > 0 ? spec.requests : 20_000),
+      max: number(max),
+      samples: config["maxmemory-samples"],
+    }),
   };
 }
 
@@ -693,8 +730,9 @@ export function ratioAxis(runs) {
   const rates = new Set(runs.map((r) => r.rate));
   const rate = rates.size === 1 ? [...rates][0] : null;
   const secs = rate ? maxX / rate : null;
-  const time = secs === null ? "" : ` = ${secs < 120 ? `${Number(secs.toFixed(1))} s` : `${Number((secs / 60).toFixed(1))} min`} of virtual time`;
-  return { maxX, label: `${number(maxX)} requests${time}` };
+  if (secs === null) return { maxX, label: t("{n} requests", { n: number(maxX) }) };
+  const time = secs < 120 ? t("{n} s", { n: Number(secs.toFixed(1)) }) : t("{n} min", { n: Number((secs / 60).toFixed(1)) });
+  return { maxX, label: t("{n} requests = {time} of virtual time", { n: number(maxX), time }) };
 }
 
 /**
@@ -721,16 +759,22 @@ export function comparisonCaption(results, { finished = true, maxmemory = null, 
   if (finished && results.length > 0 && results.every((r) => (r.evicted ?? 0) === 0 && (r.oom ?? 0) === 0)) {
     // Eight equal bars would say nothing: say why.
     const limit = maxmemory !== null && Number(maxmemory) > 0 ? `maxmemory ${formatBytes(Number(maxmemory))}` : "maxmemory";
-    return (
-      `The cache never filled: every key this workload asked for${keys ? ` (of ${number(keys)})` : ""} fit under ${limit}, so no policy ` +
-      "evicted anything and every policy shows the same hit ratio (the misses are first requests). Lower maxmemory, or ask for more keys or " +
-      "bigger values, to make the policies choose."
-    );
+    return keys
+      ? t(
+          "The cache never filled: every key this workload asked for (of {keys}) fit under {limit}, so no policy evicted anything and every policy shows the same hit ratio (the misses are first requests). Lower maxmemory, or ask for more keys or bigger values, to make the policies choose.",
+          { keys: number(keys), limit },
+        )
+      : t(
+          "The cache never filled: every key this workload asked for fit under {limit}, so no policy evicted anything and every policy shows the same hit ratio (the misses are first requests). Lower maxmemory, or ask for more keys or bigger values, to make the policies choose.",
+          { limit },
+        );
   }
   const ne = results.find((r) => r.policy === "noeviction");
   return ne && ne.oom > 0
-    ? `noeviction evicts nothing: once memory is full it refuses new keys (${number(ne.oom)} SETs got the OOM error) and keeps the first ` +
-        "keys that fit — with a skewed workload mostly hot ones, so its hit ratio can look good while the application sees errors."
+    ? t(
+        "noeviction evicts nothing: once memory is full it refuses new keys ({n} SETs got the OOM error) and keeps the first keys that fit — with a skewed workload mostly hot ones, so its hit ratio can look good while the application sees errors.",
+        { n: number(ne.oom) },
+      )
     : "";
 }
 

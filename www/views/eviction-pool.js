@@ -7,6 +7,7 @@
 
 import { el } from "../dom.js";
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { barScale, barValue, commonPrefix, formatBytes } from "./eviction-report.js";
 
 export { commonPrefix } from "./eviction-report.js";
@@ -14,22 +15,55 @@ export { commonPrefix } from "./eviction-report.js";
 /** @typedef {import("./eviction-report.js").ReadReport} ReadReport */
 /** @typedef {import("./eviction-report.js").Slot} Slot */
 
+// The words are getters: in the page's language when read.
 /** @type {Record<string, string>} */
 const SCORE_MEANING = {
-  lru: "score = idle time (ms, from the 1-second LRU clock): the longer unused, the better a victim",
-  lfu: "score = 255 − the LFU counter (decayed): the less used, the better a victim",
-  ttl: "score = ULLONG_MAX − the expire time: the sooner it expires, the better a victim",
+  get lru() {
+    return t("score = idle time (ms, from the 1-second LRU clock): the longer unused, the better a victim");
+  },
+  get lfu() {
+    return t("score = 255 − the LFU counter (decayed): the less used, the better a victim");
+  },
+  get ttl() {
+    return t("score = ULLONG_MAX − the expire time: the sooner it expires, the better a victim");
+  },
 };
 
 /** @type {Record<string, string>} */
-const MARK_TEXT = { victim: "victim", ghost: "ghost", new: "new", left: "left", out: "pushed out" };
+const MARK_TEXT = {
+  get victim() {
+    return t("victim");
+  },
+  get ghost() {
+    return t("ghost");
+  },
+  get new() {
+    return t("new");
+  },
+  get left() {
+    return t("left");
+  },
+  get out() {
+    return t("pushed out");
+  },
+};
 /** @type {Record<string, string>} */
 const MARK_TITLE = {
-  victim: "The victim: the best entry whose key still existed, taken out of the pool and evicted",
-  ghost: "A ghost: its key no longer existed (deleted, expired or already evicted), so it was taken out and skipped",
-  new: "A sampled key that entered the pool in this eviction",
-  left: "This entry is not in the pool after: the victim, a ghost, or pushed out on the left by better samples",
-  out: "Pushed out on the left: the pool was full and better candidates were sampled",
+  get victim() {
+    return t("The victim: the best entry whose key still existed, taken out of the pool and evicted");
+  },
+  get ghost() {
+    return t("A ghost: its key no longer existed (deleted, expired or already evicted), so it was taken out and skipped");
+  },
+  get new() {
+    return t("A sampled key that entered the pool in this eviction");
+  },
+  get left() {
+    return t("This entry is not in the pool after: the victim, a ghost, or pushed out on the left by better samples");
+  },
+  get out() {
+    return t("Pushed out on the left: the pool was full and better candidates were sampled");
+  },
 };
 
 /**
@@ -53,11 +87,11 @@ function slotItem(slot, kind, norm, rowName, prefix) {
     li.classList.add("is-empty");
     li.dataset.empty = "true";
     if (slot.mark === "victim" || slot.mark === "ghost") {
-      li.append(barBox, el("span", "ev-slot-score", slot.mark === "victim" ? "taken" : "gone"), el("span", "ev-slot-key", slot.mark));
-      li.title = `Slot ${slot.index}: ${MARK_TITLE[slot.mark]}`;
+      li.append(barBox, el("span", "ev-slot-score", slot.mark === "victim" ? t("taken") : t("gone")), el("span", "ev-slot-key", MARK_TEXT[slot.mark]));
+      li.title = t("Slot {i}: {what}", { i: slot.index, what: MARK_TITLE[slot.mark] });
     } else {
-      li.append(barBox, el("span", "ev-slot-score", ""), el("span", "ev-slot-key", "empty"));
-      li.title = `Slot ${slot.index}: empty`;
+      li.append(barBox, el("span", "ev-slot-score", ""), el("span", "ev-slot-key", t("empty")));
+      li.title = t("Slot {i}: empty", { i: slot.index });
     }
     return li;
   }
@@ -69,7 +103,10 @@ function slotItem(slot, kind, norm, rowName, prefix) {
   barBox.append(bar);
   li.append(barBox, el("span", "ev-slot-score", slot.text.short), el("span", "ev-slot-key", prefix ? e.key.slice(prefix.length) : e.key));
   if (slot.mark) li.append(el("span", "ev-slot-tag", MARK_TEXT[slot.mark]));
-  li.title = `${rowName} slot ${slot.index}: ${e.key}${e.db ? ` (db ${e.db})` : ""} — ${slot.text.long}${slot.mark ? `. ${MARK_TITLE[slot.mark]}` : ""}`;
+  const about = { row: rowName, i: slot.index, key: `${e.key}${e.db ? ` (db ${e.db})` : ""}`, score: slot.text.long };
+  li.title = slot.mark
+    ? t("{row} slot {i}: {key} — {score}. {mark}", { ...about, mark: MARK_TITLE[slot.mark] })
+    : t("{row} slot {i}: {key} — {score}", about);
   return li;
 }
 
@@ -97,17 +134,19 @@ function poolRow(id, slots, { kind, norm, prefix, sorted }, rowName) {
 function causeAndVictim(r, formatTime) {
   const cause = el("p", "ev-cause");
   cause.id = "eviction-cause";
-  cause.textContent =
-    `At ${formatTime(r.at)} used_memory was ${number(r.usedBefore)} B (${formatBytes(r.usedBefore)}), above maxmemory ` +
-    `${number(r.maxmemory)} B (${formatBytes(r.maxmemory)}): before running the next command, ${r.policy} evicted`;
+  cause.textContent = t(
+    "At {time} used_memory was {used} B ({usedText}), above maxmemory {max} B ({maxText}): before running the next command, {policy} evicted",
+    { time: formatTime(r.at), used: number(r.usedBefore), usedText: formatBytes(r.usedBefore), max: number(r.maxmemory), maxText: formatBytes(r.maxmemory), policy: r.policy },
+  );
   const victim = el("p", "ev-victim");
   victim.id = "eviction-victim";
   victim.append(el("strong", "ev-victim-key", r.victim));
   const facts = [];
   if (r.victimDb !== 0) facts.push(`db ${r.victimDb}`);
-  if (r.victimText) facts.push(r.victimText.long.replace(/ \(.*\)$/, ""));
-  facts.push(`freed ${number(r.bytesFreed)} B`);
-  if (r.usesPool) facts.push(r.ghosts === 0 ? "no ghosts" : `${r.ghosts} ghost${r.ghosts === 1 ? "" : "s"} skipped`);
+  // The score in words without its parenthesis (ASCII or full-width).
+  if (r.victimText) facts.push(r.victimText.long.replace(/\s*[(（].*[)）]$/, ""));
+  facts.push(t("freed {n} B", { n: number(r.bytesFreed) }));
+  if (r.usesPool) facts.push(r.ghosts === 0 ? t("no ghosts") : r.ghosts === 1 ? t("{n} ghost skipped", { n: r.ghosts }) : t("{n} ghosts skipped", { n: r.ghosts }));
   victim.append(document.createTextNode(` — ${facts.join(" · ")}`));
   return [cause, victim];
 }
@@ -119,12 +158,12 @@ function causeAndVictim(r, formatTime) {
  */
 function samplesPart(r, samplesConfig) {
   const sampledDbs = new Set(r.samples.map((s) => s.db));
-  const title = el(
-    "h3",
-    "ev-step",
-    `1 · Sampled ${r.samples.length} key${r.samples.length === 1 ? "" : "s"} (maxmemory-samples ${samplesConfig ?? "?"} per db` +
-      `${sampledDbs.size > 1 ? `, ${sampledDbs.size} dbs` : ""}) — ${SCORE_MEANING[r.kind]}`,
-  );
+  const per =
+    sampledDbs.size > 1
+      ? t("maxmemory-samples {n} per db, {dbs} dbs", { n: samplesConfig ?? "?", dbs: sampledDbs.size })
+      : t("maxmemory-samples {n} per db", { n: samplesConfig ?? "?" });
+  const about = { n: r.samples.length, per, meaning: SCORE_MEANING[r.kind] };
+  const title = el("h3", "ev-step", r.samples.length === 1 ? t("1 · Sampled {n} key ({per}) — {meaning}", about) : t("1 · Sampled {n} keys ({per}) — {meaning}", about));
   const samples = el("ul", "ev-samples");
   samples.id = "eviction-samples";
   samples.append(
@@ -135,12 +174,12 @@ function samplesPart(r, samplesConfig) {
       li.dataset.score = String(s.score);
       li.dataset.fate = s.fate;
       li.append(el("span", "ev-sample-key", s.key), el("span", "ev-sample-score", s.text.short));
-      li.append(el("span", "ev-sample-fate", s.fate === "victim" ? "→ evicted" : s.fate === "pool" ? "→ in pool" : "not kept"));
+      li.append(el("span", "ev-sample-fate", s.fate === "victim" ? t("→ evicted") : s.fate === "pool" ? t("→ in pool") : t("not kept")));
       li.title = `${s.key}${s.db ? ` (db ${s.db})` : ""}: ${s.text.long}`;
       return li;
     }),
   );
-  if (r.samples.length === 0) samples.append(el("li", "ev-sample is-none", "none (the pool already held candidates)"));
+  if (r.samples.length === 0) samples.append(el("li", "ev-sample is-none", t("none (the pool already held candidates)")));
   return [title, samples];
 }
 
@@ -167,8 +206,10 @@ export function renderEviction(root, r, { samplesConfig, formatTime }) {
       el(
         "p",
         "ev-note",
-        `${r.policy} does not sample or keep a pool: dictGetRandomKey() picked one key of ` +
-          `${r.policy.startsWith("volatile") ? "the keys with a TTL (the expires table)" : "the whole keyspace"} at random, db by db in turn.`,
+        t("{policy} does not sample or keep a pool: dictGetRandomKey() picked one key of {from} at random, db by db in turn.", {
+          policy: r.policy,
+          from: r.policy.startsWith("volatile") ? t("the keys with a TTL (the expires table)") : t("the whole keyspace"),
+        }),
       ),
     );
     return;
@@ -189,17 +230,21 @@ export function renderEviction(root, r, { samplesConfig, formatTime }) {
     el(
       "h3",
       "ev-step",
-      `2 · The pool before: 16 slots sorted by score, worst on the left, best on the right${prefix ? ` (keys shown without their common “${prefix}”)` : ""}`,
+      prefix
+        ? t("2 · The pool before: 16 slots sorted by score, worst on the left, best on the right (keys shown without their common “{prefix}”)", { prefix })
+        : t("2 · The pool before: 16 slots sorted by score, worst on the left, best on the right"),
     ),
-    poolRow("eviction-pool-before", r.before, { kind, norm, prefix, sorted: r.sortedBefore }, "Before"),
+    poolRow("eviction-pool-before", r.before, { kind, norm, prefix, sorted: r.sortedBefore }, t("Before")),
   );
   const afterTitle =
     r.ghosts > 0
-      ? `3 · After: samples inserted, then from the right: ${r.ghosts} ghost${r.ghosts === 1 ? "" : "s"} skipped (key gone), the victim taken`
-      : "3 · After: samples inserted in order, then the best entry (rightmost, key still alive) taken as the victim";
-  root.append(el("h3", "ev-step", afterTitle), poolRow("eviction-pool-after", r.after, { kind, norm, prefix, sorted: r.sortedAfter }, "After"));
+      ? r.ghosts === 1
+        ? t("3 · After: samples inserted, then from the right: {n} ghost skipped (key gone), the victim taken", { n: r.ghosts })
+        : t("3 · After: samples inserted, then from the right: {n} ghosts skipped (key gone), the victim taken", { n: r.ghosts })
+      : t("3 · After: samples inserted in order, then the best entry (rightmost, key still alive) taken as the victim");
+  root.append(el("h3", "ev-step", afterTitle), poolRow("eviction-pool-after", r.after, { kind, norm, prefix, sorted: r.sortedAfter }, t("After")));
 
   if (!r.layoutOk) {
-    root.append(el("p", "ev-note", "The slots the victim and ghosts were taken from could not be placed: the pool after is not a sorted prefix."));
+    root.append(el("p", "ev-note", t("The slots the victim and ghosts were taken from could not be placed: the pool after is not a sorted prefix.")));
   }
 }

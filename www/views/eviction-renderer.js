@@ -5,6 +5,7 @@
 // the words come from eviction-model.js; key names go in through textContent.
 
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { describeSpec, hitRatio, POLICIES } from "../workload.js";
 import { formatTimeOfDay } from "./clock-model.js";
 import { readReport } from "./eviction-report.js";
@@ -74,11 +75,11 @@ function createCallouts() {
 }
 
 function createDetail() {
-  const detailSec = section("eviction-why", "Why this victim");
+  const detailSec = section("eviction-why", t("Why this victim"));
   const nav = el("div", "ev-nav");
-  const older = navButton("◀ older", "eviction-older");
-  const newer = navButton("newer ▶", "eviction-newer");
-  const latest = navButton("latest", "eviction-latest");
+  const older = navButton(t("◀ older"), "eviction-older");
+  const newer = navButton(t("newer ▶"), "eviction-newer");
+  const latest = navButton(t("latest"), "eviction-latest");
   const navText = el("span", "ev-nav-text");
   navText.id = "eviction-nav-text";
   nav.append(older, newer, latest, navText);
@@ -91,15 +92,15 @@ function createDetail() {
 }
 
 function createWorkload() {
-  const workloadSec = section("eviction-workload-section", "Workload: a cache in front of a slow store (GET; SET on a miss)");
+  const workloadSec = section("eviction-workload-section", t("Workload: a cache in front of a slow store (GET; SET on a miss)"));
   const workloadBox = el("div", "expiry-controls");
   const runText = el("p", "ev-run-text");
   runText.id = "eviction-run-text";
   const ratioHead = el("div", "expiry-subhead");
-  const clearRuns = el("button", "btn btn-small btn-quiet", "Clear");
+  const clearRuns = el("button", "btn btn-small btn-quiet", t("Clear"));
   clearRuns.type = "button";
   clearRuns.id = "eviction-ratio-clear";
-  ratioHead.append(el("span", "expiry-subtitle", "Hit ratio over the run (keyspace_hits / (hits + misses), last 1,000 requests)"), clearRuns);
+  ratioHead.append(el("span", "expiry-subtitle", t("Hit ratio over the run (keyspace_hits / (hits + misses), last 1,000 requests)")), clearRuns);
   const ratioBox = el("div", "ev-ratio");
   ratioBox.id = "eviction-ratio";
   workloadSec.box.append(workloadBox, runText, ratioHead, ratioBox);
@@ -107,7 +108,7 @@ function createWorkload() {
 }
 
 function createCompare() {
-  const compareSec = section("eviction-compare-section", "Compare policies: the same workload and seed, a fresh engine each");
+  const compareSec = section("eviction-compare-section", t("Compare policies: the same workload and seed, a fresh engine each"));
   const compareText = el("p", "expiry-caption");
   compareText.id = "eviction-compare-text";
   const progress = el("progress", "ev-progress");
@@ -133,10 +134,10 @@ export function createEvictionDom(root) {
   const head = el("header", "panel-head");
   const summary = el("span", "expiry-summary");
   summary.id = "eviction-summary";
-  head.append(el("h2", "panel-title", "Eviction"), summary);
+  head.append(el("h2", "panel-title", t("Eviction")), summary);
   const controlsBox = el("div", "expiry-controls");
   controlsBox.id = "eviction-controls";
-  const lruBox = section("eviction-lru-section", "How good is approximated LRU? (the Redis docs' experiment)").box;
+  const lruBox = section("eviction-lru-section", t("How good is approximated LRU? (the Redis docs' experiment)")).box;
   const dom = { root, summary, controlsBox, lruBox, ...createGauge(), ...createCallouts(), ...createDetail(), ...createWorkload(), ...createCompare() };
   root.append(head, dom.gauge, controlsBox, dom.callouts, dom.detailBox, dom.workloadSection, dom.compareBox, lruBox);
   return dom;
@@ -198,14 +199,14 @@ export function drawCallouts(dom, s, lost) {
   dom.oomBox.hidden = !on;
   dom.root.dataset.oom = String(on);
   if (on) {
-    const t = model.oomText(s);
+    const o = model.oomText(s);
     dom.oomBox.replaceChildren(
-      el("strong", "ev-oom-title", t.title),
-      el("span", "ev-oom-text", t.text),
-      el("code", "ev-oom-error", t.error),
-      el("span", "ev-oom-from", t.from),
+      el("strong", "ev-oom-title", o.title),
+      el("span", "ev-oom-text", o.text),
+      el("code", "ev-oom-error", o.error),
+      el("span", "ev-oom-from", o.from),
     );
-    dom.oomBox.dataset.policy = t.policy;
+    dom.oomBox.dataset.policy = o.policy;
   }
   dom.lostBox.hidden = lost === 0;
   dom.root.dataset.lost = String(lost);
@@ -258,7 +259,7 @@ export function drawWorkload(dom, s, ui, controls, paused) {
   controls.setRunning({ live: Boolean(st && !st.done), comparing: s.compareStatus?.running ?? false });
   const d = dom.root.dataset;
   if (!st) {
-    dom.runText.textContent = "Not running. Start sends GET key for each request and SET key on a miss, so the cache fills up to maxmemory and then evicts.";
+    dom.runText.textContent = t("Not running. Start sends GET key for each request and SET key on a miss, so the cache fills up to maxmemory and then evicts.");
     d.runRequests = "";
     return;
   }
@@ -282,8 +283,9 @@ export function drawCompare(dom, s, controls) {
   const st = s.compareStatus;
   controls.setRunning({ live: s.runStatus !== null && !s.runStatus.done, comparing: st?.running ?? false });
   if (!st) {
-    dom.compareText.textContent =
-      "Runs the workload above (its requests, 20,000 if unlimited) once per policy, each on a fresh engine with this page's seed, maxmemory and samples — the same requests at the same virtual times.";
+    dom.compareText.textContent = t(
+      "Runs the workload above (its requests, 20,000 if unlimited) once per policy, each on a fresh engine with this page's seed, maxmemory and samples — the same requests at the same virtual times.",
+    );
     dom.compareList.replaceChildren();
     dom.compareCaption.textContent = "";
     dom.progress.hidden = true;

@@ -14,6 +14,7 @@
 // `ghosts` entries skipped before it are the next ones.
 
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 
 /** @typedef {import("./engine-types.js").EvictionEvent} EvictionEvent */
 /** @typedef {import("./engine-types.js").PoolEntry} PoolEntry */
@@ -78,16 +79,18 @@ export function formatDuration(ms) {
   const a = Math.abs(ms);
   const sign = ms < 0 ? "−" : "";
   if (a < 1000) return `${sign}${Math.round(a)} ms`;
-  if (a < 60_000) return `${sign}${Math.floor(a / 1000)} s`;
+  if (a < 60_000) return sign + t("{n} s", { n: Math.floor(a / 1000) });
   if (a < 3_600_000) {
     const s = Math.floor((a % 60_000) / 1000);
-    return `${sign}${Math.floor(a / 60_000)} min${s ? ` ${s} s` : ""}`;
+    const m = Math.floor(a / 60_000);
+    return sign + (s ? t("{m} min {s} s", { m, s }) : t("{n} min", { n: m }));
   }
   if (a < 86_400_000) {
     const m = Math.floor((a % 3_600_000) / 60_000);
-    return `${sign}${Math.floor(a / 3_600_000)} h${m ? ` ${m} min` : ""}`;
+    const h = Math.floor(a / 3_600_000);
+    return sign + (m ? t("{h} h {m} min", { h, m }) : t("{n} h", { n: h }));
   }
-  return `${sign}${number(Math.floor(a / 86_400_000))} d`;
+  return sign + t("{n} d", { n: number(Math.floor(a / 86_400_000)) });
 }
 
 /**
@@ -116,24 +119,27 @@ export function shortDuration(ms) {
 export function describeScore(policy, score, atMs) {
   const kind = scoreKind(policy);
   const big = scoreBig(score);
-  if (big === null) return { short: "?", long: `score ${String(score)}` };
+  if (big === null) return { short: "?", long: t("score {score}", { score: String(score) }) };
   if (kind === "lru") {
     const ms = Number(big);
-    return { short: shortDuration(ms), long: `idle ${formatDuration(ms)} (score ${number(ms)}: idle ms from the 1-second LRU clock)` };
+    return { short: shortDuration(ms), long: t("idle {time} (score {score}: idle ms from the 1-second LRU clock)", { time: formatDuration(ms), score: number(ms) }) };
   }
   if (kind === "lfu") {
     const counter = 255 - Number(big);
-    return { short: `freq ${counter}`, long: `LFU counter ${counter}, decayed (score ${Number(big)} = 255 − ${counter})` };
+    return { short: t("freq {n}", { n: counter }), long: t("LFU counter {n}, decayed (score {score} = 255 − {n})", { n: counter, score: Number(big) }) };
   }
   if (kind === "ttl") {
     const expireMs = Number(U64_MAX - big);
     const left = expireMs - atMs;
     return {
       short: `ttl ${shortDuration(left)}`,
-      long: `${left >= 0 ? `expires in ${formatDuration(left)}` : `expired ${formatDuration(-left)} ago`} (score ULLONG_MAX − ${number(expireMs)})`,
+      long:
+        left >= 0
+          ? t("expires in {time} (score ULLONG_MAX − {at})", { time: formatDuration(left), at: number(expireMs) })
+          : t("expired {time} ago (score ULLONG_MAX − {at})", { time: formatDuration(-left), at: number(expireMs) }),
     };
   }
-  return { short: String(big), long: `score ${String(big)}` };
+  return { short: String(big), long: t("score {score}", { score: String(big) }) };
 }
 
 /**

@@ -25,6 +25,7 @@
 // this file reads INFO and the workload's status and wires everything to the loop.
 
 /** @typedef {import("../workload").WorkloadSpec} WorkloadSpec */
+import { t } from "../i18n.js";
 import { describeSpec } from "../workload.js";
 import { createMemoryControls, createWorkloadControls } from "./eviction-controls.js";
 import { createHitRatioChart } from "./eviction-charts.js";
@@ -103,7 +104,7 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
       const s = /** @type {{requests: number}} */ (spec);
       const request = model.compareRequest(s, describeSpec(spec), state.config.maxmemory, actions.configGet);
       if (request === null) {
-        workloadControls.say("Set maxmemory first: the comparison gives every engine this page's maxmemory and samples.", "error");
+        workloadControls.say(t("Set maxmemory first: the comparison gives every engine this page's maxmemory and samples."), "error");
         return;
       }
       actions.workload.compare({ spec, config: request.config });
