@@ -41,7 +41,7 @@
 
 import { EngineLoadError } from "./engine.js";
 import { describeError } from "./format.js";
-import { browserLanguages, chooseLanguage, setLanguage, storedLanguage, t } from "./i18n.js";
+import { browserLanguages, chooseLanguage, language, setLanguage, storedLanguage, t } from "./i18n.js";
 import { el } from "./dom.js";
 import { createNotices } from "./notices.js";
 import { mountPlayground } from "./playground.js";
@@ -62,10 +62,20 @@ let languageSet = null;
  * @param {string | null} requested
  */
 function widgetLanguage(requested) {
-  languageSet ??= setLanguage(chooseLanguage({ requested, stored: storedLanguage(), preferred: browserLanguages() })).catch((err) => {
-    // The table could not be loaded: the widget speaks English.
-    console.error("redisplay: the widget's language could not be loaded", err);
-  });
+  languageSet ??= (async () => {
+    // setLanguage also sets <html lang>, which is the host page's to say: a widget's language is
+    // on its own frame instead (see `lang` on the frames below).
+    const root = document.documentElement;
+    const hostLang = root.getAttribute("lang");
+    try {
+      await setLanguage(chooseLanguage({ requested, stored: storedLanguage(), preferred: browserLanguages() }));
+    } catch (err) {
+      // The table could not be loaded: the widget speaks English.
+      console.error("redisplay: the widget's language could not be loaded", err);
+    }
+    if (hostLang === null) root.removeAttribute("lang");
+    else root.setAttribute("lang", hostLang);
+  })();
   return languageSet;
 }
 
@@ -174,6 +184,7 @@ export class RedisPlaygroundElement extends HTMLElement {
     const { nodes } = styleNodes(false);
     const box = el("div", "rp rp-placeholder");
     box.setAttribute("part", "frame");
+    box.lang = language();
     if (config.height) box.style.height = config.height;
     const head = el("div", "rp-bar");
     const startBtn = el("button", "rp-start", t("Start the playground"));
@@ -280,6 +291,7 @@ export class RedisPlaygroundElement extends HTMLElement {
 
     const root = this.#root();
     const ui = buildPlayground(config, { withLab: lab !== null, hasCommands: config.commands.length > 0 });
+    ui.frame.lang = language();
     const { nodes, loaded } = styleNodes(lab !== null);
     ui.frame.dataset.loading = "true";
     const boot = el("p", "rp-boot boot-status", t("Loading the engine…"));
