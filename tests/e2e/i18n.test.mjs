@@ -236,6 +236,38 @@ test("the switch: changes the language, is remembered across a reload, and keeps
   }
 });
 
+test("the switch with a session too large for the history entry hands it over through IndexedDB (?import=)", async () => {
+  const { page, context, errors } = await newPage(env.browser);
+  try {
+    // As when a loaded RDB file makes the session too large to keep in history.state.
+    await page.addInitScript(() => {
+      const replace = History.prototype.replaceState;
+      History.prototype.replaceState = function (state, ...rest) {
+        if (state?.redisplay) throw new DOMException("The object is too large", "DataCloneError");
+        return replace.call(this, state, ...rest);
+      };
+    });
+    assert.equal(await openPlayground(page, env.server.url, `?${PLAIN}`), "ready");
+    await runLine(page, "HSET user:1 name 张三 city 北京");
+    await runLine(page, "EXPIRE user:1 900");
+    const typed = await transcript(page);
+    await switchTo(page, "zh-CN");
+    assert.match(page.url(), /[?&]import=/);
+    assert.equal(await page.getAttribute("html", "lang"), "zh-CN");
+    await settled(page);
+    assert.deepEqual(await transcript(page), typed);
+    assert.equal(await runFirst(page, "HGET user:1 city"), '"\\xe5\\x8c\\x97\\xe4\\xba\\xac"\n');
+    // (The English page's clock was playing: a little of the 900 s may have passed.)
+    assert.match(await runFirst(page, "TTL user:1"), /^\(integer\) (8\d\d|900)\n$/);
+    // Handed over once: the same address again has nothing to take.
+    assert.equal(await openPlayground(page, env.server.url, new URL(page.url()).search), "ready");
+    assert.match(await page.textContent("#notices"), /无法打开导入的会话：它已经被打开过了/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test("a browser in Chinese with no choice made gets Chinese; one in another language gets English", async () => {
   for (const [locale, lang, labs] of [
     ["zh-CN", "zh-CN", "实验"],
