@@ -120,7 +120,7 @@ test("?lang=zh-CN: the top bar, the consoles and the notices in Chinese; Redis's
       raw: document.querySelector('.console-pane[data-console="1"] .console-raw').getAttribute("aria-label"),
       close: document.querySelector(".console-close").textContent,
     }));
-    assert.match(second.welcome, /^又一个 redis-cli，和 客户端 \d+ 连接同一个引擎。试试在这里 SUBSCRIBE，在左边 PUBLISH。$/);
+    assert.match(second.welcome, /^又开了一个 redis-cli，与 客户端 \d+ 连接的是同一个引擎。可以在这里 SUBSCRIBE，再到左边 PUBLISH 试试。$/);
     assert.equal(second.raw, "原始输出（redis-cli --raw），控制台 2");
     assert.equal(second.close, "关闭最后一个客户端");
     // The Share menu.
