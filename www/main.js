@@ -441,8 +441,9 @@ function setupLanguageSwitch(current) {
   const select = byId("lang-switch", HTMLSelectElement);
   if (!select) return;
   select.value = language();
-  // On a phone the names are short ("EN", "中文"): the top bar has one row for the menus.
-  const narrow = window.matchMedia?.("(max-width: 699px)");
+  // On narrower screens the names are short ("EN", "中文"): the top bar's menus share their row
+  // with the clock (a phone: with the brand).
+  const narrow = window.matchMedia?.("(max-width: 1099px)");
   const SHORT = /** @type {Record<string, string>} */ ({ en: "EN", "zh-CN": "中文" });
   const label = () => {
     for (const option of select.options) option.label = narrow?.matches ? (SHORT[option.value] ?? option.text) : option.text;
