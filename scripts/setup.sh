@@ -19,6 +19,9 @@ if [ "$mode" = test ]; then
   have redis-benchmark || apt_pkgs+=(redis-tools)
   have chromium || apt_pkgs+=(chromium)
   have chromedriver || apt_pkgs+=(chromium-driver)
+  # Chinese text (the zh-CN page, tests/e2e/i18n.test.mjs, its screenshots) needs a font with CJK
+  # glyphs, or Chromium draws boxes: the light fonts-wqy-microhei, only when none is installed.
+  if ! { have fc-list && [ -n "$(fc-list :lang=zh 2>/dev/null)" ]; }; then apt_pkgs+=(fonts-wqy-microhei); fi
 fi
 have python3 || apt_pkgs+=(python3)
 # The redis-py venv below needs venv/ensurepip (Debian splits them into python3-venv).

@@ -4,12 +4,13 @@
 // click outside. Text only (textContent).
 
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 
 /**
  * @param {{title: string, text: string, confirm: string, cancel?: string}} question
  * @returns {Promise<boolean>}
  */
-export function confirmDiscard({ title, text, confirm, cancel = "Cancel" }) {
+export function confirmDiscard({ title, text, confirm, cancel = t("Cancel") }) {
   const dialog = el("dialog", "confirm-dialog");
   dialog.setAttribute("aria-labelledby", "confirm-title");
   dialog.setAttribute("aria-describedby", "confirm-text");

@@ -26,6 +26,7 @@ import { createLabAdapters } from "./engine/lab-adapters.js";
 import { DEFAULT_PROMPT } from "./engine/plain.js";
 import { createRecovery } from "./engine/recovery.js";
 import { describeError } from "./format.js";
+import { t } from "./i18n.js";
 
 /** @typedef {NonNullable<typeof INLINE_ASSETS>} InlineAssets */
 
@@ -127,7 +128,7 @@ async function compileInlineWasm(inline) {
   try {
     return await WebAssembly.compile(decodeBase64(inline.wasm));
   } catch (err) {
-    throw new EngineLoadError(`The engine inlined in this file is not valid WebAssembly (${describeError(err)}); the file may be damaged.`, {
+    throw new EngineLoadError(t("The engine inlined in this file is not valid WebAssembly ({error}); the file may be damaged.", { error: describeError(err) }), {
       cause: err,
     });
   }
@@ -170,12 +171,14 @@ async function compileWasm(url) {
   try {
     response = await fetch(url);
   } catch (err) {
-    throw new EngineLoadError(`The engine file (${url.pathname}) could not be downloaded: ${describeError(err)}.`, { cause: err });
+    throw new EngineLoadError(t("The engine file ({file}) could not be downloaded: {error}.", { file: url.pathname, error: describeError(err) }), { cause: err });
   }
   if (!response.ok) {
     throw new EngineLoadError(
-      `The engine file (${url.pathname}) could not be loaded: the server answered ` +
-        `HTTP ${response.status}. If you are running from a checkout, build it with ./scripts/build-web.sh.`,
+      t("The engine file ({file}) could not be loaded: the server answered HTTP {status}. If you are running from a checkout, build it with ./scripts/build-web.sh.", {
+        file: url.pathname,
+        status: response.status,
+      }),
     );
   }
   try {
@@ -185,9 +188,10 @@ async function compileWasm(url) {
     return await WebAssembly.compile(bytes);
   } catch (err) {
     throw new EngineLoadError(
-      `The engine file (${url.pathname}) is not valid WebAssembly, so the engine cannot ` +
-        `start (${describeError(err)}). The file may be damaged or from a broken build; rebuild it ` +
-        "with ./scripts/build-web.sh or reload the page.",
+      t(
+        "The engine file ({file}) is not valid WebAssembly, so the engine cannot start ({error}). The file may be damaged or from a broken build; rebuild it with ./scripts/build-web.sh or reload the page.",
+        { file: url.pathname, error: describeError(err) },
+      ),
       { cause: err },
     );
   }
@@ -242,8 +246,10 @@ async function instantiate(wasmModule, generation) {
     }
   } catch (err) {
     throw new EngineLoadError(
-      `The engine's JavaScript (${SERVED?.glue.pathname ?? "inlined in this file"}) could not be loaded (${describeError(err)}). ` +
-        "If you are running from a checkout, build it with ./scripts/build-web.sh.",
+      t("The engine's JavaScript ({file}) could not be loaded ({error}). If you are running from a checkout, build it with ./scripts/build-web.sh.", {
+        file: SERVED?.glue.pathname ?? t("inlined in this file"),
+        error: describeError(err),
+      }),
       { cause: err },
     );
   }
@@ -251,8 +257,10 @@ async function instantiate(wasmModule, generation) {
     await pkg.default({ module_or_path: wasmModule });
   } catch (err) {
     throw new EngineLoadError(
-      `The engine could not be started (${describeError(err)}). The WebAssembly file and its ` +
-        "JavaScript glue probably come from different builds; rebuild with ./scripts/build-web.sh.",
+      t(
+        "The engine could not be started ({error}). The WebAssembly file and its JavaScript glue probably come from different builds; rebuild with ./scripts/build-web.sh.",
+        { error: describeError(err) },
+      ),
       { cause: err },
     );
   }
@@ -278,8 +286,7 @@ async function instantiate(wasmModule, generation) {
 export async function createEngine({ seed, startMs, onCrash = () => {}, onRecovered = () => {} }) {
   if (typeof WebAssembly !== "object" || typeof WebAssembly.compile !== "function") {
     throw new EngineLoadError(
-      "This browser cannot run WebAssembly, which the playground's engine needs. " +
-        "Any current Chrome, Firefox, Safari or Edge can.",
+      t("This browser cannot run WebAssembly, which the playground's engine needs. Any current Chrome, Firefox, Safari or Edge can."),
     );
   }
   const wasmModule = await compiledWasm();

@@ -9,7 +9,7 @@
 import { el } from "./dom.js";
 import { EngineLoadError, onEngineDownload } from "./engine.js";
 import { describeError, number } from "./format.js";
-import { browserLanguages, chooseLanguage, rememberLanguage, resolveLanguage, setLanguage, storedLanguage, t, translateMarkup } from "./i18n.js";
+import { browserLanguages, chooseLanguage, language, rememberLanguage, resolveLanguage, setLanguage, storedLanguage, t, translateMarkup } from "./i18n.js";
 import { parseBootParams } from "./params.js";
 import { isPanelView } from "./store.js";
 import { createNotices } from "./notices.js";
@@ -160,25 +160,25 @@ async function readPlayRequests(search, notices) {
       out.labId = q.get("lab");
       if (r.translationProblem) notices.show(t("This lab is shown in English: {why}.", { why: r.translationProblem }), "info");
     } else {
-      notices.show(`${r.error} The playground starts without a lab.`, "warning");
+      notices.show(t("{error} The playground starts without a lab.", { error: r.error }), "warning");
     }
   }
   if (q.has("session")) {
     const r = await decodeSession(q.get("session"));
     if (r.ok) out.session = r.session;
-    else notices.show(`The shared session in this link could not be opened: ${r.error}. The playground starts fresh.`, "warning");
+    else notices.show(t("The shared session in this link could not be opened: {error}. The playground starts fresh.", { error: r.error }), "warning");
   }
   if (q.has("import") && !history.state?.redisplay) {
     // A session file too long for a link, imported in another page (setupShare): once.
     const stashed = await takeStashedSession(String(q.get("import")));
-    const problem = stashed === null ? "it was opened already (an import is handed over once)" : sessionProblem(stashed);
+    const problem = stashed === null ? t("it was opened already (an import is handed over once)") : sessionProblem(stashed);
     if (problem === null) out.session = /** @type {import("./session").Session} */ (stashed);
-    else notices.show(`The imported session could not be opened: ${problem}. Import the file again from the Share menu.`, "warning");
+    else notices.show(t("The imported session could not be opened: {problem}. Import the file again from the Share menu.", { problem }), "warning");
   }
   if (q.has("commands")) {
     const r = decodeCommands(q.get("commands"));
     if (r.ok) out.commands = r.lines;
-    else notices.show(`The commands in this link could not be read: ${r.error}.`, "warning");
+    else notices.show(t("The commands in this link could not be read: {error}.", { error: r.error }), "warning");
   }
   // This tab's own work, kept in its history entry (a reload, or Back after opening a lab): it
   // is newer than anything in the URL.
@@ -187,7 +187,7 @@ async function readPlayRequests(search, notices) {
     out.session = kept;
     out.restored = true;
   } else if (out.session && out.lab) {
-    notices.show("This link has both a session and a lab: the session is replayed, the lab's steps are shown beside it.", "info");
+    notices.show(t("This link has both a session and a lab: the session is replayed, the lab's steps are shown beside it."), "info");
   }
   return out;
 }
@@ -270,10 +270,13 @@ function setupLabPicker(current) {
           event.preventDefault();
           const steps = recorder?.size() ?? 0;
           const go = await confirmDiscard({
-            title: `Open the lab “${title}”?`,
-            text: `The lab starts on a fresh engine. This session (${number(steps)} recorded ${steps === 1 ? "step" : "steps"}) stays in this tab's history: Back brings it back.`,
-            confirm: "Open the lab",
-            cancel: "Stay here",
+            title: t("Open the lab “{title}”?", { title }),
+            text:
+              steps === 1
+                ? t("The lab starts on a fresh engine. This session (1 recorded step) stays in this tab's history: Back brings it back.")
+                : t("The lab starts on a fresh engine. This session ({n} recorded steps) stays in this tab's history: Back brings it back.", { n: number(steps) }),
+            confirm: t("Open the lab"),
+            cancel: t("Stay here"),
           });
           if (!go) return;
           keeper?.save();
@@ -283,7 +286,7 @@ function setupLabPicker(current) {
         return li;
       }),
     );
-    if (labs.length === 0) list.append(el("li", null, "No labs could be loaded."));
+    if (labs.length === 0) list.append(el("li", null, t("No labs could be loaded.")));
   });
 }
 
@@ -320,13 +323,17 @@ function setupShare(recorder, labId, store) {
     const { url, text, session } = await link();
     if (recorder.overflow()) {
       field.value = "";
-      say(`This session is longer than ${number(recorder.size())} recorded steps: export it to a file instead.`);
+      say(t("This session is longer than {n} recorded steps: export it to a file instead.", { n: number(recorder.size()) }));
     } else if (text.length > MAX_URL_SESSION) {
       field.value = "";
-      say(`This session is too long for a link (${number(text.length)} characters): export it to a file instead.`);
+      say(t("This session is too long for a link ({n} characters): export it to a file instead.", { n: number(text.length) }));
     } else {
       field.value = url;
-      say(`${number(session.log.length)} recorded ${session.log.length === 1 ? "step" : "steps"}; the link reopens them on the same seed and stops the clock where it is now.`);
+      say(
+        session.log.length === 1
+          ? t("1 recorded step; the link reopens it on the same seed and stops the clock where it is now.")
+          : t("{n} recorded steps; the link reopens them on the same seed and stops the clock where it is now.", { n: number(session.log.length) }),
+      );
     }
   });
   document.getElementById("share-copy")?.addEventListener("click", async () => {
@@ -334,9 +341,9 @@ function setupShare(recorder, labId, store) {
     field.select();
     try {
       await navigator.clipboard.writeText(field.value);
-      say("Link copied.");
+      say(t("Link copied."));
     } catch {
-      say("Select the link above and copy it (the browser did not allow copying from here).");
+      say(t("Select the link above and copy it (the browser did not allow copying from here)."));
     }
   });
   document.getElementById("share-export")?.addEventListener("click", () => {
@@ -349,18 +356,18 @@ function setupShare(recorder, labId, store) {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-    say(`Exported ${number(session.log.length)} recorded steps.`);
+    say(t("Exported {n} recorded steps.", { n: number(session.log.length) }));
   });
   byId("share-import", HTMLInputElement)?.addEventListener("change", async (event) => {
     const file = /** @type {HTMLInputElement} */ (event.target).files?.[0];
     if (!file) return;
     if (file.size > 8_000_000) {
-      say("That file is too large to be a redisplay session.");
+      say(t("That file is too large to be a redisplay session."));
       return;
     }
     const r = await decodeSession(await file.text());
     if (!r.ok) {
-      say(`That file could not be opened as a session: ${r.error}.`);
+      say(t("That file could not be opened as a session: {error}.", { error: r.error }));
       return;
     }
     // A session brings its own seed and clock: open it as a page of its own.
@@ -375,7 +382,7 @@ function setupShare(recorder, labId, store) {
     try {
       url.search = new URLSearchParams({ import: await stashSession(r.session) }).toString();
     } catch (err) {
-      say(`That session is too long for a link, and this browser would not keep it for the page that opens it (${describeError(err)}).`);
+      say(t("That session is too long for a link, and this browser would not keep it for the page that opens it ({error}).", { error: describeError(err) }));
       return;
     }
     window.location.assign(url.href);
@@ -401,10 +408,10 @@ function showDownloadProgress() {
     if (tenth === said && !done) return;
     said = tenth;
     status.textContent = done
-      ? "Starting the engine…"
+      ? t("Starting the engine…")
       : total
-        ? `Loading the engine… ${kb(loaded)} of ${kb(total)}`
-        : `Loading the engine… ${kb(loaded)}`;
+        ? t("Loading the engine… {loaded} of {total}", { loaded: kb(loaded), total: kb(total) })
+        : t("Loading the engine… {loaded}", { loaded: kb(loaded) });
   });
 }
 
@@ -418,10 +425,70 @@ async function bootLanguage() {
   if (resolveLanguage(requested)) rememberLanguage(lang);
   await setLanguage(lang);
   translateMarkup(document);
+  document.title = t("redisplay — a Redis 7.0 playground in your browser");
+  document.querySelector('meta[name="description"]')?.setAttribute("content", t("A Redis 7.0 playground that runs entirely in the browser, with a virtual clock you control."));
+}
+
+/**
+ * The top bar's language switch: the choice is remembered and the page opens again in it, with
+ * the work of this tab. The session (every recorded line and control, at its virtual time) is
+ * kept in this history entry as for any reload (keepInHistory), and the reload replays it; when
+ * the entry cannot hold it (a large RDB file in it), it is handed over through IndexedDB
+ * (session-stash.js, the `?import=` path). `?lab=` and the view (`#…`) stay in the address.
+ * @param {() => {recorder: ReturnType<typeof recordSession> | null, keeper: ReturnType<typeof keepInHistory> | null}} current
+ */
+function setupLanguageSwitch(current) {
+  const select = byId("lang-switch", HTMLSelectElement);
+  if (!select) return;
+  select.value = language();
+  // On narrower screens the names are short ("EN", "中文"): the top bar's menus share their row
+  // with the clock (a phone: with the brand).
+  const narrow = window.matchMedia?.("(max-width: 1099px)");
+  const SHORT = /** @type {Record<string, string>} */ ({ en: "EN", "zh-CN": "中文" });
+  const label = () => {
+    for (const option of select.options) option.label = narrow?.matches ? (SHORT[option.value] ?? option.text) : option.text;
+  };
+  narrow?.addEventListener?.("change", label);
+  label();
+  select.addEventListener("change", async () => {
+    const lang = resolveLanguage(select.value);
+    if (!lang || lang === language()) return;
+    select.disabled = true;
+    rememberLanguage(lang);
+    const url = new URL(window.location.href);
+    // The address says the language too: it wins over the remembered one (which storage may refuse).
+    url.searchParams.set("lang", lang);
+    url.searchParams.delete("import");
+    const { recorder, keeper } = current();
+    if (!recorder || !hasWork(recorder) || keeper?.save()) {
+      // A reload keeps this history entry's state, the session in it.
+      history.replaceState(history.state, "", url.href);
+      window.location.reload();
+      return;
+    }
+    // Too large for the history entry: handed to the next page once, as an imported file is.
+    try {
+      url.searchParams.delete("session");
+      url.searchParams.delete("commands");
+      url.searchParams.set("import", await stashSession(recorder.snapshot()));
+    } catch (err) {
+      console.error("redisplay: the session could not be kept for the switch", err);
+      select.value = language();
+      select.disabled = false;
+      window.alert(t("This session is too large to carry over to the other language in this browser. Export it from the Share menu first, then switch."));
+      return;
+    }
+    keeper?.forget();
+    window.location.replace(url.href);
+  });
 }
 
 async function boot() {
   await bootLanguage();
+  // The work of this tab, for the language switch (usable while the engine loads).
+  /** @type {{recorder: ReturnType<typeof recordSession> | null, keeper: ReturnType<typeof keepInHistory> | null}} */
+  const work = { recorder: null, keeper: null };
+  setupLanguageSwitch(() => work);
   const stopProgress = showDownloadProgress();
   const params = parseBootParams(window.location.search, { nowMs: Date.now(), randomSeed });
   const notices = createNotices(/** @type {HTMLElement} index.html has it */ (document.getElementById("notices")));
@@ -440,17 +507,21 @@ async function boot() {
   const link = lab ? permalinkLab(play.labId ?? "") : permalink(seed, startMs);
   const welcome = lab
     ? [
-        `redisplay — lab “${lab.title}”. Seed ${seed}, clock stopped at ${formatClock(startMs)}: time passes only when a step says so (CLOCK ADVANCE) or you play the clock.`,
-        "Run each step with its “Run this step” button, or type the commands yourself (Tab completes, ↑/↓ recall).",
-        `This lab again: ${link}`,
+        t("redisplay — lab “{title}”. Seed {seed}, clock stopped at {clock}: time passes only when a step says so (CLOCK ADVANCE) or you play the clock.", {
+          title: lab.title,
+          seed,
+          clock: formatClock(startMs),
+        }),
+        t("Run each step with its “Run this step” button, or type the commands yourself (Tab completes, ↑/↓ recall)."),
+        t("This lab again: {link}", { link }),
       ]
     : [
-        `redisplay — a Redis 7.0 engine running in this page. Seed ${seed}, clock starting ${formatClock(startMs)}.`,
-        "Type redis-cli commands (Tab completes, ↑/↓ recall). Time is virtual: pause, step or jump it above; CLOCK GET|SET|ADVANCE does it from here.",
-        "“+ Another client” opens another redis-cli on the same engine (up to three): race WATCH, BLPOP or SUBSCRIBE against it.",
-        "New here? The Labs menu (top right) has sixteen guided labs: a leaderboard, expiry, the eight eviction policies, a distributed lock, a delay queue…",
-        "The Share menu also downloads this server's dump.rdb (a real redis-server 7.0 loads it) and loads one: pick a file there, or drop it on the page.",
-        `Same run again: ${link}`,
+        t("redisplay — a Redis 7.0 engine running in this page. Seed {seed}, clock starting {clock}.", { seed, clock: formatClock(startMs) }),
+        t("Type redis-cli commands (Tab completes, ↑/↓ recall). Time is virtual: pause, step or jump it above; CLOCK GET|SET|ADVANCE does it from here."),
+        t("“+ Another client” opens another redis-cli on the same engine (up to three): race WATCH, BLPOP or SUBSCRIBE against it."),
+        t("New here? The Labs menu (top right) has sixteen guided labs: a leaderboard, expiry, the eight eviction policies, a distributed lock, a delay queue…"),
+        t("The Share menu also downloads this server's dump.rdb (a real redis-server 7.0 loads it) and loads one: pick a file there, or drop it on the page."),
+        t("Same run again: {link}", { link }),
       ];
   /** @type {ReturnType<typeof recordSession> | null} */
   let recorder = null;
@@ -470,17 +541,19 @@ async function boot() {
         if (savedHintShown || n !== 0 || result.reply?.type !== "status" || !/^\s*(bg)?save\s*$/i.test(line)) return;
         savedHintShown = true;
         parts?.consoles.primary.printNote(
-          "(redisplay) the server keeps its RDB file in this page's memory: Share → Download dump.rdb gives you the dataset as it is now, for a real redis-server.",
+          t("(redisplay) the server keeps its RDB file in this page's memory: Share → Download dump.rdb gives you the dataset as it is now, for a real redis-server."),
         );
       },
       // Reset with work in the session asks first.
       async confirmReset() {
         if (!hasWork(recorder)) return true;
         return confirmDiscard({
-          title: "Reset the engine?",
-          text: `Every key, setting and client goes, and the clock goes back to the start (${number(recorder?.size() ?? 0)} recorded steps). Export the session from the Share menu first to keep it.`,
-          confirm: "Reset",
-          cancel: "Keep working",
+          title: t("Reset the engine?"),
+          text: t("Every key, setting and client goes, and the clock goes back to the start ({n} recorded steps). Export the session from the Share menu first to keep it.", {
+            n: number(recorder?.size() ?? 0),
+          }),
+          confirm: t("Reset the engine"),
+          cancel: t("Keep working"),
         });
       },
     });
@@ -490,8 +563,8 @@ async function boot() {
     console.error("redisplay: the engine could not be loaded", err);
     const message =
       err instanceof EngineLoadError
-        ? `The playground could not start. ${err.message}`
-        : `The playground could not start: ${describeError(err)}.`;
+        ? t("The playground could not start. {why}", { why: err.message })
+        : t("The playground could not start: {error}.", { error: describeError(err) });
     showBootFailure(message);
     return;
   }
@@ -517,20 +590,29 @@ async function boot() {
         parts.consoles.primary.printNote(replayedText(parts.loadRdb(bytes)));
       },
     };
-    await parts.consoles.runJob({ ...replayJob(parts.engine, session, host), label: "recorded steps replayed", cancellable: false });
+    await parts.consoles.runJob({ ...replayJob(parts.engine, session, host), label: t("recorded steps replayed"), cancellable: false });
     parts.consoles.pollAll();
     parts.loop.redrawAll?.();
     parts.loop.wake?.();
     parts.consoles.primary.printNote(
       play.restored
-        ? `(redisplay) your session is back: ${session.log.length} recorded steps replayed on seed ${seed}; the clock is stopped at ${formatClock(parts.engine.now())}, where it was.`
-        : `(redisplay) a shared session: ${session.log.length} recorded steps replayed on seed ${seed}; the clock is stopped at ${formatClock(parts.engine.now())}, where it was shared.`,
+        ? t("(redisplay) your session is back: {n} recorded steps replayed on seed {seed}; the clock is stopped at {clock}, where it was.", {
+            n: session.log.length,
+            seed,
+            clock: formatClock(parts.engine.now()),
+          })
+        : t("(redisplay) a shared session: {n} recorded steps replayed on seed {seed}; the clock is stopped at {clock}, where it was shared.", {
+            n: session.log.length,
+            seed,
+            clock: formatClock(parts.engine.now()),
+          }),
     );
   }
   const keeper = keepInHistory(recorder);
+  Object.assign(work, { recorder, keeper });
   if (play.restored && session) {
-    const item = notices.show(`Your session in this tab is back (${number(session.log.length)} recorded steps replayed, clock paused).`, "info");
-    const fresh = el("button", "notice-action", "Start fresh");
+    const item = notices.show(t("Your session in this tab is back ({n} recorded steps replayed, clock paused).", { n: number(session.log.length) }), "info");
+    const fresh = el("button", "notice-action", t("Start fresh"));
     fresh.type = "button";
     fresh.addEventListener("click", () => {
       keeper.forget();
@@ -539,7 +621,7 @@ async function boot() {
     item.querySelector(".notice-close")?.before(fresh);
   }
   // The link's commands, in slices with their progress (Ctrl-C stops them).
-  if (play.commands) await parts.consoles.runLines(0, play.commands, "lines from the link");
+  if (play.commands) await parts.consoles.runLines(0, play.commands, t("lines from the link"));
   /** @type {ReturnType<typeof attachLab> | null} */
   let labPlayer = null;
   const labEl = document.getElementById("lab");
@@ -563,8 +645,9 @@ async function boot() {
     loaded() {
       if (keeper.save()) return;
       notices.show(
-        "This tab could not keep the loaded file for a reload (it is too large for the browser's history entry): " +
-          "a reload would lose it. Export the session (Share → Export to a file) or download dump.rdb to keep it.",
+        t(
+          "This tab could not keep the loaded file for a reload (it is too large for the browser's history entry): a reload would lose it. Export the session (Share → Export to a file) or download dump.rdb to keep it.",
+        ),
         "warning",
       );
     },
@@ -588,5 +671,5 @@ async function boot() {
 
 boot().catch((err) => {
   console.error("redisplay: boot failed", err);
-  showBootFailure(`The playground could not start: ${describeError(err)}.`);
+  showBootFailure(t("The playground could not start: {error}.", { error: describeError(err) }));
 });

@@ -3,6 +3,7 @@
 // restarted. Text only (textContent); each can be dismissed.
 
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** @typedef {"info" | "warning" | "error"} NoticeKind */
 
@@ -24,7 +25,7 @@ export function createNotices(root) {
     const message = el("span", "notice-text", text);
     const close = el("button", "notice-close", "×");
     close.type = "button";
-    close.setAttribute("aria-label", "Dismiss");
+    close.setAttribute("aria-label", t("Dismiss"));
     close.addEventListener("click", () => item.remove());
     item.append(message, close);
     root.append(item);

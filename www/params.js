@@ -3,6 +3,8 @@
 // start, Unix ms or an ISO 8601 date). Pure — a bad value becomes a sentence for the page and
 // the default is used instead; nothing here can throw on user input.
 
+import { t } from "./i18n.js";
+
 /** The engine clamps its clock to 0..2^52 ms (src/engine/mod.rs MAX_CLOCK_MS). */
 export const MAX_CLOCK_MS = 2 ** 52;
 
@@ -63,13 +65,13 @@ export function parseBootParams(search, { nowMs, randomSeed }) {
     const raw = params.get("seed") ?? "";
     const r = parseSeed(raw);
     if (r.ok) seed = r.value;
-    else problems.push(`Ignored seed=${quote(raw)}: a seed is a whole number from 0 to ${Number.MAX_SAFE_INTEGER}. A random seed is used instead.`);
+    else problems.push(t("Ignored seed={value}: a seed is a whole number from 0 to {max}. A random seed is used instead.", { value: quote(raw), max: Number.MAX_SAFE_INTEGER }));
   }
   if (params.has("t")) {
     const raw = params.get("t") ?? "";
     const r = parseStartTime(raw);
     if (r.ok) startMs = r.value;
-    else problems.push(`Ignored t=${quote(raw)}: the start time is Unix milliseconds (0 to ${MAX_CLOCK_MS}) or a date like 2025-01-01T00:00:00Z. The clock starts now instead.`);
+    else problems.push(t("Ignored t={value}: the start time is Unix milliseconds (0 to {max}) or a date like 2025-01-01T00:00:00Z. The clock starts now instead.", { value: quote(raw), max: MAX_CLOCK_MS }));
   }
   return {
     seed: seed ?? randomSeed(),

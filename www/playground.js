@@ -18,6 +18,7 @@
 
 import { createEngine } from "./engine.js";
 import { describeError } from "./format.js";
+import { t } from "./i18n.js";
 import { createInitialState, createStore, isPanelView } from "./store.js";
 import { createLoop } from "./loop.js";
 import { createConsoles } from "./console/consoles.js";
@@ -159,9 +160,11 @@ export async function mountPlayground(root, options) {
       const restarting = operation !== "restart";
       notify(
         restarting
-          ? `The engine hit an internal error (${describeError(error)}) and is being restarted with the ` +
-              "same seed at the same virtual time. Keys and settings were lost. This is a bug in redisplay."
-          : `The engine could not be restarted (${describeError(error)}). Reload the page.`,
+          ? t(
+              "The engine hit an internal error ({error}) and is being restarted with the same seed at the same virtual time. Keys and settings were lost. This is a bug in redisplay.",
+              { error: describeError(error) },
+            )
+          : t("The engine could not be restarted ({error}). Reload the page.", { error: describeError(error) }),
         "error",
       );
     },
@@ -169,7 +172,7 @@ export async function mountPlayground(root, options) {
       if (destroyed) return;
       consoles?.engineRecreated();
       consoleView?.setPrompt(engine.prompt());
-      consoleView?.printNote("(redisplay) the engine was restarted after an internal error; the keyspace is empty.");
+      consoleView?.printNote(t("(redisplay) the engine was restarted after an internal error; the keyspace is empty."));
       keyspaceView?.refresh();
       zsetView?.refresh();
       expiryView?.refresh();
@@ -211,7 +214,7 @@ export async function mountPlayground(root, options) {
     store.set({ selectedDb: 0, selectedKey: null });
     refreshViews();
     consoleView?.setPrompt(engine.prompt());
-    consoleView?.printNote(`(redisplay) reset: a fresh engine with seed ${seed}, clock back to ${formatClock(engine.now())}.`);
+    consoleView?.printNote(t("(redisplay) reset: a fresh engine with seed {seed}, clock back to {clock}.", { seed, clock: formatClock(engine.now()) }));
   }
   /** The views read the engine again (after a reset, or a dataset loaded from a file). */
   function refreshViews() {
@@ -249,7 +252,7 @@ export async function mountPlayground(root, options) {
         configSet(name, value) {
           const r = engine.command(["CONFIG", "SET", name, value]);
           // Say in the console what was run, so the control teaches the command.
-          consoleView?.printNote(`(expiry view) CONFIG SET ${name} ${value} → ${r.text.trim()}`);
+          consoleView?.printNote(t("(expiry view) {command} → {reply}", { command: `CONFIG SET ${name} ${value}`, reply: r.text.trim() }));
           loop?.wake();
           return { ok: r.reply?.type === "status", text: r.text };
         },
@@ -284,14 +287,14 @@ export async function mountPlayground(root, options) {
         configGet,
         configSet(name, value) {
           const r = engine.command(["CONFIG", "SET", name, value]);
-          note(`(eviction view) CONFIG SET ${name} ${value} → ${r.text.trim()}`);
+          note(t("(eviction view) {command} → {reply}", { command: `CONFIG SET ${name} ${value}`, reply: r.text.trim() }));
           loop?.wake();
           return { ok: r.reply?.type === "status", text: r.text };
         },
         /** A command the view runs on the user's behalf (FLUSHALL), echoed in the console. */
         run(args) {
           const r = engine.command(args);
-          note(`(eviction view) ${args.join(" ")} → ${r.text.trim()}`);
+          note(t("(eviction view) {command} → {reply}", { command: args.join(" "), reply: r.text.trim() }));
           keyspaceView?.refresh();
           loop?.wake();
           return r;
@@ -352,7 +355,7 @@ export async function mountPlayground(root, options) {
     const r = delayQueueView.loadPreset("walkthrough");
     if (!r.ok) {
       const why = "errors" in r ? Object.values(r.errors).join(" ") : (r.error ?? "");
-      notify(`The delay-queue lab could not start: ${why}`, "error");
+      notify(t("The delay-queue lab could not start: {why}", { why }), "error");
     }
   };
   store.subscribe(openLab);
@@ -414,7 +417,7 @@ export async function mountPlayground(root, options) {
      * @returns {import("./engine/plain").LoadResult}
      */
     loadRdb(bytes) {
-      if (destroyed) return { ok: false, error: "the playground was closed" };
+      if (destroyed) return { ok: false, error: t("the playground was closed") };
       const r = engine.loadRdb(bytes);
       if (r.ok) refreshViews();
       return r;

@@ -10,6 +10,7 @@
 // a file's name is the user's (textContent, through notices and the console's notes).
 
 import { confirmDiscard } from "./confirm.js";
+import { t } from "./i18n.js";
 import { DOWNLOAD_NAME, MAX_RDB_BYTES, carriesFiles, datasetSize, failedText, fileProblem, loadedText, replaceQuestion, sizeText } from "./rdb-file.js";
 
 /**
@@ -36,13 +37,13 @@ export function setupRdbActions(doc, host) {
   };
   const note = doc.getElementById("rdb-note");
   if (note) {
-    note.textContent = `Or drop one on the page (up to ${sizeText(MAX_RDB_BYTES)}). Loading replaces every key and function, as a restart on that file would.`;
+    note.textContent = t("Or drop one on the page (up to {size}). Loading replaces every key and function, as a restart on that file would.", { size: sizeText(MAX_RDB_BYTES) });
   }
 
   doc.getElementById("rdb-download")?.addEventListener("click", () => {
     const bytes = host.rdbImage();
     if (bytes.length === 0) {
-      say("The engine is restarting; try again in a moment.");
+      say(t("The engine is restarting; try again in a moment."));
       return;
     }
     const a = doc.createElement("a");
@@ -52,7 +53,7 @@ export function setupRdbActions(doc, host) {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-    say(`Downloaded ${DOWNLOAD_NAME} (${sizeText(bytes.length)}): redis-server 7.0 loads it from its dir at start.`);
+    say(t("Downloaded {file} ({size}): redis-server 7.0 loads it from its dir at start.", { file: DOWNLOAD_NAME, size: sizeText(bytes.length) }));
   });
 
   let busy = false;
@@ -62,7 +63,7 @@ export function setupRdbActions(doc, host) {
    */
   async function loadFile(file) {
     if (busy) {
-      say("Another file is being loaded; try again once it is done.");
+      say(t("Another file is being loaded; try again once it is done."));
       return;
     }
     busy = true;
@@ -82,23 +83,25 @@ export function setupRdbActions(doc, host) {
       try {
         bytes = new Uint8Array(await file.arrayBuffer());
       } catch (err) {
-        fail(failedText(file.name, `the browser could not read it (${err instanceof Error ? err.message : String(err)})`));
+        fail(failedText(file.name, t("the browser could not read it ({why})", { why: err instanceof Error ? err.message : String(err) })));
         return;
       }
       const held = datasetSize(host.info("keyspace memory"));
       if ((held.keys > 0 || held.libraries > 0) && !(await confirmDiscard(replaceQuestion(file.name, held)))) {
-        say("Nothing loaded: the current data stays.");
+        say(t("Nothing loaded: the current data stays."));
         return;
       }
       const r = host.loadRdb(bytes);
       if (!r.ok) {
         // A session file given here by mistake: say where it goes.
-        const session = /\.json$/i.test(file.name) ? " (A redisplay session file opens with Share → Import a file.)" : "";
+        const session = /\.json$/i.test(file.name) ? t(" (A redisplay session file opens with Share → Import a file.)") : "";
         fail(failedText(file.name, r.error) + session);
         return;
       }
       const text = loadedText(file.name, r);
-      say(text.replace(/^\(redisplay\) l/, "L"));
+      // The status line says it without the console's "(redisplay)", as a sentence.
+      const said = text.replace(/^\(redisplay\) /, "");
+      say(said.charAt(0).toUpperCase() + said.slice(1));
       host.note(text);
       host.loaded?.();
     } finally {
@@ -156,7 +159,7 @@ function setupDropTarget(doc, loadFile, tell) {
     hide();
     const files = [...(event.dataTransfer?.files ?? [])];
     if (files.length !== 1) {
-      tell(`Drop one RDB file at a time (${files.length} were dropped). Nothing changed.`);
+      tell(t("Drop one RDB file at a time ({n} were dropped). Nothing changed.", { n: files.length }));
       return;
     }
     loadFile(files[0]);

@@ -3,6 +3,7 @@
 // why it did not, a file's name fit to show. Pure: no DOM, no engine (node:test imports it).
 
 import { number } from "./format.js";
+import { t } from "./i18n.js";
 
 /**
  * The largest RDB file the page loads: 4 MiB. The engine would read more, but a loaded file is
@@ -24,7 +25,7 @@ const MAX_NAME = 60;
  */
 export function fileLabel(name) {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it replaces
-  const clean = String(name).replace(/[\u0000-\u001f\u007f-\u009f]/g, "?") || "the file";
+  const clean = String(name).replace(/[\u0000-\u001f\u007f-\u009f]/g, "?") || t("the file");
   const chars = [...clean];
   const shown = chars.length <= MAX_NAME ? clean : `${chars.slice(0, MAX_NAME - 16).join("")}…${chars.slice(-15).join("")}`;
   return `“${shown}”`;
@@ -35,7 +36,7 @@ export function fileLabel(name) {
  * @param {number} bytes
  */
 export function sizeText(bytes) {
-  if (bytes < 1024) return `${number(bytes)} ${bytes === 1 ? "byte" : "bytes"}`;
+  if (bytes < 1024) return bytes === 1 ? t("1 byte") : t("{n} bytes", { n: number(bytes) });
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
@@ -46,24 +47,22 @@ export function sizeText(bytes) {
  * @returns {string | null}
  */
 export function fileProblem({ name, size }) {
-  if (size === 0) return `${fileLabel(name)} is empty: it is not an RDB file. Nothing changed.`;
+  if (size === 0) return t("{file} is empty: it is not an RDB file. Nothing changed.", { file: fileLabel(name) });
   if (size > MAX_RDB_BYTES) {
     // Just past the cap, both round to the same "4.0 MB": then in bytes.
     const close = sizeText(size) === sizeText(MAX_RDB_BYTES);
-    const [is, cap] = close ? [`${number(size)} bytes`, `${number(MAX_RDB_BYTES)} bytes`] : [sizeText(size), sizeText(MAX_RDB_BYTES)];
-    return `${fileLabel(name)} is ${is}: the playground loads RDB files up to ${cap}. Nothing changed.`;
+    const [is, cap] = close
+      ? [t("{n} bytes", { n: number(size) }), t("{n} bytes", { n: number(MAX_RDB_BYTES) })]
+      : [sizeText(size), sizeText(MAX_RDB_BYTES)];
+    return t("{file} is {size}: the playground loads RDB files up to {cap}. Nothing changed.", { file: fileLabel(name), size: is, cap });
   }
   return null;
 }
 
-/**
- * @param {number} n
- * @param {string} one
- * @param {string} [many]
- */
-function count(n, one, many = `${one}s`) {
-  return `${number(n)} ${n === 1 ? one : many}`;
-}
+/** @param {number} n */
+const keysText = (n) => (n === 1 ? t("1 key") : t("{n} keys", { n: number(n) }));
+/** @param {number} n */
+const librariesText = (n) => (n === 1 ? t("1 function library") : t("{n} function libraries", { n: number(n) }));
 
 /**
  * What a load did in a few words: "12 keys, 1 function library; 1 key had expired: skipped, as
@@ -71,12 +70,20 @@ function count(n, one, many = `${one}s`) {
  * @param {import("./engine/plain").LoadResult & {ok: true}} r
  */
 export function loadSummary(r) {
-  const parts = [count(r.keysLoaded, "key")];
-  if (r.libraries > 0) parts.push(count(r.libraries, "function library", "function libraries"));
+  const parts = [keysText(r.keysLoaded)];
+  if (r.libraries > 0) parts.push(librariesText(r.libraries));
   const skipped = [];
-  if (r.keysExpired > 0) skipped.push(`${count(r.keysExpired, "key")} had expired: skipped, as a master does`);
-  if (r.emptyKeysSkipped > 0) skipped.push(`${count(r.emptyKeysSkipped, "empty key")} skipped`);
-  return [parts.join(", "), ...skipped].join("; ");
+  if (r.keysExpired > 0) {
+    skipped.push(
+      r.keysExpired === 1
+        ? t("1 key had expired: skipped, as a master does")
+        : t("{n} keys had expired: skipped, as a master does", { n: number(r.keysExpired) }),
+    );
+  }
+  if (r.emptyKeysSkipped > 0) {
+    skipped.push(r.emptyKeysSkipped === 1 ? t("1 empty key skipped") : t("{n} empty keys skipped", { n: number(r.emptyKeysSkipped) }));
+  }
+  return [parts.join(t(", ")), ...skipped].join(t("; "));
 }
 
 /**
@@ -87,8 +94,12 @@ export function loadSummary(r) {
  */
 export function loadedText(name, r) {
   return (
-    `(redisplay) loaded ${fileLabel(name)} (RDB version ${r.version}) as a restarted redis-server would: ${loadSummary(r)}. ` +
-    "It replaced every key and function; the configuration and the clients stay."
+    t("(redisplay) loaded {file} (RDB version {version}) as a restarted redis-server would: {summary}.", {
+      file: fileLabel(name),
+      version: r.version,
+      summary: loadSummary(r),
+    }) +
+    t(" It replaced every key and function; the configuration and the clients stay.")
   );
 }
 
@@ -98,8 +109,8 @@ export function loadedText(name, r) {
  */
 export function replayedText(r) {
   return r.ok
-    ? `(redisplay) the RDB file loaded in this session, loaded again: ${loadSummary(r)}.`
-    : `(redisplay) the RDB file loaded in this session did not load again: ${r.error}`;
+    ? t("(redisplay) the RDB file loaded in this session, loaded again: {summary}.", { summary: loadSummary(r) })
+    : t("(redisplay) the RDB file loaded in this session did not load again: {error}", { error: r.error });
 }
 
 /**
@@ -109,7 +120,7 @@ export function replayedText(r) {
  */
 export function failedText(name, error) {
   const why = String(error).trim();
-  return `${fileLabel(name)} did not load: ${why}${why.endsWith(".") ? "" : "."} Nothing changed.`;
+  return t("{file} did not load: {why} Nothing changed.", { file: fileLabel(name), why: why.endsWith(".") ? why : `${why}.` });
 }
 
 /**
@@ -132,14 +143,15 @@ export function datasetSize(info) {
  * @param {{keys: number, libraries: number}} now  datasetSize()
  */
 export function replaceQuestion(name, { keys, libraries }) {
-  const held = libraries > 0 ? `${count(keys, "key")} and ${count(libraries, "function library", "function libraries")}` : count(keys, "key");
+  const held = libraries > 0 ? t("{a} and {b}", { a: keysText(keys), b: librariesText(libraries) }) : keysText(keys);
   return {
-    title: `Load ${fileLabel(name)}?`,
-    text:
-      `Its keys and functions replace everything the server holds now (${held}), as a redis-server restarted ` +
-      `on this file would. To keep the current data, download it first (Share → Download ${DOWNLOAD_NAME}).`,
-    confirm: "Replace the data",
-    cancel: "Keep the current data",
+    title: t("Load {file}?", { file: fileLabel(name) }),
+    text: t(
+      "Its keys and functions replace everything the server holds now ({held}), as a redis-server restarted on this file would. To keep the current data, download it first (Share → Download {download}).",
+      { held, download: DOWNLOAD_NAME },
+    ),
+    confirm: t("Replace the data"),
+    cancel: t("Keep the current data"),
   };
 }
 

@@ -18,6 +18,7 @@
 //
 // Also `?commands=` in the redis.io style: a base64url JSON list of command lines, run at start.
 
+import { t } from "./i18n.js";
 import { MAX_RDB_BYTES } from "./rdb-file.js";
 
 /**
@@ -150,14 +151,14 @@ export function recordSession(engine, { seed, startMs }) {
  * @returns {string | null}
  */
 export function sessionProblem(s) {
-  if (!s || typeof s !== "object") return "it is not a session";
-  if (s.v !== 1) return `it is a version ${String(s.v).slice(0, 20)} session; this page reads version 1`;
-  if (!Number.isSafeInteger(s.seed) || s.seed < 0) return "its seed is not a whole number";
-  if (!Number.isSafeInteger(s.startMs) || s.startMs < 0 || s.startMs > 253_402_300_799_000) return "its start time is not a valid time";
-  if (!Number.isSafeInteger(s.endMs)) return "its end time is not a whole number of ms";
-  if (!Array.isArray(s.log) || s.log.length > MAX_LOG) return `its log is not a list of at most ${MAX_LOG} entries`;
+  if (!s || typeof s !== "object") return t("it is not a session");
+  if (s.v !== 1) return t("it is a version {v} session; this page reads version 1", { v: String(s.v).slice(0, 20) });
+  if (!Number.isSafeInteger(s.seed) || s.seed < 0) return t("its seed is not a whole number");
+  if (!Number.isSafeInteger(s.startMs) || s.startMs < 0 || s.startMs > 253_402_300_799_000) return t("its start time is not a valid time");
+  if (!Number.isSafeInteger(s.endMs)) return t("its end time is not a whole number of ms");
+  if (!Array.isArray(s.log) || s.log.length > MAX_LOG) return t("its log is not a list of at most {max} entries", { max: MAX_LOG });
   for (const [i, e] of s.log.entries()) {
-    if (!Array.isArray(e) || !Number.isSafeInteger(e[0]) || !OPS.has(e[1])) return `entry ${i + 1} is not a recorded call`;
+    if (!Array.isArray(e) || !Number.isSafeInteger(e[0]) || !OPS.has(e[1])) return t("entry {n} is not a recorded call", { n: i + 1 });
     const bad = (() => {
       switch (e[1]) {
         case "line":
@@ -180,7 +181,7 @@ export function sessionProblem(s) {
           return false;
       }
     })();
-    if (bad) return `entry ${i + 1} (${e[1]}) has bad arguments`;
+    if (bad) return t("entry {n} ({op}) has bad arguments", { n: i + 1, op: e[1] });
   }
   return null;
 }
@@ -233,22 +234,22 @@ export async function encodeSession(session) {
  */
 export async function decodeSession(text) {
   try {
-    if (typeof text !== "string" || text.length > MAX_SESSION_TEXT) return { ok: false, error: "the session is too long" };
+    if (typeof text !== "string" || text.length > MAX_SESSION_TEXT) return { ok: false, error: t("the session is too long") };
     let json;
     if (text.startsWith("1.")) {
       const bytes = await pipe(fromBase64Url(text.slice(2)), new DecompressionStream("deflate-raw"));
-      if (bytes.length > MAX_SESSION_TEXT * 4) return { ok: false, error: "the session is too long" };
+      if (bytes.length > MAX_SESSION_TEXT * 4) return { ok: false, error: t("the session is too long") };
       json = new TextDecoder().decode(bytes);
     } else if (text.trimStart().startsWith("{")) {
       json = text; // a session file
     } else {
-      return { ok: false, error: "it is not a redisplay session" };
+      return { ok: false, error: t("it is not a redisplay session") };
     }
     const session = JSON.parse(json);
     const problem = sessionProblem(session);
     return problem ? { ok: false, error: problem } : { ok: true, session };
   } catch (err) {
-    return { ok: false, error: `it could not be read (${err instanceof Error ? err.message : String(err)})` };
+    return { ok: false, error: t("it could not be read ({why})", { why: err instanceof Error ? err.message : String(err) }) };
   }
 }
 
@@ -260,14 +261,14 @@ export async function decodeSession(text) {
  */
 export function decodeCommands(text) {
   try {
-    if (typeof text !== "string" || text.length > 200_000) return { ok: false, error: "the command list is too long" };
+    if (typeof text !== "string" || text.length > 200_000) return { ok: false, error: t("the command list is too long") };
     const list = JSON.parse(new TextDecoder().decode(fromBase64Url(text)));
     if (!Array.isArray(list) || list.length > 1000 || !list.every((l) => typeof l === "string" && l.length <= 100_000)) {
-      return { ok: false, error: "it is not a JSON list of at most 1000 command lines" };
+      return { ok: false, error: t("it is not a JSON list of at most 1000 command lines") };
     }
     return { ok: true, lines: list };
   } catch (err) {
-    return { ok: false, error: `it could not be read (${err instanceof Error ? err.message : String(err)})` };
+    return { ok: false, error: t("it could not be read ({why})", { why: err instanceof Error ? err.message : String(err) }) };
   }
 }
 
@@ -356,7 +357,7 @@ export function replayJob(engine, session, host, { clock = () => performance.now
   };
   const { log } = session;
   return {
-    label: "recorded steps",
+    label: t("recorded steps"),
     // One unit per call; the last one is counted once the clock stands where it was shared.
     total: Math.max(1, log.length),
     step() {

@@ -4,6 +4,7 @@
 // and the default is used. The attributes themselves are listed at the top of widget.js.
 
 import { number } from "./format.js";
+import { resolveLanguage, t } from "./i18n.js";
 import { parseSeed, parseStartTime } from "./params.js";
 
 /** @typedef {"console" | "clock" | "keyspace" | "zset" | "expiry" | "eviction" | "delay-queue" | "persistence"} PlaygroundView */
@@ -54,7 +55,7 @@ function quote(value) {
  * @param {string | null} text
  */
 export function widgetLabel(text) {
-  return (text ?? "").trim().slice(0, 200) || DEFAULT_LABEL;
+  return (text ?? "").trim().slice(0, 200) || t("Redis playground");
 }
 
 /**
@@ -181,7 +182,11 @@ export function readWidgetConfig(attr, pre, { supports = cssHeightSupported } = 
     if (r.ok) {
       config.seed = r.value;
       config.seedGiven = true;
-    } else problems.push(`seed=${quote(attr("seed"))} is not a seed: a whole number from 0 to ${Number.MAX_SAFE_INTEGER}. Seed ${DEFAULT_SEED} is used.`);
+    } else {
+      problems.push(
+        t("seed={value} is not a seed: a whole number from 0 to {max}. Seed {seed} is used.", { value: quote(attr("seed")), max: Number.MAX_SAFE_INTEGER, seed: DEFAULT_SEED }),
+      );
+    }
   }
   if (has("start")) {
     const r = parseStartTime(attr("start") ?? "");
@@ -190,14 +195,18 @@ export function readWidgetConfig(attr, pre, { supports = cssHeightSupported } = 
       config.startGiven = true;
     } else {
       problems.push(
-        `start=${quote(attr("start"))} is not a time: use Unix milliseconds or an ISO date like 2025-01-01T12:00:00Z. The clock starts at ${new Date(DEFAULT_START_MS).toISOString()}.`,
+        t("start={value} is not a time: use Unix milliseconds or an ISO date like 2025-01-01T12:00:00Z. The clock starts at {start}.", {
+          value: quote(attr("start")),
+          start: new Date(DEFAULT_START_MS).toISOString(),
+        }),
       );
     }
   }
   if (has("views")) {
     const { views, unknown } = parseViews(attr("views"));
     if (unknown.length > 0) {
-      problems.push(`views: ${unknown.map(quote).join(", ")} ${unknown.length === 1 ? "is not a view" : "are not views"}; the views are ${WIDGET_VIEWS.join(", ")}.`);
+      const vars = { names: unknown.map(quote).join(", "), views: WIDGET_VIEWS.join(", ") };
+      problems.push(unknown.length === 1 ? t("views: {names} is not a view; the views are {views}.", vars) : t("views: {names} are not views; the views are {views}.", vars));
     }
     if (!views.includes("console")) views.unshift("console");
     config.views = views;
@@ -206,27 +215,30 @@ export function readWidgetConfig(attr, pre, { supports = cssHeightSupported } = 
   withClock(config.views);
   if (has("height")) {
     const h = parseHeight(attr("height"), supports);
-    if (h === null) problems.push(`height=${quote(attr("height"))} is not a CSS length (like 420px or 30rem); the widget keeps its own height.`);
+    if (h === null) problems.push(t("height={value} is not a CSS length (like 420px or 30rem); the widget keeps its own height.", { value: quote(attr("height")) }));
     config.height = h;
   }
   if (has("lab")) {
     const id = (attr("lab") ?? "").trim();
     if (/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) config.lab = id;
-    else problems.push(`lab=${quote(attr("lab"))} is not a lab name (lower-case letters, digits and dashes).`);
+    else problems.push(t("lab={value} is not a lab name (lower-case letters, digits and dashes).", { value: quote(attr("lab")) }));
+  }
+  if (has("lang") && resolveLanguage(attr("lang")) === null) {
+    problems.push(t("lang={value} is not one of the playground's languages (en, zh-CN): it is not used.", { value: quote(attr("lang")) }));
   }
   let lines = [];
   if (has("commands")) lines = splitCommands(attr("commands"), { semicolons: true });
   else if (pre !== null && config.lab === null) lines = splitCommands(pre, { semicolons: false });
   if (has("commands") && config.lab !== null) {
-    problems.push("This widget plays a lab: its commands attribute is not used.");
+    problems.push(t("This widget plays a lab: its commands attribute is not used."));
     lines = [];
   }
   if (lines.length > MAX_COMMANDS) {
-    problems.push(`Only the first ${MAX_COMMANDS} of the ${lines.length} commands are used.`);
+    problems.push(t("Only the first {max} of the {n} commands are used.", { max: MAX_COMMANDS, n: lines.length }));
     lines = lines.slice(0, MAX_COMMANDS);
   }
   if (lines.some((l) => l.length > MAX_LINE)) {
-    problems.push(`Commands longer than ${number(MAX_LINE)} characters are cut.`);
+    problems.push(t("Commands longer than {max} characters are cut.", { max: number(MAX_LINE) }));
     lines = lines.map((l) => l.slice(0, MAX_LINE));
   }
   config.commands = lines;
@@ -256,5 +268,5 @@ export function applyLab(config, lab, problems) {
   if (!config.viewsGiven && Array.isArray(lab.views)) {
     config.views = withClock(parseViews(["console", ...lab.views].join(" ")).views);
   }
-  if (config.seedGiven || config.startGiven) problems.push("This widget plays a lab: the lab's own seed and start time are used.");
+  if (config.seedGiven || config.startGiven) problems.push(t("This widget plays a lab: the lab's own seed and start time are used."));
 }

@@ -6,14 +6,22 @@
 
 import { INLINE_ASSETS } from "./assets.js";
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** @typedef {import("./widget-attributes.js").WidgetConfig} WidgetConfig */
 /** @typedef {import("./widget-attributes.js").PlaygroundView} PlaygroundView */
 
 /** @type {readonly PlaygroundView[]} the views that go in the right-hand panel */
 const PANEL_VIEWS = ["zset", "expiry", "eviction", "delay-queue", "persistence"];
-/** @type {Record<string, string>} */
-const PANEL_TITLES = { zset: "Sorted set", expiry: "Expiry", eviction: "Eviction", "delay-queue": "Delay queue", persistence: "Persistence" };
+/** The tabs' names, in the page's language (a function: t() reads the language set after load). */
+const panelTitles = () =>
+  /** @type {Record<string, string>} */ ({
+    zset: t("Sorted set"),
+    expiry: t("Expiry"),
+    eviction: t("Eviction"),
+    "delay-queue": t("Delay queue"),
+    persistence: t("Persistence"),
+  });
 
 /** Where the widget's files are (its style sheets, labs and engine), or null when inline. */
 export const WIDGET_BASE = INLINE_ASSETS ? null : new URL("./", import.meta.url);
@@ -55,7 +63,7 @@ function panelSection(view, withTabs) {
     section.setAttribute("role", "tabpanel");
     section.setAttribute("aria-labelledby", `tab-${view}`);
   } else {
-    section.setAttribute("aria-label", PANEL_TITLES[view]);
+    section.setAttribute("aria-label", panelTitles()[view]);
   }
   return section;
 }
@@ -75,15 +83,15 @@ export function buildPlayground(config, { withLab, hasCommands }) {
   const progress = el("span", "rp-progress");
   progress.setAttribute("role", "status");
   progress.setAttribute("aria-live", "polite");
-  const stepBtn = el("button", "rp-step", "Step");
+  const stepBtn = el("button", "rp-step", t("Step"));
   stepBtn.type = "button";
-  stepBtn.title = "Run the next command";
-  const runBtn = el("button", "rp-run", "Run all");
+  stepBtn.title = t("Run the next command");
+  const runBtn = el("button", "rp-run", t("Run all"));
   runBtn.type = "button";
-  runBtn.title = "Run every command not run yet";
-  const resetBtn = el("button", "rp-reset", "Reset");
+  runBtn.title = t("Run every command not run yet");
+  const resetBtn = el("button", "rp-reset", t("Reset"));
   resetBtn.type = "button";
-  resetBtn.title = "A fresh engine with the same seed and start time; the commands from the top";
+  resetBtn.title = t("A fresh engine with the same seed and start time; the commands from the top");
   const controls = el("span", "rp-controls");
   controls.append(stepBtn, runBtn, resetBtn);
   if (!hasCommands || withLab) {
@@ -98,7 +106,7 @@ export function buildPlayground(config, { withLab, hasCommands }) {
   if (config.views.includes("clock")) {
     const clock = el("section", "clock rp-clock");
     clock.id = "clock";
-    clock.setAttribute("aria-label", "Virtual clock");
+    clock.setAttribute("aria-label", t("Virtual clock"));
     frame.append(clock);
   }
 
@@ -107,19 +115,19 @@ export function buildPlayground(config, { withLab, hasCommands }) {
   let labEl = null;
   if (withLab) {
     labEl = el("section", "lab rp-lab");
-    labEl.setAttribute("aria-label", "Lab");
+    labEl.setAttribute("aria-label", t("Lab"));
     workspace.classList.add("with-lab");
     workspace.append(labEl);
   }
   const consoleEl = el("div", "console rp-console");
   consoleEl.id = "console";
   consoleEl.setAttribute("role", "region");
-  consoleEl.setAttribute("aria-label", "redis-cli console");
+  consoleEl.setAttribute("aria-label", t("redis-cli console"));
   workspace.append(consoleEl);
   if (config.views.includes("keyspace")) {
     const keyspace = el("section", "panel keyspace");
     keyspace.id = "keyspace";
-    keyspace.setAttribute("aria-label", "Keyspace");
+    keyspace.setAttribute("aria-label", t("Keyspace"));
     workspace.append(keyspace);
     workspace.classList.add("with-keyspace");
   }
@@ -131,10 +139,11 @@ export function buildPlayground(config, { withLab, hasCommands }) {
     if (withTabs) {
       const tablist = el("div", "view-tabs");
       tablist.setAttribute("role", "tablist");
-      tablist.setAttribute("aria-label", "What the right-hand panel shows");
+      tablist.setAttribute("aria-label", t("What the right-hand panel shows"));
       tablist.hidden = true;
+      const titles = panelTitles();
       panels.forEach((v, i) => {
-        const tab = el("button", null, PANEL_TITLES[v]);
+        const tab = el("button", null, titles[v]);
         tab.type = "button";
         tab.id = `tab-${v}`;
         tab.dataset.view = v;

@@ -82,7 +82,10 @@ export interface WidgetConfig {
  * `<redis-playground>`. Attributes: `commands` (lines separated by newlines or `;`), or the
  * text of a child `<pre>`; `views` (space-separated PlaygroundView names; default "console");
  * `seed`; `start` (ISO time or Unix ms); `autorun`; `read-only`; `paused`; `height` (a CSS
- * length, a bare number is px); `lab` (an id from www/labs/data/); `label`.
+ * length, a bare number is px); `lab` (an id from www/labs/data/); `label`; `lang` ("en" or
+ * "zh-CN"; default: the language chosen on the playground's page before, else the browser's —
+ * one language per document: the first widget to show sets it for all, a later `lang` does not
+ * change it; commands, replies and key names are never translated).
  *
  * Theming: --rp-bg, --rp-fg, --rp-accent, --rp-font, --rp-font-sans, --rp-panel, --rp-border,
  * --rp-muted, --rp-prompt, --rp-console-bg, --rp-radius, --rp-color-scheme.

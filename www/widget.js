@@ -20,6 +20,10 @@
 //   paused     start with the virtual clock paused         height a CSS length (a bare number is px)
 //   lab        a lab from www/labs/data/ (its seed, start time, views and steps; the clock paused)
 //   label      the region's accessible name (default "Redis playground")
+//   lang       the language of its words: en or zh-CN (default: the one chosen on the playground's
+//              page before, else the browser's). One language per document: the first widget
+//              to show sets it for every widget on the page; a later or different `lang` does
+//              not change it. Commands, replies and key names are never translated.
 //
 // Keyboard: Tab completes a command in the console as in redis-cli, but leaves the console on
 // an empty line, on the command the widget offered, or after Escape (no keyboard trap).
@@ -37,6 +41,7 @@
 
 import { EngineLoadError } from "./engine.js";
 import { describeError } from "./format.js";
+import { browserLanguages, chooseLanguage, language, setLanguage, storedLanguage, t } from "./i18n.js";
 import { el } from "./dom.js";
 import { createNotices } from "./notices.js";
 import { mountPlayground } from "./playground.js";
@@ -48,12 +53,38 @@ import { buildPlayground, createVisibility, problemList, styleNodes, WIDGET_BASE
 /** @typedef {import("./labs/lab-player").Lab} Lab */
 /** @typedef {"idle" | "waiting" | "starting" | "ready" | "failed"} WidgetState */
 
+/** @type {Promise<void> | null} the document's language, set once (by the first widget to show) */
+let languageSet = null;
+
+/**
+ * Sets the document's language once, before a widget builds anything: its `lang` attribute,
+ * else the one chosen on the playground's page before, else the browser's (www/i18n.js).
+ * @param {string | null} requested
+ */
+function widgetLanguage(requested) {
+  languageSet ??= (async () => {
+    // setLanguage also sets <html lang>, which is the host page's to say: a widget's language is
+    // on its own frame instead (see `lang` on the frames below).
+    const root = document.documentElement;
+    const hostLang = root.getAttribute("lang");
+    try {
+      await setLanguage(chooseLanguage({ requested, stored: storedLanguage(), preferred: browserLanguages() }));
+    } catch (err) {
+      // The table could not be loaded: the widget speaks English.
+      console.error("redisplay: the widget's language could not be loaded", err);
+    }
+    if (hostLang === null) root.removeAttribute("lang");
+    else root.setAttribute("lang", hostLang);
+  })();
+  return languageSet;
+}
+
 // The attribute parsing is public API (widget.d.ts).
 export { DEFAULT_SEED, DEFAULT_START_MS, MAX_COMMANDS, parseHeight, parseViews, readWidgetConfig, splitCommands, WIDGET_VIEWS } from "./widget-attributes.js";
 
 export class RedisPlaygroundElement extends HTMLElement {
   static get observedAttributes() {
-    return ["commands", "views", "seed", "start", "autorun", "read-only", "readonly", "paused", "height", "lab", "label"];
+    return ["commands", "views", "seed", "start", "autorun", "read-only", "readonly", "paused", "height", "lab", "label", "lang"];
   }
 
   /** @type {ShadowRoot | null} */
@@ -91,7 +122,16 @@ export class RedisPlaygroundElement extends HTMLElement {
     clearTimeout(this.#disconnectTimer);
     if (!this.hasAttribute("role")) this.setAttribute("role", "region");
     this.#syncLabel();
-    if (this.#state === "idle") this.#showPlaceholder();
+    if (this.#state === "idle") void this.#prepare();
+  }
+
+  /** The language first (it is set once for the document), then the placeholder. */
+  async #prepare() {
+    const generation = this.#generation;
+    await widgetLanguage(this.getAttribute("lang"));
+    if (generation !== this.#generation || this.#state !== "idle" || !this.isConnected) return;
+    this.#syncLabel();
+    this.#showPlaceholder();
   }
 
   disconnectedCallback() {
@@ -144,15 +184,16 @@ export class RedisPlaygroundElement extends HTMLElement {
     const { nodes } = styleNodes(false);
     const box = el("div", "rp rp-placeholder");
     box.setAttribute("part", "frame");
+    box.lang = language();
     if (config.height) box.style.height = config.height;
     const head = el("div", "rp-bar");
-    const startBtn = el("button", "rp-start", "Start the playground");
+    const startBtn = el("button", "rp-start", t("Start the playground"));
     startBtn.type = "button";
-    head.append(el("span", "rp-title", config.label), el("span", "rp-progress", "starts when scrolled into view"), startBtn);
+    head.append(el("span", "rp-title", config.label), el("span", "rp-progress", t("starts when scrolled into view")), startBtn);
     box.append(head);
     if (problems.length > 0) box.append(problemList(problems));
     if (this.hasAttribute("commands") || config.lab !== null) {
-      const listing = el("pre", "rp-listing", config.lab !== null ? `Lab: ${config.lab}` : config.commands.join("\n"));
+      const listing = el("pre", "rp-listing", config.lab !== null ? t("Lab: {title}", { title: config.lab }) : config.commands.join("\n"));
       box.append(listing);
     } else {
       const slot = document.createElement("slot");
@@ -228,6 +269,9 @@ export class RedisPlaygroundElement extends HTMLElement {
     this.#observer = null;
     const generation = ++this.#generation;
     this.#setState("starting");
+    await widgetLanguage(this.getAttribute("lang"));
+    if (generation !== this.#generation) return;
+    this.#syncLabel();
     const { config, problems } = readWidgetConfig((n) => this.getAttribute(n), this.#preText());
 
     /** @type {Lab | null} */
@@ -247,9 +291,10 @@ export class RedisPlaygroundElement extends HTMLElement {
 
     const root = this.#root();
     const ui = buildPlayground(config, { withLab: lab !== null, hasCommands: config.commands.length > 0 });
+    ui.frame.lang = language();
     const { nodes, loaded } = styleNodes(lab !== null);
     ui.frame.dataset.loading = "true";
-    const boot = el("p", "rp-boot boot-status", "Loading the engine…");
+    const boot = el("p", "rp-boot boot-status", t("Loading the engine…"));
     boot.setAttribute("role", "status");
     root.replaceChildren(...nodes, ui.frame);
     const consoleEl = root.getElementById("console");
@@ -279,8 +324,11 @@ export class RedisPlaygroundElement extends HTMLElement {
       ui.stepBtn.disabled = left === 0;
       ui.runBtn.disabled = left === 0;
       if (commands.length === 0 || lab !== null) ui.progress.textContent = "";
-      else if (left === 0) ui.progress.textContent = `${commands.length === 1 ? "The command" : `All ${commands.length} commands`} ran`;
-      else ui.progress.textContent = `Next (${next + 1} of ${commands.length}): ${commands[next].length > 60 ? `${commands[next].slice(0, 60)}…` : commands[next]}`;
+      else if (left === 0) ui.progress.textContent = commands.length === 1 ? t("The command ran") : t("All {n} commands ran", { n: commands.length });
+      else {
+        const command = commands[next].length > 60 ? `${commands[next].slice(0, 60)}…` : commands[next];
+        ui.progress.textContent = t("Next ({n} of {total}): {command}", { n: next + 1, total: commands.length, command });
+      }
     };
     const runNext = () => {
       if (next >= commands.length || parts === undefined) return;
@@ -307,8 +355,10 @@ export class RedisPlaygroundElement extends HTMLElement {
         notify: (text, kind) => notices.show(text, kind),
         welcome: [
           lab !== null
-            ? `redisplay — Redis 7.0 in this page. Lab "${lab.title}": seed ${config.seed}, the clock paused at its start.`
-            : `redisplay — Redis 7.0 in this page (seed ${config.seed}).${config.readOnly ? " Read-only: Step or Run all runs the commands." : ""}`,
+            ? t("redisplay — Redis 7.0 in this page. Lab “{title}”: seed {seed}, the clock paused at its start.", { title: lab.title, seed: config.seed })
+            : config.readOnly
+              ? t("redisplay — Redis 7.0 in this page (seed {seed}). Read-only: Step or Run all runs the commands.", { seed: config.seed })
+              : t("redisplay — Redis 7.0 in this page (seed {seed}).", { seed: config.seed }),
         ],
         onRun: (_result, line, n) => {
           if (ownRun || n !== 0) return;
@@ -323,7 +373,9 @@ export class RedisPlaygroundElement extends HTMLElement {
       boot.remove();
       console.error("redisplay: a <redis-playground> could not start", err);
       const message =
-        err instanceof EngineLoadError ? `The playground could not start. ${err.message}` : `The playground could not start: ${describeError(err)}.`;
+        err instanceof EngineLoadError
+          ? t("The playground could not start. {why}", { why: err.message })
+          : t("The playground could not start: {error}.", { error: describeError(err) });
       this.#fail(message, ui.frame);
       return;
     }
@@ -394,7 +446,7 @@ export class RedisPlaygroundElement extends HTMLElement {
     try {
       labModule = await import("./labs/lab-player.js");
     } catch (err) {
-      return { ok: false, error: `Labs cannot be played here: the lab player could not be loaded (${describeError(err)}).` };
+      return { ok: false, error: t("Labs cannot be played here: the lab player could not be loaded ({error}).", { error: describeError(err) }) };
     }
     // (loadLab reads the single-file build's inline labs itself.)
     const r = await labModule.loadLab(id, WIDGET_BASE ? { baseUrl: new URL("./labs/", WIDGET_BASE) } : {});

@@ -5,6 +5,8 @@
 // ("@string") are offered too. Candidates come back in upper case, as redis-cli shows them.
 // Pure — no DOM.
 
+import { t } from "../i18n.js";
+
 /**
  * One thing Tab can complete to: a command's full name, or (after "help ") a group.
  * @typedef {object} CompletionEntry
@@ -30,7 +32,7 @@ export function buildCompletionEntries(commands) {
     if (c.group) groups.add(c.group);
   }
   for (const g of groups) {
-    entries.push({ full: `@${g}`, match: `@${g}`.toUpperCase(), summary: `commands in the ${g} group`, kind: "group" });
+    entries.push({ full: `@${g}`, match: `@${g}`.toUpperCase(), summary: t("commands in the {group} group", { group: g }), kind: "group" });
   }
   entries.sort((a, b) => (a.full < b.full ? -1 : a.full > b.full ? 1 : 0));
   return entries;

@@ -26,6 +26,7 @@
 
 import { el } from "../dom.js";
 import { number } from "../format.js";
+import { t } from "../i18n.js";
 import { complete } from "./completion.js";
 import { createHistory } from "./history.js";
 import { createJobRunner } from "./jobs.js";
@@ -48,14 +49,15 @@ const HINT_FONT_PROPERTIES = ["font-family", "font-size", "font-weight", "font-s
 /** Candidates listed under the input at once. */
 const MAX_LISTED_COMPLETIONS = 40;
 
-const WAITING_NOTE = "waiting for the reply — another client can serve it; Ctrl-C stops waiting";
-const SUBSCRIBED_NOTE = "reading messages — Ctrl-C quits subscribe mode";
+// Functions, not constants: t() reads the language, which is set after this module loads.
+const waitingNote = () => t("waiting for the reply — another client can serve it; Ctrl-C stops waiting");
+const subscribedNote = () => t("reading messages — Ctrl-C quits subscribe mode");
 
-const SHUTDOWN_NOTE =
-  "(redisplay) the server shut down. Type connect to start it again: it loads the RDB file it saved, as redis-server does at start.";
+const shutdownNote = () =>
+  t("(redisplay) the server shut down. Type connect to start it again: it loads the RDB file it saved, as redis-server does at start.");
 
-const QUIT_NOTE =
-  "(redisplay) redis-cli would exit here. The playground keeps running: type another command, or reload the page for a new engine.";
+const quitNote = () =>
+  t("(redisplay) redis-cli would exit here. The playground keeps running: type another command, or reload the page for a new engine.");
 
 /**
  * Terminal text → a <pre> of styled spans (bold, yellow, grey), plus a note when cut.
@@ -78,9 +80,10 @@ function renderOutput(text, isError) {
   const nodes = [pre];
   if (capped.hiddenLines > 0 || capped.hiddenChars > 0) {
     const parts = [];
-    if (capped.hiddenLines > 0) parts.push(`${number(capped.hiddenLines)} more lines`);
-    if (capped.hiddenChars > 0) parts.push(`${number(capped.hiddenChars)} more characters`);
-    nodes.push(el("div", "more", `… ${parts.join(" and ")} not shown (the page shows at most the first part of long outputs)`));
+    if (capped.hiddenLines > 0) parts.push(t("{n} more lines", { n: number(capped.hiddenLines) }));
+    if (capped.hiddenChars > 0) parts.push(t("{n} more characters", { n: number(capped.hiddenChars) }));
+    const what = parts.length === 2 ? t("{a} and {b}", { a: parts[0], b: parts[1] }) : parts[0];
+    nodes.push(el("div", "more", t("… {what} not shown (the page shows at most the first part of long outputs)", { what })));
   }
   return nodes;
 }
@@ -108,7 +111,7 @@ export function createConsole(
     prompt,
     welcome = [],
     inputId = "console-input",
-    inputLabel = "redis-cli command",
+    inputLabel = t("redis-cli command"),
     interrupt = null,
     hint = () => null,
     jobs = createJobRunner(),
@@ -130,7 +133,7 @@ export function createConsole(
   // reply is said by `announcer` instead.
   scrollback.setAttribute("role", "log");
   scrollback.setAttribute("aria-live", "off");
-  scrollback.setAttribute("aria-label", "Console output");
+  scrollback.setAttribute("aria-label", t("Console output"));
 
   const inputLine = el("div", "input-line");
   const promptEl = el("label", "prompt", prompt);
@@ -167,7 +170,7 @@ export function createConsole(
   const progressEl = el("div", "console-progress");
   progressEl.hidden = true;
   const progressBar = el("progress", "console-progress-bar");
-  progressBar.setAttribute("aria-label", "Lines run");
+  progressBar.setAttribute("aria-label", t("Lines run"));
   const progressText = el("span", "console-progress-text");
   progressEl.append(progressBar, progressText);
 
@@ -247,7 +250,7 @@ export function createConsole(
     mode = next;
     const busy = mode !== "ready";
     statusEl.hidden = !busy;
-    statusEl.textContent = mode === "blocked" ? WAITING_NOTE : mode === "subscribed" ? SUBSCRIBED_NOTE : "";
+    statusEl.textContent = mode === "blocked" ? waitingNote() : mode === "subscribed" ? subscribedNote() : "";
     promptEl.hidden = busy;
     input.classList.toggle("is-busy", busy);
     root.dataset.mode = mode;
@@ -290,12 +293,12 @@ export function createConsole(
     const entry = el("div", "entry");
     entry.append(echo(shownPrompt, line));
     if (result.text !== "") entry.append(...renderOutput(result.text, result.reply?.type === "error"));
-    if (result.quit) entry.append(el("div", "note-text", QUIT_NOTE));
-    if (result.shutdown) entry.append(el("div", "note-text", SHUTDOWN_NOTE));
+    if (result.quit) entry.append(el("div", "note-text", quitNote()));
+    if (result.shutdown) entry.append(el("div", "note-text", shutdownNote()));
     appendEntry(entry);
     scrollToEnd();
     setMode(result.blocked ? "blocked" : result.subscribed ? "subscribed" : "ready");
-    if (!quiet) announce(result.quit ? QUIT_NOTE : result.shutdown ? SHUTDOWN_NOTE : announcement(result.text));
+    if (!quiet) announce(result.quit ? quitNote() : result.shutdown ? shutdownNote() : announcement(result.text));
     return result;
   }
 
@@ -312,7 +315,7 @@ export function createConsole(
    * Lines run one after another as a job in slices (jobs.js): each waits while the console
    * waits for a blocked command's reply or reads messages. Resolves when they ran or were stopped.
    * @param {string[]} lines
-   * @param {string} label  what they are, for the progress line and the notes ("pasted lines")
+   * @param {string} label  what they are, for the progress line and the notes ("pasted lines"), in the page's language
    * @returns {Promise<"done" | "cancelled">}
    */
   function runLines(lines, label) {
@@ -330,11 +333,11 @@ export function createConsole(
           return next < total ? "more" : "done";
         },
         onCancel(done) {
-          printNote(`(redisplay) stopped: ${number(total - done)} of ${number(total)} ${label} not run.`);
+          printNote(t("(redisplay) stopped: {left} of {total} {label} not run.", { left: number(total - done), total: number(total), label }));
         },
       })
       .then((how) => {
-        if (how === "done" && total > 1) announce(`Ran ${number(total)} ${label}. ${announcement(lastOutput())}`.trim());
+        if (how === "done" && total > 1) announce(`${t("Ran {n} {label}.", { n: number(total), label })} ${announcement(lastOutput())}`.trim());
         return how;
       });
   }
@@ -358,12 +361,12 @@ export function createConsole(
     lines[0] = first + lines[0];
     const runnable = lines.slice(0, MAX_PASTED_LINES);
     if (lines.length > runnable.length) {
-      printNote(`(redisplay) only the first ${MAX_PASTED_LINES} pasted lines are run; ${lines.length - runnable.length} were skipped.`);
+      printNote(t("(redisplay) only the first {max} pasted lines are run; {skipped} were skipped.", { max: MAX_PASTED_LINES, skipped: lines.length - runnable.length }));
     }
     input.value = last + after;
     refreshHint();
     if (runnable.length === 1 && !mustWait()) submit(runnable[0]);
-    else void runLines(runnable, runnable.length === 1 ? "pasted line" : "pasted lines");
+    else void runLines(runnable, runnable.length === 1 ? t("pasted line") : t("pasted lines"));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -375,7 +378,7 @@ export function createConsole(
     const text = mode === "ready" && input.value !== "" ? (hint(input.value) ?? "") : "";
     if (text !== shownHint) {
       shownHint = text;
-      hintDescription.textContent = text.trim() === "" ? "" : `Arguments: ${text.trim()}`;
+      hintDescription.textContent = text.trim() === "" ? "" : t("Arguments: {hint}", { hint: text.trim() });
     }
     // As linenoise: no hint once the line no longer fits.
     const show = text !== "" && input.scrollWidth <= input.clientWidth;
@@ -405,15 +408,15 @@ export function createConsole(
     }
     progressBar.max = Math.max(1, p.total);
     progressBar.value = Math.min(p.done, p.total);
-    const parts = [`${p.label}: ${number(p.done)} of ${number(p.total)}`];
-    if (p.waiting) parts.push("waiting for a reply");
-    if (p.queued > 0) parts.push(`${number(p.queued)} more waiting`);
-    if (p.cancellable) parts.push("Ctrl-C stops");
+    const parts = [t("{label}: {done} of {total}", { label: p.label, done: number(p.done), total: number(p.total) })];
+    if (p.waiting) parts.push(t("waiting for a reply"));
+    if (p.queued > 0) parts.push(t("{n} more waiting", { n: number(p.queued) }));
+    if (p.cancellable) parts.push(t("Ctrl-C stops"));
     const text = parts.join(" · ");
     if (progressText.textContent !== text) progressText.textContent = text;
     if (progressEl.hidden) {
       progressEl.hidden = false;
-      announce(`Running ${number(p.total)} ${p.label}.`);
+      announce(t("Running {n} {label}.", { n: number(p.total), label: p.label }));
     }
     scrollToEnd();
   }
@@ -437,7 +440,7 @@ export function createConsole(
       list.append(item);
     });
     const hidden = candidates.length - shown.length;
-    if (hidden > 0) list.append(el("span", "candidate-more", `(+${hidden} more)`));
+    if (hidden > 0) list.append(el("span", "candidate-more", t("(+{n} more)", { n: hidden })));
     const current = candidates[index];
     const summary = el("div", "completion-summary", `${current.full} — ${current.summary}`);
     completionsEl.append(list, summary);
@@ -524,7 +527,7 @@ export function createConsole(
       input.value = "";
       refreshHint();
       // A job of this console runs: the line waits its turn, as typed-ahead input does.
-      if (mustWait()) void runLines([line], "typed line");
+      if (mustWait()) void runLines([line], t("typed line"));
       else submit(line);
     } else if (event.key === "ArrowUp") {
       event.preventDefault();

@@ -11,6 +11,7 @@
 // each showing its progress in the console it types into.
 
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { createConsole } from "./console-view.js";
 import { createJobRunner } from "./jobs.js";
 
@@ -38,13 +39,13 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
   root.replaceChildren();
   root.classList.add("consoles");
   const bar = el("div", "console-bar");
-  const addButton = el("button", "console-add", "+ Another client");
+  const addButton = el("button", "console-add", t("+ Another client"));
   addButton.type = "button";
-  addButton.title = "Open another redis-cli: a second client of the same engine, side by side";
-  const replicaButton = el("button", "console-add-replica", "+ Replica");
+  addButton.title = t("Open another redis-cli: a second client of the same engine, side by side");
+  const replicaButton = el("button", "console-add-replica", t("+ Replica"));
   replicaButton.type = "button";
-  replicaButton.title = "Open redis-cli on the page's second server (127.0.0.1:6380) with REPLICAOF 127.0.0.1 6379 typed, ready to send: it becomes a replica of this one";
-  const closeButton = el("button", "console-close", "Close the last client");
+  replicaButton.title = t("Open redis-cli on the page's second server (127.0.0.1:6380) with REPLICAOF 127.0.0.1 6379 typed, ready to send: it becomes a replica of this one");
+  const closeButton = el("button", "console-close", t("Close the last client"));
   closeButton.type = "button";
   closeButton.hidden = true;
   bar.append(el("span", "console-bar-title", "redis-cli"), addButton, replicaButton, closeButton);
@@ -96,7 +97,7 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
    * @param {number} [client]
    */
   function labelText(n, client = engine.consoleClient(n)) {
-    return serverOf(n) === 1 ? `127.0.0.1:6380 · client ${client}` : `client ${client}`;
+    return serverOf(n) === 1 ? t("127.0.0.1:6380 · client {n}", { n: client }) : t("client {n}", { n: client });
   }
 
   /** @type {Set<(n: number, text: string) => void>} who wants to know what a console printed without input (the lab player) */
@@ -128,8 +129,8 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
     // `redis-cli --raw`: replies printed as they are (北京, not "\xe5\x8c\x97…").
     const rawSwitch = el("button", "console-raw", "--raw");
     rawSwitch.type = "button";
-    rawSwitch.title = "Print replies as redis-cli --raw does: strings as they are (北京, not \"\\xe5\\x8c\\x97…\"), one element per line, no (integer) or (nil)";
-    rawSwitch.setAttribute("aria-label", `Raw output (redis-cli --raw)${n > 0 ? `, console ${n + 1}` : ""}`);
+    rawSwitch.title = t("Print replies as redis-cli --raw does: strings as they are (北京, not \"\\xe5\\x8c\\x97…\"), one element per line, no (integer) or (nil)");
+    rawSwitch.setAttribute("aria-label", n > 0 ? t("Raw output (redis-cli --raw), console {n}", { n: n + 1 }) : t("Raw output (redis-cli --raw)"));
     rawSwitch.setAttribute("aria-pressed", "false");
     head.append(label, rawSwitch);
     const body = el("div", "console-pane-body");
@@ -147,7 +148,7 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
       prompt: engine.promptOf(n),
       welcome: lines,
       inputId: n === 0 ? "console-input" : `console-input-${n + 1}`,
-      inputLabel: n === 0 ? "redis-cli command" : `redis-cli command, console ${n + 1}`,
+      inputLabel: n === 0 ? t("redis-cli command") : t("redis-cli command, console {n}", { n: n + 1 }),
       hint: (line) => engine.hintOf?.(n, line) ?? null,
       jobs,
       index: n,
@@ -156,7 +157,7 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
         label.textContent = labelText(n);
         return {
           prompt,
-          note: `(redisplay) redis-cli would exit on Ctrl-C, closing its connection; this console reconnected as ${labelText(n)}.`,
+          note: t("(redisplay) redis-cli would exit on Ctrl-C, closing its connection; this console reconnected as {client}.", { client: labelText(n) }),
         };
       },
     });
@@ -187,10 +188,10 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
     const welcomeText =
       server === 1
         ? [
-            "redis-cli connected to the page's second server, 127.0.0.1:6380 (its own keyspace, clock shared).",
-            "REPLICAOF 127.0.0.1 6379 makes it a replica of the first; the Persistence view's Replica lane shows the link.",
+            t("redis-cli connected to the page's second server, 127.0.0.1:6380 (its own keyspace, clock shared)."),
+            t("REPLICAOF 127.0.0.1 6379 makes it a replica of the first; the Persistence view's Replica lane shows the link."),
           ]
-        : [`Another redis-cli, connected to the same engine as ${labelText(n)}. Try SUBSCRIBE here and PUBLISH on the left.`];
+        : [t("Another redis-cli, connected to the same engine as {client}. Try SUBSCRIBE here and PUBLISH on the left.", { client: labelText(n) })];
     const view = mount(n, welcomeText);
     syncButtons();
     view.focus();

@@ -11,6 +11,8 @@
 //     are dropped rather than shown as boxes.
 // So the console's visible text equals `text` minus terminal controls — the e2e tests check it.
 
+import { t } from "../i18n.js";
+
 /** Lines one command's output may render; the rest is summarised as "… N more lines". */
 export const MAX_RENDERED_LINES = 1000;
 
@@ -151,6 +153,6 @@ export function announcement(text) {
     cut = true;
   }
   const more = lines.length - ANNOUNCED_LINES;
-  if (more > 0) return `${said}\n… ${more} more ${more === 1 ? "line" : "lines"}`;
+  if (more > 0) return `${said}\n${more === 1 ? t("… 1 more line") : t("… {n} more lines", { n: more })}`;
   return cut && !said.endsWith("…") ? `${said}…` : said;
 }

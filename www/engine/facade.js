@@ -7,6 +7,7 @@
 // Sections: the console (one line, one command, peeks), time, snapshots for the views, the
 // consoles (several clients on one engine), and the engine's life (reset, free).
 
+import { t } from "../i18n.js";
 import { DEFAULT_PROMPT, infoArgs, infoFromReply, plainAdvance, plainCommandResult, plainCommands, plainEvents, plainLine, plainLineOn, plainLoadResult, plainPoll } from "./plain.js";
 
 /** @typedef {import("./plain").LineResult} LineResult */
@@ -23,7 +24,8 @@ import { DEFAULT_PROMPT, infoArgs, infoFromReply, plainAdvance, plainCommandResu
 /** @typedef {import("../types/snapshots").PersistenceSnapshot} PersistenceSnapshot */
 /** @typedef {import("../types/snapshots").ReplicationSnapshot} ReplicationSnapshot */
 
-const RESTARTING_TEXT = "(redisplay) the engine is restarting after an internal error; try again in a moment.\n";
+// A function: t() reads the language, set after this module loads.
+const restartingText = () => `${t("(redisplay) the engine is restarting after an internal error; try again in a moment.")}\n`;
 
 /** @returns {CommandResult} */
 function restartingReply() {
@@ -74,7 +76,7 @@ export function createFacade(recovery) {
           memo.now = pg.now();
           return r;
         },
-        () => /** @type {LineResult} */ ({ text: RESTARTING_TEXT, prompt: memo.prompt, reply: null, quit: false, clear: false }),
+        () => /** @type {LineResult} */ ({ text: restartingText(), prompt: memo.prompt, reply: null, quit: false, clear: false }),
       );
     },
 
@@ -370,7 +372,7 @@ export function createFacade(recovery) {
           return out;
         },
         () => ({
-          text: RESTARTING_TEXT,
+          text: restartingText(),
           prompt: DEFAULT_PROMPT,
           reply: null,
           quit: false,
@@ -520,7 +522,7 @@ export function createFacade(recovery) {
           memo.now = pg.now();
           return r;
         },
-        () => ({ ok: false, error: "the engine is restarting after an internal error" }),
+        () => ({ ok: false, error: t("the engine is restarting after an internal error") }),
       );
     },
 

@@ -7,6 +7,7 @@
 // dead — a scratch engine then answers with fallbacks, a delay-queue lab throws.
 
 import { describeError } from "../format.js";
+import { t } from "../i18n.js";
 import { infoArgs, infoFromReply, plainAdvance, plainCommandResult, plainEvents, plainExperiment } from "./plain.js";
 
 /** @typedef {import("./plain").CommandResult} CommandResult */
@@ -119,10 +120,10 @@ export function createLabAdapters(recovery, { seed, startMs }) {
    * @returns {DelayQueueLab}
    */
   function createDelayQueueLab(config) {
-    if (recovery.recovering()) throw new Error("delay-queue: the engine is restarting after an internal error; try again in a moment.");
+    if (recovery.recovering()) throw new Error(t("delay-queue: the engine is restarting after an internal error; try again in a moment."));
     const pkg = recovery.pkg();
     if (typeof pkg.DelayQueueLab !== "function") {
-      throw new Error("delay-queue: this build of the engine has no delay-queue lab; rebuild it with ./scripts/build-web.sh.");
+      throw new Error(t("delay-queue: this build of the engine has no delay-queue lab; rebuild it with ./scripts/build-web.sh."));
     }
     /** @type {any} */
     let lab;
@@ -131,7 +132,7 @@ export function createLabAdapters(recovery, { seed, startMs }) {
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) {
         crash("delay-queue new", error);
-        throw new Error("delay-queue: the engine hit an internal error creating the lab (a bug in redisplay); it is being restarted.");
+        throw new Error(t("delay-queue: the engine hit an internal error creating the lab (a bug in redisplay); it is being restarted."));
       }
       throw error instanceof Error ? error : new Error(`delay-queue: ${String(error)}`);
     }
@@ -144,14 +145,14 @@ export function createLabAdapters(recovery, { seed, startMs }) {
      */
     function call(operation, run) {
       if (lab === null || !recovery.alive(mine)) {
-        throw new Error("delay-queue: the lab is gone (the engine was restarted after an internal error); press Reset or Run.");
+        throw new Error(t("delay-queue: the lab is gone (the engine was restarted after an internal error); press Reset or Run."));
       }
       try {
         return run(lab);
       } catch (error) {
         lab = null;
         crash(`delay-queue ${operation}`, error);
-        throw new Error(`delay-queue: the lab hit an internal error in ${operation} (${describeError(error)}); a bug in redisplay.`);
+        throw new Error(t("delay-queue: the lab hit an internal error in {operation} ({error}); a bug in redisplay.", { operation, error: describeError(error) }));
       }
     }
     return {
@@ -212,7 +213,7 @@ export function createLabAdapters(recovery, { seed, startMs }) {
      */
     delayQueueStrategy(n) {
       const Lab = recovery.pkg().DelayQueueLab;
-      if (typeof Lab !== "function") return { name: `strategy ${n}`, code: "" };
+      if (typeof Lab !== "function") return { name: t("strategy {n}", { n }), code: "" };
       return { name: String(Lab.strategy_name(n)), code: String(Lab.strategy_code(n)) };
     },
 
@@ -236,10 +237,10 @@ export function createLabAdapters(recovery, { seed, startMs }) {
           }
         }
         const Sims = recovery.pkg().LabSims;
-        if (typeof Sims !== "function") return { ok: false, error: "this build of the engine has no lab simulations; rebuild it with ./scripts/build-web.sh." };
+        if (typeof Sims !== "function") return { ok: false, error: t("this build of the engine has no lab simulations; rebuild it with ./scripts/build-web.sh.") };
         if (kind === "pipeline") return { ok: true, result: Sims.pipeline(config) };
         if (kind === "cache-aside") return { ok: true, result: Sims.cache_aside(config) };
-        return { ok: false, error: `unknown simulation "${kind}"` };
+        return { ok: false, error: t("unknown simulation \"{kind}\"", { kind }) };
       } catch (error) {
         if (error instanceof WebAssembly.RuntimeError) crash(`lab sim ${kind}`, error);
         return { ok: false, error: error instanceof Error ? error.message : String(error) };

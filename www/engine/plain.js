@@ -6,6 +6,8 @@
 // events.d.ts / snapshots.d.ts. The converters only coerce (String(), Number(), Boolean()) and
 // fill defaults, so a result from an older build of the engine still reads as something sane.
 
+import { t } from "../i18n.js";
+
 /** @typedef {import("../types/playground").Reply} Reply */
 /** @typedef {import("../types/events").Event} Event */
 /** @typedef {import("../types/events").DelayQueueEvent} DelayQueueEvent */
@@ -106,7 +108,7 @@ export function plainCommandResult(r) {
  * @returns {LoadResult}
  */
 export function plainLoadResult(r) {
-  if (r?.ok !== true) return { ok: false, error: String(r?.error ?? "the engine did not say why") };
+  if (r?.ok !== true) return { ok: false, error: String(r?.error ?? t("the engine did not say why")) };
   return {
     ok: true,
     version: Number(r.version),

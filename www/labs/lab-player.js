@@ -25,7 +25,7 @@
 import { INLINE_ASSETS } from "../assets.js";
 import { el } from "../dom.js";
 import { number } from "../format.js";
-import { language } from "../i18n.js";
+import { language, t } from "../i18n.js";
 
 /**
  * One item of a step's `lines`: a console line, a `receive` (print what arrived), or a sim.
@@ -92,14 +92,14 @@ export function isLabId(id) {
  * @returns {string | null}
  */
 export function labProblem(lab) {
-  if (!lab || typeof lab !== "object") return "the lab file is not a JSON object";
-  if (typeof lab.title !== "string" || lab.title === "") return "the lab has no title";
-  if (!Number.isSafeInteger(lab.seed) || lab.seed < 0) return "the lab's seed is not a whole number";
-  if (!Number.isSafeInteger(lab.startMs) || lab.startMs < 0) return "the lab's startMs is not a time in Unix ms";
-  if (!Array.isArray(lab.steps) || lab.steps.length === 0) return "the lab has no steps";
+  if (!lab || typeof lab !== "object") return t("the lab file is not a JSON object");
+  if (typeof lab.title !== "string" || lab.title === "") return t("the lab has no title");
+  if (!Number.isSafeInteger(lab.seed) || lab.seed < 0) return t("the lab's seed is not a whole number");
+  if (!Number.isSafeInteger(lab.startMs) || lab.startMs < 0) return t("the lab's startMs is not a time in Unix ms");
+  if (!Array.isArray(lab.steps) || lab.steps.length === 0) return t("the lab has no steps");
   for (const [i, step] of lab.steps.entries()) {
-    if (!step || typeof step.title !== "string" || typeof step.text !== "string") return `step ${i + 1} has no title or text`;
-    if (step.lines !== undefined && !Array.isArray(step.lines)) return `step ${i + 1}'s lines are not a list`;
+    if (!step || typeof step.title !== "string" || typeof step.text !== "string") return t("step {n} has no title or text", { n: i + 1 });
+    if (step.lines !== undefined && !Array.isArray(step.lines)) return t("step {n}'s lines are not a list", { n: i + 1 });
   }
   return null;
 }
@@ -114,24 +114,24 @@ export function labProblem(lab) {
  * @returns {{ok: true, lab: Lab} | {ok: false, error: string}}
  */
 export function translateLab(lab, translation) {
-  if (!translation || typeof translation !== "object") return { ok: false, error: "the translation is not a JSON object" };
-  if (translation.id !== lab.id) return { ok: false, error: `the translation is of "${String(translation.id).slice(0, 80)}"` };
-  if (typeof translation.title !== "string" || translation.title === "") return { ok: false, error: "the translation has no title" };
+  if (!translation || typeof translation !== "object") return { ok: false, error: t("the translation is not a JSON object") };
+  if (translation.id !== lab.id) return { ok: false, error: t("the translation is of \"{id}\"", { id: String(translation.id).slice(0, 80) }) };
+  if (typeof translation.title !== "string" || translation.title === "") return { ok: false, error: t("the translation has no title") };
   if (!Array.isArray(translation.steps) || translation.steps.length !== lab.steps.length) {
-    return { ok: false, error: `the translation has ${Array.isArray(translation.steps) ? translation.steps.length : 0} steps, the lab ${lab.steps.length}` };
+    return { ok: false, error: t("the translation has {n} steps, the lab {total}", { n: Array.isArray(translation.steps) ? translation.steps.length : 0, total: lab.steps.length }) };
   }
   const steps = [];
   for (const [i, step] of lab.steps.entries()) {
     const tr = translation.steps[i];
-    if (!tr || typeof tr.title !== "string" || typeof tr.text !== "string") return { ok: false, error: `step ${i + 1} of the translation has no title or text` };
+    if (!tr || typeof tr.title !== "string" || typeof tr.text !== "string") return { ok: false, error: t("step {n} of the translation has no title or text", { n: i + 1 }) };
     /** @type {LabStep} */
     const out = { ...step, title: tr.title, text: tr.text };
     if (step.notice !== undefined) {
-      if (typeof tr.notice !== "string") return { ok: false, error: `step ${i + 1} of the translation has no notice` };
+      if (typeof tr.notice !== "string") return { ok: false, error: t("step {n} of the translation has no notice", { n: i + 1 }) };
       out.notice = tr.notice;
     }
     if (Array.isArray(step.claims)) {
-      if (!Array.isArray(tr.claims) || tr.claims.length !== step.claims.length) return { ok: false, error: `step ${i + 1} of the translation has not as many claims` };
+      if (!Array.isArray(tr.claims) || tr.claims.length !== step.claims.length) return { ok: false, error: t("step {n} of the translation has not as many claims", { n: i + 1 }) };
       out.claims = step.claims.map((c, j) => ({ ...c, ...pickStrings(tr.claims[j], CLAIM_TEXTS) }));
     }
     steps.push(out);
@@ -166,14 +166,14 @@ async function readLabFile(name, baseUrl) {
   try {
     response = await fetch(new URL(`data/${name}.json`, baseUrl ?? new URL("./", import.meta.url)));
   } catch (err) {
-    throw new Error(`could not be downloaded (${err instanceof Error ? err.message : String(err)})`);
+    throw new Error(t("could not be downloaded ({why})", { why: err instanceof Error ? err.message : String(err) }));
   }
   if (response.status === 404) return null;
-  if (!response.ok) throw new Error(`could not be downloaded (HTTP ${response.status})`);
+  if (!response.ok) throw new Error(t("could not be downloaded (HTTP {status})", { status: response.status }));
   try {
     return await response.json();
   } catch {
-    throw new Error("is not valid JSON");
+    throw new Error(t("is not valid JSON"));
   }
 }
 
@@ -186,24 +186,26 @@ async function readLabFile(name, baseUrl) {
  * @returns {Promise<LabLoad>}
  */
 export async function loadLab(id, { baseUrl = null, lang = language() } = {}) {
-  if (!isLabId(id)) return { ok: false, error: `"${String(id).slice(0, 80)}" is not a lab name (letters, digits and dashes).` };
+  if (!isLabId(id)) return { ok: false, error: t("\"{id}\" is not a lab name (letters, digits and dashes).", { id: String(id).slice(0, 80) }) };
   let lab;
   try {
     lab = await readLabFile(id, baseUrl);
   } catch (err) {
-    return { ok: false, error: `The lab "${id}" ${err instanceof Error ? err.message : String(err)}.` };
+    return { ok: false, error: t("The lab \"{id}\" {problem}.", { id, problem: err instanceof Error ? err.message : String(err) }) };
   }
-  if (lab === null) return { ok: false, error: INLINE_ASSETS ? `There is no lab called "${id}" in this file.` : `There is no lab called "${id}" (HTTP 404).` };
+  if (lab === null) {
+    return { ok: false, error: INLINE_ASSETS ? t("There is no lab called \"{id}\" in this file.", { id }) : t("There is no lab called \"{id}\" (HTTP 404).", { id }) };
+  }
   const problem = labProblem(lab);
-  if (problem) return { ok: false, error: `The lab "${id}" cannot be played: ${problem}.` };
+  if (problem) return { ok: false, error: t("The lab \"{id}\" cannot be played: {problem}.", { id, problem }) };
   if (lang === "en") return { ok: true, lab };
   let translation;
   try {
     translation = await readLabFile(`${lang}/${id}`, baseUrl);
   } catch (err) {
-    return { ok: true, lab, translationProblem: `its ${lang} text ${err instanceof Error ? err.message : String(err)}` };
+    return { ok: true, lab, translationProblem: t("its {lang} text {problem}", { lang, problem: err instanceof Error ? err.message : String(err) }) };
   }
-  if (translation === null) return { ok: true, lab, translationProblem: `it has no ${lang} text yet` };
+  if (translation === null) return { ok: true, lab, translationProblem: t("it has no {lang} text yet", { lang }) };
   const r = translateLab(lab, translation);
   return r.ok ? { ok: true, lab: r.lab } : { ok: true, lab, translationProblem: r.error };
 }
@@ -240,17 +242,17 @@ function consoleOf(item) {
  */
 function describeItem(item) {
   const n = consoleOf(item);
-  const who = item.server === 1 ? "replica 127.0.0.1:6380" : n > 0 ? `client ${n + 1}` : "";
+  const who = item.server === 1 ? t("replica 127.0.0.1:6380") : n > 0 ? t("client {n}", { n: n + 1 }) : "";
   if (item.link && typeof item.link === "object") {
     const parts = [];
-    if (typeof item.link.latencyMs === "number") parts.push(`latency ${number(item.link.latencyMs)} ms each way`);
-    if (item.link.down === true) parts.push("cut");
-    if (item.link.down === false) parts.push("restored");
-    return `(the link between the servers: ${parts.join(", ")})`;
+    if (typeof item.link.latencyMs === "number") parts.push(t("latency {ms} ms each way", { ms: number(item.link.latencyMs) }));
+    if (item.link.down === true) parts.push(t("cut"));
+    if (item.link.down === false) parts.push(t("restored"));
+    return t("(the link between the servers: {what})", { what: parts.join(t(", ")) });
   }
   if (typeof item.line === "string") return `${who ? `${who}> ` : "> "}${item.line}`;
-  if (item.receive) return `(${who || "client 1"} receives what arrived)`;
-  if (typeof item.sim === "string") return `simulation: ${item.sim} ${JSON.stringify(item.config ?? {})}`;
+  if (item.receive) return t("({who} receives what arrived)", { who: who || t("client {n}", { n: 1 }) });
+  if (typeof item.sim === "string") return t("simulation: {sim} {config}", { sim: item.sim, config: JSON.stringify(item.config ?? {}) });
   return "?";
 }
 
@@ -307,15 +309,15 @@ function lookup(obj, path) {
 export function createLabPlayer(root, { lab, consoles, showView = () => {}, runSim, showDelayQueue = null, setLink = () => {}, onChange = () => {} }) {
   root.replaceChildren();
   root.classList.add("lab-player");
-  root.setAttribute("aria-label", `Lab: ${lab.title}`);
+  root.setAttribute("aria-label", t("Lab: {title}", { title: lab.title }));
 
   const header = el("header", "lab-header");
   const title = el("h2", "lab-title", lab.title);
   const summary = el("p", "lab-summary", String(lab.summary ?? ""));
-  header.append(el("span", "lab-kicker", "Lab"), title, summary);
+  header.append(el("span", "lab-kicker", t("Lab")), title, summary);
 
   const nav = el("ol", "lab-steps");
-  nav.setAttribute("aria-label", "Steps");
+  nav.setAttribute("aria-label", t("Steps"));
   const stepButtons = lab.steps.map((step, i) => {
     const li = el("li");
     // The number is drawn by the button itself, beside its first line (a list marker sits by
@@ -337,13 +339,13 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
   stepTitle.tabIndex = -1;
   const text = el("div", "lab-text");
   const lines = el("ul", "lab-lines");
-  lines.setAttribute("aria-label", "What this step runs");
+  lines.setAttribute("aria-label", t("What this step runs"));
   const actions = el("div", "lab-actions");
-  const runButton = el("button", "lab-run", "Run this step");
+  const runButton = el("button", "lab-run", t("Run this step"));
   runButton.type = "button";
-  const prevButton = el("button", "lab-prev", "← Previous");
+  const prevButton = el("button", "lab-prev", t("← Previous"));
   prevButton.type = "button";
-  const nextButton = el("button", "lab-next", "Next step →");
+  const nextButton = el("button", "lab-next", t("Next step →"));
   nextButton.type = "button";
   actions.append(prevButton, runButton, nextButton);
   const notice = el("div", "lab-notice");
@@ -376,7 +378,7 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
     const step = lab.steps[current];
     root.dataset.step = String(current);
     root.dataset.ran = String(ran.has(current));
-    counter.textContent = `Step ${current + 1} of ${lab.steps.length}`;
+    counter.textContent = t("Step {n} of {total}", { n: current + 1, total: lab.steps.length });
     stepTitle.textContent = step.title;
     text.replaceChildren(...String(step.text).split(/\n\s*\n/).map((p) => el("p", null, p)));
     lines.replaceChildren(...(step.lines ?? []).map((item) => el("li", "lab-line", describeItem(item))));
@@ -389,7 +391,7 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
     prevButton.disabled = current === 0;
     nextButton.disabled = current === lab.steps.length - 1;
     const typing = step.type === true && !ran.has(current);
-    runButton.textContent = ran.has(current) ? "Ran" : typing ? (typed === 0 ? "Type the first line" : "Type the next line") : "Run this step";
+    runButton.textContent = ran.has(current) ? t("Ran") : typing ? (typed === 0 ? t("Type the first line") : t("Type the next line")) : t("Run this step");
     runButton.disabled = ran.has(current) || !(step.lines ?? []).length;
     notice.textContent = ran.has(current) || !(step.lines ?? []).length ? String(step.notice ?? "") : "";
     notice.hidden = notice.textContent === "";
@@ -413,7 +415,7 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
    */
   function simTable(item, outcome) {
     const table = el("table", "lab-sim");
-    const caption = el("caption", null, `${item.sim} simulation`);
+    const caption = el("caption", null, t("{sim} simulation", { sim: item.sim }));
     table.append(caption);
     const body = el("tbody");
     if (!outcome.ok) {
