@@ -490,10 +490,4 @@ export const QUEUES = {
   "nothing to reset yet": "还没有可以重置的运行",
   // Also in shell.js or views.js of the other zh-CN branches, with the same translation: when those
   // parts are merged, drop these lines (the i18n test allows a key in one part only).
-  "Cancel": "取消",
-  "Eviction": "内存淘汰",
-  "; ": "；",
-  "strategy {n}": "策略 {n}",
-  "Delay queue": "延时队列",
-  ", ": "，",
 };
