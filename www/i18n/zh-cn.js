@@ -5,7 +5,8 @@
 // entry is used.
 
 import { SHELL } from "./zh-cn/shell.js";
+import { LABS } from "./zh-cn/labs.js";
 import { VIEWS } from "./zh-cn/views.js";
 
 /** @type {Readonly<Record<string, string>>} */
-export const ZH_CN = Object.freeze({ ...SHELL, ...VIEWS });
+export const ZH_CN = Object.freeze({ ...SHELL, ...VIEWS, ...LABS });
