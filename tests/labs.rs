@@ -190,6 +190,14 @@ fn the_index_lists_every_lab() {
         let labs: Vec<&str> =
             track["labs"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
         assert!(!labs.is_empty(), "track {track} has no labs");
+        // …side by side in the list, in the track's order (the picker shows one heading above them).
+        let at = listed.iter().position(|id| *id == labs[0]).unwrap_or(0);
+        assert_eq!(
+            listed.get(at..at + labs.len()),
+            Some(labs.as_slice()),
+            "track {}: its labs must follow each other in the list",
+            track["id"]
+        );
         for id in labs {
             assert!(listed.contains(&id), "track {}: {id} is not in the list", track["id"]);
             assert!(!in_tracks.contains(&id), "{id} is in two tracks");

@@ -119,6 +119,8 @@ for (const id of track?.labs ?? []) {
           `${id} step ${n + 1}: the consoles' --raw switches`,
         );
         if (step.notice) assert.equal(await page.textContent(".lab-notice"), zstep.notice);
+        // A step that turns --raw on: the Chinese members as they print.
+        if (items.some((i) => i.raw === true)) await screenshot(page, `articles-${id}-raw-laptop.png`);
         // The first step with a claim of each verdict other than "right" (or else the first
         // with claims), once run: laptop and phone.
         if (!shot && boxes.some((b) => b.verdict !== "right")) {
@@ -160,6 +162,8 @@ test("the Labs menu in zh-CN shows the articles' labs under their own heading", 
       track.labs,
     );
     for (const [k, labId] of track.labs.entries()) assert.equal(under[k].title, read(`www/labs/data/zh-CN/${labId}.json`).title);
+    await page.locator(".lab-picker li.lab-track").scrollIntoViewIfNeeded();
+    await screenshot(page, "articles-menu-laptop.png");
     // Every lab is still listed once.
     assert.equal(items.filter((i) => i.href).length, index.labs.length);
     // (A lab with no zh-CN text yet is a 404 the browser logs; it is listed in English.)
