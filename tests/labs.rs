@@ -87,6 +87,10 @@ fn play(lab: &mut Value, record: bool) -> Vec<String> {
                     s.set_link_down(down);
                 }
                 continue;
+            } else if let Some(raw) = item.get("raw").and_then(Value::as_bool) {
+                // `raw`: the console prints as `redis-cli --raw` (true) or as by default (false).
+                s.set_raw(console, raw);
+                continue;
             } else if let Some(line) = item.get("line").and_then(Value::as_str) {
                 let line = line.to_string();
                 let mut out = s.run_line_on(console, line.as_bytes()).text;
@@ -123,7 +127,7 @@ fn play(lab: &mut Value, record: bool) -> Vec<String> {
                     }
                 }
             } else {
-                panic!("step {}: a line needs `line`, `receive`, `sim` or `link`: {item}", n + 1);
+                panic!("step {}: a line needs `line`, `receive`, `sim`, `link` or `raw`: {item}", n + 1);
             };
             if record {
                 item["expect"] = actual;
@@ -186,4 +190,27 @@ fn the_index_lists_every_lab() {
     sorted.sort();
     files.sort();
     assert_eq!(sorted, files, "www/labs/data/index.json must list every lab once");
+    // A track groups labs of the list (the picker shows it as a heading): each of its labs is
+    // listed, and in no other track.
+    let mut in_tracks: Vec<&str> = Vec::new();
+    for track in index["tracks"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
+        assert!(track["id"].as_str().is_some_and(|t| !t.is_empty()), "a track has no id: {track}");
+        assert!(track["title"].as_str().is_some_and(|t| !t.is_empty()), "a track has no title: {track}");
+        let labs: Vec<&str> =
+            track["labs"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        assert!(!labs.is_empty(), "track {track} has no labs");
+        // …side by side in the list, in the track's order (the picker shows one heading above them).
+        let at = listed.iter().position(|id| *id == labs[0]).unwrap_or(0);
+        assert_eq!(
+            listed.get(at..at + labs.len()),
+            Some(labs.as_slice()),
+            "track {}: its labs must follow each other in the list",
+            track["id"]
+        );
+        for id in labs {
+            assert!(listed.contains(&id), "track {}: {id} is not in the list", track["id"]);
+            assert!(!in_tracks.contains(&id), "{id} is in two tracks");
+            in_tracks.push(id);
+        }
+    }
 }

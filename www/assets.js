@@ -7,7 +7,7 @@
 
 /**
  * `null` here; in the single-file build `{wasm: base64, glue: the glue's JS source,
- * css: {"style.css": text, …}, labs: {id: lab object}}`.
- * @type {{wasm: string, glue: string, css?: Record<string, string>, labs?: Record<string, unknown>} | null}
+ * css: {"style.css": text, …}, labs: {id: lab object}, labIndex: data/index.json}`.
+ * @type {{wasm: string, glue: string, css?: Record<string, string>, labs?: Record<string, unknown>, labIndex?: unknown} | null}
  */
 export const INLINE_ASSETS = null;

@@ -259,7 +259,7 @@ function setupLabPicker(current) {
     filled = true;
     const labs = await loadLabIndex();
     list.replaceChildren(
-      ...labs.map(({ id, title, summary }) => {
+      ...labs.flatMap(({ id, title, summary, track }, i) => {
         const li = el("li");
         const a = el("a");
         a.href = permalinkLab(id);
@@ -283,7 +283,8 @@ function setupLabPicker(current) {
           window.location.assign(a.href);
         });
         li.append(a);
-        return li;
+        // A track's labs under its heading (data/index.json `tracks`).
+        return track && track.id !== labs[i - 1]?.track?.id ? [el("li", "lab-track", track.title), li] : [li];
       }),
     );
     if (labs.length === 0) list.append(el("li", null, t("No labs could be loaded.")));

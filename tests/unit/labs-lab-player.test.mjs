@@ -71,3 +71,25 @@ test("loadLabIndex: the labs that load, with their titles; a broken index is an 
   serve({ "index.json": "nope" });
   assert.deepEqual(await loadLabIndex({ baseUrl: new URL("http://labs.test/labs/") }), []);
 });
+
+test("loadLabIndex: a lab in one of the index's tracks carries the track, titled in the language asked", async () => {
+  const tracks = [
+    { id: "articles", title: "Source articles", "zh-CN": "原文逐条验证", labs: ["b", "c", "../x"] },
+    { id: "again", title: "Again", labs: ["c"] },
+    { id: "broken", labs: ["a"] },
+  ];
+  serve({ "index.json": { labs: ["a", "b", "c"], tracks }, "a.json": { ...good, summary: "S" }, "b.json": good, "c.json": good });
+  const base = new URL("http://labs.test/labs/");
+  const en = await loadLabIndex({ baseUrl: base, lang: "en" });
+  assert.deepEqual(
+    en.map((l) => [l.id, l.track ?? null]),
+    [
+      ["a", null],
+      ["b", { id: "articles", title: "Source articles" }],
+      ["c", { id: "articles", title: "Source articles" }],
+    ],
+  );
+  // (No zh-CN texts are served: the labs themselves stay English, the track's title does not.)
+  const zh = await loadLabIndex({ baseUrl: base, lang: "zh-CN" });
+  assert.deepEqual(zh[1].track, { id: "articles", title: "原文逐条验证" });
+});

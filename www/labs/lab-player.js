@@ -34,6 +34,7 @@ import { language, t } from "../i18n.js";
  * @property {number} [console]  0-based (client 1 is console 0)
  * @property {number} [server]   1: the console is on the page's second server (127.0.0.1:6380)
  * @property {boolean} [receive]
+ * @property {boolean} [raw]     switches the console's `--raw` output on (true) or off (false)
  * @property {{latencyMs?: number, down?: boolean}} [link]  sets the link between the two servers
  * @property {string} [sim]      "delay-queue", "pipeline" or "cache-aside"
  * @property {Record<string, unknown>} [config]
@@ -211,18 +212,36 @@ export async function loadLab(id, { baseUrl = null, lang = language() } = {}) {
 }
 
 /**
- * The lab list (data/index.json) with each lab's title and summary, for a picker.
- * @param {{baseUrl?: URL | null}} [options]
- * @returns {Promise<Array<{id: string, title: string, summary: string}>>}
+ * A group of labs the picker shows under its own heading (data/index.json `tracks`).
+ * @typedef {{id: string, title: string}} LabTrack
  */
-export async function loadLabIndex({ baseUrl = null } = {}) {
+
+/**
+ * The lab list (data/index.json) with each lab's title and summary, for a picker. A lab that
+ * belongs to one of the index's `tracks` (`{id, title, "zh-CN"?: title, labs: [id…]}`) carries
+ * `track` (its title in `lang`); the labs come in the index's order.
+ * @param {{baseUrl?: URL | null, lang?: import("../i18n.js").Language}} [options]
+ * @returns {Promise<Array<{id: string, title: string, summary: string, track?: LabTrack}>>}
+ */
+export async function loadLabIndex({ baseUrl = null, lang = language() } = {}) {
   try {
     const index = INLINE_ASSETS
-      ? { labs: Object.keys(INLINE_ASSETS.labs ?? {}) }
+      ? (INLINE_ASSETS.labIndex ?? { labs: Object.keys(INLINE_ASSETS.labs ?? {}) })
       : await (await fetch(new URL("data/index.json", baseUrl ?? new URL("./", import.meta.url)))).json();
     const ids = Array.isArray(index?.labs) ? index.labs.filter(isLabId) : [];
-    const labs = await Promise.all(ids.map((id) => loadLab(id, { baseUrl })));
-    return labs.flatMap((r, i) => (r.ok ? [{ id: ids[i], title: r.lab.title, summary: String(r.lab.summary ?? "") }] : []));
+    /** @type {Map<string, LabTrack>} */
+    const trackOf = new Map();
+    for (const track of Array.isArray(index?.tracks) ? index.tracks : []) {
+      if (!track || typeof track.id !== "string" || typeof track.title !== "string" || !Array.isArray(track.labs)) continue;
+      const title = typeof track[lang] === "string" && track[lang] !== "" ? track[lang] : track.title;
+      for (const id of track.labs) if (isLabId(id) && !trackOf.has(id)) trackOf.set(id, { id: track.id, title });
+    }
+    const labs = await Promise.all(ids.map((id) => loadLab(id, { baseUrl, lang })));
+    return labs.flatMap((r, i) => {
+      if (!r.ok) return [];
+      const track = trackOf.get(ids[i]);
+      return [{ id: ids[i], title: r.lab.title, summary: String(r.lab.summary ?? ""), ...(track ? { track } : {}) }];
+    });
   } catch {
     return [];
   }
@@ -251,6 +270,12 @@ function describeItem(item) {
     return t("(the link between the servers: {what})", { what: parts.join(t(", ")) });
   }
   if (typeof item.line === "string") return `${who ? `${who}> ` : "> "}${item.line}`;
+  if (typeof item.raw === "boolean") {
+    const client = n + 1;
+    return item.raw
+      ? t("(client {client} prints replies as redis-cli --raw: 北京, not \"\\xe5\\x8c\\x97…\")", { client })
+      : t("(client {client} prints replies as redis-cli does by default)", { client });
+  }
   if (item.receive) return t("({who} receives what arrived)", { who: who || t("client {n}", { n: 1 }) });
   if (typeof item.sim === "string") return t("simulation: {sim} {config}", { sim: item.sim, config: JSON.stringify(item.config ?? {}) });
   return "?";
@@ -291,8 +316,46 @@ function lookup(obj, path) {
 }
 
 /**
+ * A verdict's badge text.
+ * @param {unknown} verdict
+ */
+function verdictLabel(verdict) {
+  switch (verdict) {
+    case "right":
+      return t("Right");
+    case "wrong":
+      return t("Wrong");
+    case "outdated":
+      return t("Outdated");
+    case "partly":
+      return t("Partly right");
+    default:
+      return t("Not judged");
+  }
+}
+
+/**
+ * One claim of a source article beside what Redis 7.0 does: the article's words, Redis's
+ * behaviour, the verdict as a badge and why (all textContent).
+ * @param {LabClaim} claim
+ */
+function claimBox(claim) {
+  const box = el("section", "lab-claim");
+  const verdict = ["right", "wrong", "outdated", "partly"].includes(claim?.verdict) ? claim.verdict : "unknown";
+  box.dataset.verdict = verdict;
+  const head = el("p", "lab-claim-head");
+  head.append(el("span", "lab-claim-kicker", t("The article says")), el("span", "lab-claim-badge", verdictLabel(verdict)));
+  box.append(head, el("blockquote", "lab-claim-says", String(claim?.says ?? "")));
+  const list = el("dl", "lab-claim-facts");
+  list.append(el("dt", null, t("Redis 7.0 does")), el("dd", "lab-claim-does", String(claim?.does ?? "")));
+  if (typeof claim?.why === "string" && claim.why !== "") list.append(el("dt", null, t("Why")), el("dd", "lab-claim-why", claim.why));
+  box.append(list);
+  return box;
+}
+
+/**
  * The consoles the player runs lines on (console/consoles.js).
- * @typedef {Pick<ReturnType<typeof import("../console/consoles").createConsoles>, "ensure" | "submitOn" | "typeOn" | "pollAll"> & {onReceive?: ReturnType<typeof import("../console/consoles").createConsoles>["onReceive"]}} LabConsoles
+ * @typedef {Pick<ReturnType<typeof import("../console/consoles").createConsoles>, "ensure" | "submitOn" | "typeOn" | "pollAll"> & {onReceive?: ReturnType<typeof import("../console/consoles").createConsoles>["onReceive"], setRaw?: ReturnType<typeof import("../console/consoles").createConsoles>["setRaw"]}} LabConsoles
  */
 
 /**
@@ -338,6 +401,7 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
   const stepTitle = el("h3", "lab-step-title");
   stepTitle.tabIndex = -1;
   const text = el("div", "lab-text");
+  const claims = el("div", "lab-claims");
   const lines = el("ul", "lab-lines");
   lines.setAttribute("aria-label", t("What this step runs"));
   const actions = el("div", "lab-actions");
@@ -351,7 +415,7 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
   const notice = el("div", "lab-notice");
   notice.setAttribute("role", "status");
   const results = el("div", "lab-results");
-  body.append(counter, stepTitle, text, lines, actions, notice, results);
+  body.append(counter, stepTitle, text, claims, lines, actions, notice, results);
   root.append(header, nav, body);
 
   // What each console printed without input and no `receive` item has read yet.
@@ -381,6 +445,8 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
     counter.textContent = t("Step {n} of {total}", { n: current + 1, total: lab.steps.length });
     stepTitle.textContent = step.title;
     text.replaceChildren(...String(step.text).split(/\n\s*\n/).map((p) => el("p", null, p)));
+    claims.replaceChildren(...(Array.isArray(step.claims) ? step.claims : []).map(claimBox));
+    claims.hidden = claims.childElementCount === 0;
     lines.replaceChildren(...(step.lines ?? []).map((item) => el("li", "lab-line", describeItem(item))));
     lines.hidden = !(step.lines ?? []).length;
     stepButtons.forEach((b, i) => {
@@ -475,6 +541,8 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
       if (!consoles.ensure(n, item.server === 1 ? 1 : 0)) return;
       const r = consoles.submitOn(n, item.line);
       outputs.push({ step: current, item: index, text: r ? String(r.text) : null });
+    } else if (typeof item.raw === "boolean") {
+      if (consoles.ensure(n, item.server === 1 ? 1 : 0)) consoles.setRaw?.(n, item.raw);
     } else if (item.receive) {
       consoles.ensure(n);
       consoles.pollAll();
