@@ -368,8 +368,9 @@ function claimBox(claim) {
  * @param {((config: Record<string, unknown>) => void) | null} [options.showDelayQueue]  load a delay-queue sim into its view
  * @param {(link: {latencyMs?: number, down?: boolean}) => void} [options.setLink]  a `link` item: the link between the servers
  * @param {(state: {step: number, ran: boolean}) => void} [options.onChange]
+ * @param {() => boolean} [options.scriptBusy]  a script outlived its first slice (the page's loop runs the rest)
  */
-export function createLabPlayer(root, { lab, consoles, showView = () => {}, runSim, showDelayQueue = null, setLink = () => {}, onChange = () => {} }) {
+export function createLabPlayer(root, { lab, consoles, showView = () => {}, runSim, showDelayQueue = null, setLink = () => {}, onChange = () => {}, scriptBusy = () => false }) {
   root.replaceChildren();
   root.classList.add("lab-player");
   root.setAttribute("aria-label", t("Lab: {title}", { title: lab.title }));
@@ -431,6 +432,8 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
   let current = 0;
   /** Steps already run (a step runs once; going back shows it, running again is refused). */
   const ran = new Set();
+  /** A step's items are running (one waits for a script). */
+  let running = false;
   /** For a `type: true` step: the index of the next line to type. */
   let typed = 0;
 
@@ -458,7 +461,7 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
     nextButton.disabled = current === lab.steps.length - 1;
     const typing = step.type === true && !ran.has(current);
     runButton.textContent = ran.has(current) ? t("Ran") : typing ? (typed === 0 ? t("Type the first line") : t("Type the next line")) : t("Run this step");
-    runButton.disabled = ran.has(current) || !(step.lines ?? []).length;
+    runButton.disabled = running || ran.has(current) || !(step.lines ?? []).length;
     notice.textContent = ran.has(current) || !(step.lines ?? []).length ? String(step.notice ?? "") : "";
     notice.hidden = notice.textContent === "";
     if (!ran.has(current)) results.replaceChildren();
@@ -524,8 +527,41 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
       onChange(state());
       return;
     }
-    for (const item of items) runItem(item);
-    ran.add(current);
+    void runAll(current, items);
+  }
+
+  /** Resolves once no script is running (the page's loop runs it in slices, frame by frame). */
+  function scriptDone() {
+    return new Promise((resolve) => {
+      const check = () => (scriptBusy() ? setTimeout(check, 20) : resolve(undefined));
+      check();
+    });
+  }
+
+  /**
+   * Runs a step's items in order. A line whose script outlives its first slice (a script
+   * building a big key) is answered only when the script ends: the next item waits for that,
+   * as a second line typed into redis-cli would.
+   * @param {number} at  the step
+   * @param {LabItem[]} items
+   */
+  async function runAll(at, items) {
+    if (running) return;
+    running = true;
+    runButton.disabled = true;
+    try {
+      for (const item of items) {
+        if (scriptBusy()) await scriptDone();
+        if (current !== at) return;
+        runItem(item);
+      }
+      if (scriptBusy()) await scriptDone();
+      consoles.pollAll();
+    } finally {
+      running = false;
+    }
+    if (current !== at) return;
+    ran.add(at);
     render();
     onChange(state());
   }
@@ -597,6 +633,7 @@ export function attachLab(labEl, lab, parts) {
       if (focusKey) parts.store.set({ selectedDb: 0, selectedKey: focusKey });
     },
     runSim: (kind, simConfig) => parts.engine.runLabSim(kind, simConfig),
+    scriptBusy: () => parts.engine.scriptBusy?.() ?? false,
     setLink(link) {
       if (typeof link.latencyMs === "number") parts.engine.setLinkLatency(link.latencyMs);
       if (typeof link.down === "boolean") parts.engine.setLinkDown(link.down);
