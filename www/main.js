@@ -520,7 +520,7 @@ async function boot() {
         t("redisplay — a Redis 7.0 engine running in this page. Seed {seed}, clock starting {clock}.", { seed, clock: formatClock(startMs) }),
         t("Type redis-cli commands (Tab completes, ↑/↓ recall). Time is virtual: pause, step or jump it above; CLOCK GET|SET|ADVANCE does it from here."),
         t("“+ Another client” opens another redis-cli on the same engine (up to three): race WATCH, BLPOP or SUBSCRIBE against it."),
-        t("New here? The Labs menu (top right) has sixteen guided labs: a leaderboard, expiry, the eight eviction policies, a distributed lock, a delay queue…"),
+        t("New here? The Labs menu (top right) has guided labs: a leaderboard, expiry, the eight eviction policies, a distributed lock, a delay queue, big keys — and the source articles, claim by claim…"),
         t("The Share menu also downloads this server's dump.rdb (a real redis-server 7.0 loads it) and loads one: pick a file there, or drop it on the page."),
         t("Same run again: {link}", { link }),
       ];

@@ -85,7 +85,7 @@ export const SHELL = {
   "redisplay — a Redis 7.0 engine running in this page. Seed {seed}, clock starting {clock}.": "redisplay — 一个运行在本页面里的 Redis 7.0 引擎。种子 {seed}，时钟从 {clock} 开始。",
   "Type redis-cli commands (Tab completes, ↑/↓ recall). Time is virtual: pause, step or jump it above; CLOCK GET|SET|ADVANCE does it from here.": "输入 redis-cli 命令（Tab 补全，↑/↓ 调出历史）。时间是虚拟的：在上方暂停、单步或跳转；在这里用 CLOCK GET|SET|ADVANCE 也行。",
   "“+ Another client” opens another redis-cli on the same engine (up to three): race WATCH, BLPOP or SUBSCRIBE against it.": "「+ 再开一个客户端」会在同一个引擎上再打开一个 redis-cli（最多三个）：用几个客户端一起试试 WATCH、BLPOP 或 SUBSCRIBE 的并发效果。",
-  "New here? The Labs menu (top right) has sixteen guided labs: a leaderboard, expiry, the eight eviction policies, a distributed lock, a delay queue…": "第一次来？右上角的「实验」菜单里有十六个引导实验：排行榜、过期、八种淘汰策略、分布式锁、延时队列……",
+  "New here? The Labs menu (top right) has guided labs: a leaderboard, expiry, the eight eviction policies, a distributed lock, a delay queue, big keys — and the source articles, claim by claim…": "第一次来？右上角的「实验」菜单里有引导实验：排行榜、过期、八种淘汰策略、分布式锁、延时队列、大 key——还有对原文的逐条验证……",
   "The Share menu also downloads this server's dump.rdb (a real redis-server 7.0 loads it) and loads one: pick a file there, or drop it on the page.": "「分享」菜单还能下载这台服务器的 dump.rdb（真正的 redis-server 7.0 可以加载它），也能加载一个：在那里选择文件，或直接拖到页面上。",
   "Same run again: {link}": "再运行一次：{link}",
   "(redisplay) the server keeps its RDB file in this page's memory: Share → Download dump.rdb gives you the dataset as it is now, for a real redis-server.": "(redisplay) 服务器把 RDB 文件保存在本页面的内存里：「分享」→「下载 dump.rdb」可以拿到当前的数据集，交给真正的 redis-server 使用。",
