@@ -97,7 +97,9 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
    * @param {number} [client]
    */
   function labelText(n, client = engine.consoleClient(n)) {
-    return serverOf(n) === 1 ? t("127.0.0.1:6380 · client {n}", { n: client }) : t("client {n}", { n: client });
+    return serverOf(n) === 1
+      ? t("console {n} · 127.0.0.1:6380 · client {id}", { n: n + 1, id: client })
+      : t("console {n} · client {id}", { n: n + 1, id: client });
   }
 
   /** @type {Set<(n: number, text: string) => void>} who wants to know what a console printed without input (the lab player) */

@@ -261,7 +261,7 @@ function consoleOf(item) {
  */
 function describeItem(item) {
   const n = consoleOf(item);
-  const who = item.server === 1 ? t("replica 127.0.0.1:6380") : n > 0 ? t("client {n}", { n: n + 1 }) : "";
+  const who = item.server === 1 ? t("replica 127.0.0.1:6380") : n > 0 ? t("console {n}", { n: n + 1 }) : "";
   if (item.link && typeof item.link === "object") {
     const parts = [];
     if (typeof item.link.latencyMs === "number") parts.push(t("latency {ms} ms each way", { ms: number(item.link.latencyMs) }));
@@ -273,10 +273,10 @@ function describeItem(item) {
   if (typeof item.raw === "boolean") {
     const client = n + 1;
     return item.raw
-      ? t("(client {client} prints replies as redis-cli --raw: 北京, not \"\\xe5\\x8c\\x97…\")", { client })
-      : t("(client {client} prints replies as redis-cli does by default)", { client });
+      ? t("(console {client} prints replies as redis-cli --raw: 北京, not \"\\xe5\\x8c\\x97…\")", { client })
+      : t("(console {client} prints replies as redis-cli does by default)", { client });
   }
-  if (item.receive) return t("({who} receives what arrived)", { who: who || t("client {n}", { n: 1 }) });
+  if (item.receive) return t("({who} receives what arrived)", { who: who || t("console {n}", { n: 1 }) });
   if (typeof item.sim === "string") return t("simulation: {sim} {config}", { sim: item.sim, config: JSON.stringify(item.config ?? {}) });
   return "?";
 }

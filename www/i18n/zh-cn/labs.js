@@ -13,7 +13,7 @@ export const LABS = {
   "The article says": "原文说法",
   "Redis 7.0 does": "Redis 7.0 实际表现",
   "Why": "原因",
-  '(client {client} prints replies as redis-cli --raw: 北京, not "\\xe5\\x8c\\x97…")':
-    "（客户端 {client} 切换为 redis-cli --raw 输出：显示「北京」，而不是 \"\\xe5\\x8c\\x97…\"）",
-  "(client {client} prints replies as redis-cli does by default)": "（客户端 {client} 恢复 redis-cli 默认输出）",
+  '(console {client} prints replies as redis-cli --raw: 北京, not "\\xe5\\x8c\\x97…")':
+    "（控制台 {client} 切换为 redis-cli --raw 输出：显示「北京」，而不是 \"\\xe5\\x8c\\x97…\"）",
+  "(console {client} prints replies as redis-cli does by default)": "（控制台 {client} 恢复 redis-cli 默认输出）",
 };
