@@ -63,7 +63,7 @@ for (const [label, viewport] of [
       const replicaPane = page.locator('.console-pane[data-console="1"]');
       await replicaPane.waitFor();
       assert.equal(await replicaPane.getAttribute("data-server"), "1");
-      assert.match(await replicaPane.locator(".console-pane-client").textContent(), /^127\.0\.0\.1:6380 · client \d+$/);
+      assert.match(await replicaPane.locator(".console-pane-client").textContent(), /^console \d · 127\.0\.0\.1:6380 · client \d+$/);
       // Typed for the learner, not sent.
       assert.equal(await replicaPane.locator("input, textarea").first().inputValue(), "REPLICAOF 127.0.0.1 6379");
       await replicaPane.locator("input, textarea").first().press("Enter");
