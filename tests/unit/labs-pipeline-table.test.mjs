@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { describePipeline, duration } from "../../www/labs/pipeline-table.js";
+import { describePipeline, duration, perSet } from "../../www/labs/pipeline-table.js";
 
 test("durations: µs under a millisecond, ms under a second, s under two minutes, then minutes", () => {
   assert.equal(duration(0.79), "790 µs");
@@ -14,6 +14,14 @@ test("durations: µs under a millisecond, ms under a second, s under two minutes
   assert.equal(duration(12_054), "12.05 s");
   assert.equal(duration(5_000_054), "83.3 min");
   assert.equal(duration(Number.POSITIVE_INFINITY), "—");
+});
+
+test("a server's time per SET keeps three significant figures", () => {
+  assert.equal(perSet(157), "0.157 µs");
+  assert.equal(perSet(540), "0.54 µs");
+  assert.equal(perSet(2041.7), "2.04 µs");
+  assert.equal(perSet(8000), "8 µs");
+  assert.equal(perSet(25_000), "25 µs");
 });
 
 test("a pipeline line says what it sends and where the server's time comes from", () => {
