@@ -744,7 +744,8 @@ impl DelayQueueLab {
 }
 
 /// The labs' small simulations (src/sim/pipeline.rs, src/sim/cache_aside.rs), each on an engine
-/// of its own: `LabSims.pipeline({commands, batch, rttUs, serviceUs})`,
+/// of its own: `LabSims.pipeline({commands, batch, network, rttUs, server, serviceNs})`,
+/// `LabSims.set_burst(n)` (n SETs on a fresh engine, for the page to time),
 /// `LabSims.cache_aside({keys, skew, ratePerS, durationMs, dbLatencyMs, rttMs, ttlS, maxmemory,
 /// policy, valueBytes, seed})`. Both throw `Error("<sim>: …")` on a bad config.
 #[wasm_bindgen]
@@ -756,6 +757,13 @@ impl LabSims {
         use crate::sim::pipeline::{run, ConfigInput};
         let cfg = sim_input::<ConfigInput>(config, "pipeline")?.into_config().map_err(|m| sim_error("pipeline", m))?;
         Ok(to_js(&run(&cfg)))
+    }
+
+    /// Runs `n` SETs (at most 1,000,000) on a fresh engine; returns the keys it holds. The page
+    /// times this call to measure its engine's cost per command.
+    pub fn set_burst(n: f64) -> f64 {
+        let n = if n.is_finite() { n.clamp(0.0, 1e6) as u64 } else { 0 };
+        crate::sim::pipeline::set_burst(n, 1) as f64
     }
 
     pub fn cache_aside(config: JsValue) -> Result<JsValue, JsValue> {

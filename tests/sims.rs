@@ -5,19 +5,17 @@ use redisplay::sim::{cache_aside, pipeline};
 
 #[test]
 fn pipelining_pays_one_round_trip_per_batch_instead_of_per_command() {
+    // 100,000 SETs on loopback (25 µs) against redis-server's measured 0.54 µs per SET.
     let r = pipeline::run(&pipeline::Config::default());
     eprintln!("pipeline: {r:?}");
-    // The seeds' numbers: 100,000 commands, ~12 s one by one, ~0.8 s pipelined.
     assert_eq!(r.one_by_one.round_trips, 100_000);
-    assert!((r.one_by_one.total_ms - 12_000.0).abs() < 1.0, "{}", r.one_by_one.total_ms);
-    assert_eq!(r.pipelined.round_trips, 100);
-    assert!((r.pipelined.total_ms - 811.2).abs() < 1.0, "{}", r.pipelined.total_ms);
-    assert!(r.speedup > 14.0);
-    assert!(r.one_by_one.network_share > 0.9 && r.pipelined.network_share < 0.02);
+    assert!((r.one_by_one.total_ms - 2554.0).abs() < 1e-6, "{}", r.one_by_one.total_ms);
+    assert_eq!(r.pipelined.round_trips, 1000);
+    assert!((r.pipelined.total_ms - 79.0).abs() < 1e-6, "{}", r.pipelined.total_ms);
+    assert!(r.speedup > 30.0);
+    assert!(r.one_by_one.network_share > 0.97 && r.pipelined.network_share < 0.35);
     // The commands really ran: every key is there either way.
     assert_eq!((r.one_by_one.keys, r.pipelined.keys), (100_000, 100_000));
-    let tiny = pipeline::run(&pipeline::Config { commands: 10, batch: 3, ..Default::default() });
-    assert_eq!(tiny.pipelined.round_trips, 4);
     assert!(pipeline::ConfigInput { batch: Some(0.0), ..Default::default() }.into_config().is_err());
     assert!(pipeline::ConfigInput { commands: Some(f64::NAN), ..Default::default() }.into_config().is_err());
 }

@@ -7,7 +7,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { useBrowser, newPage, openPlayground } from "./harness.mjs";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { useBrowser, newPage, openPlayground, REPO_ROOT } from "./harness.mjs";
 
 const ROOT = new URL("../../", import.meta.url);
 const index = JSON.parse(readFileSync(new URL("www/labs/data/index.json", ROOT), "utf8"));
@@ -99,9 +101,21 @@ for (const lab of labs) {
               const got = metric.split(".").reduce((o, key) => o?.[key], rec.result);
               assert.deepEqual(got, want, `${lab.id} step ${n + 1}: ${item.sim} ${metric}`);
             }
-            // The panel's table shows the numbers the lab quotes.
-            const shown = await page.$$eval(".lab-sim tr[data-metric] td", (tds) => tds.map((td) => JSON.parse(td.dataset.value)));
-            for (const want of Object.values(item.expect)) assert.ok(shown.some((v) => JSON.stringify(v) === JSON.stringify(want)), `${lab.id} step ${n + 1}: the table shows ${want}`);
+            // The panel's table shows the numbers the lab quotes (each of a quoted object's too).
+            const nth = items.slice(0, k).filter((i) => typeof i.sim === "string").length;
+            const shown = await page.$$eval(
+              ".lab-results .lab-sim",
+              (tables, nth) => [...(tables[nth]?.querySelectorAll("[data-metric]") ?? [])].map((e) => [e.dataset.metric, e.dataset.value ?? e.querySelector("[data-value]")?.dataset.value]),
+              nth,
+            );
+            const leaves = (o, prefix = "") =>
+              Object.entries(o).flatMap(([k, v]) => (v && typeof v === "object" && !Array.isArray(v) ? leaves(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]]));
+            for (const [metric, want] of leaves(item.expect)) {
+              assert.ok(
+                shown.some(([m, v]) => m === metric && v === JSON.stringify(want)),
+                `${lab.id} step ${n + 1}: the table shows ${metric} = ${JSON.stringify(want)}`,
+              );
+            }
           }
         }
         unread.length = 0;
@@ -148,5 +162,51 @@ test("the lab picker lists every lab and opens one", async () => {
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
+  }
+});
+
+test("the pipelining lab in zh-CN: the simulation's table says in Chinese what was assumed and where it was measured, and fits a phone (test-results/pipelining-zh-*.png)", async () => {
+  await mkdir(path.join(REPO_ROOT, "test-results"), { recursive: true });
+  const lab = labs.find((l) => l.id === "pipelining");
+  const article = lab.steps.findIndex((s) => Array.isArray(s.claims));
+  const measured = lab.steps.findIndex((s) => (s.lines ?? []).some((i) => i.config?.server === "this-page"));
+  for (const [name, viewport] of [
+    ["laptop", { width: 1280, height: 800 }],
+    ["phone", { width: 390, height: 844 }],
+  ]) {
+    const { page, context, errors } = await newPage(env.browser, { viewport });
+    try {
+      assert.equal(await openPlayground(page, env.server.url, "?lang=zh-CN&lab=pipelining"), "ready");
+      await page.waitForSelector(".lab-player");
+      // The step that times this page's engine: the source in Chinese, with the count it timed.
+      await page.click(`.lab-step-link >> nth=${measured}`);
+      await page.click(".lab-run");
+      await page.waitForSelector('.lab-player[data-ran="true"]');
+      const sources = await page.$$eval('.lab-sim [data-metric="server"]', (els) => els.map((e) => e.textContent));
+      assert.equal(sources.length, 2);
+      assert.match(sources[0], /^成本模型（src\/cost\.rs）/);
+      assert.match(sources[1], /^本页面的引擎（wasm），刚刚实测：20,000 条 SET 用时 [\d.,]+ ms$/);
+      const perSet = await page.$$eval('.lab-sim [data-metric="serviceNs"]', (els) => els.map((e) => JSON.parse(e.dataset.value)));
+      assert.ok(perSet[1] > 0 && perSet[1] < 1e6, `a SET in this page's engine took ${perSet[1]} ns`);
+      // The article's step: its claim and both tables, in Chinese.
+      await page.click(`.lab-step-link >> nth=${article}`);
+      await page.click(".lab-run");
+      await page.waitForSelector('.lab-player[data-ran="true"]');
+      assert.equal(await page.textContent(".lab-claim-kicker"), "原文说法");
+      assert.equal(await page.textContent(".lab-claim-badge"), "部分正确");
+      const head = await page.$$eval(".lab-sim-pipeline >> nth=0 >> thead th", (ths) => ths.map((th) => th.textContent));
+      assert.deepEqual(head, ["", "逐条发送", "每批 100,000 条"]);
+      const rows = await page.$$eval(".lab-sim-pipeline >> nth=0 >> tbody th", (ths) => ths.map((th) => th.textContent));
+      assert.deepEqual(rows, ["往返次数", "耗时", "每秒 SET 数", "等待网络", "结束时键数"]);
+      assert.equal(await page.textContent('.lab-sim-pipeline >> nth=0 >> [data-metric="oneByOne.totalMs"]'), "12.05 秒");
+      assert.equal(await page.textContent('.lab-sim-pipeline >> nth=1 >> [data-metric="server"]'), "按给定值");
+      // Nothing wider than the screen: a table too wide for a phone scrolls inside the panel.
+      assert.ok((await page.evaluate(() => document.scrollingElement.scrollWidth)) <= viewport.width, name);
+      await page.locator(".lab-results").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(REPO_ROOT, `test-results/pipelining-zh-${name}.png`) });
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
   }
 });

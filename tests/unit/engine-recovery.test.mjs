@@ -86,7 +86,10 @@ function fakePkg(instance, world) {
     }
   }
   // wasm-bindgen's LabSims is a class of static methods: a function with properties.
-  const LabSims = Object.assign(function LabSims() {}, { pipeline: (config) => ({ batches: config.commands }) });
+  const LabSims = Object.assign(function LabSims() {}, {
+    pipeline: (config) => ("serviceNs" in config ? { batches: config.commands, serviceNs: config.serviceNs } : { batches: config.commands }),
+    set_burst: (n) => n,
+  });
   return { Playground, DelayQueueLab, LabSims };
 }
 
@@ -203,6 +206,13 @@ test("lab simulations: run to the end on their own; a refusal is words, not a th
   const { engine } = makeEngine();
   assert.deepEqual(engine.runLabSim("delay-queue", {}), { ok: true, result: { now: Number.MAX_SAFE_INTEGER, tasks: 1 } });
   assert.deepEqual(engine.runLabSim("pipeline", { commands: 4 }), { ok: true, result: { batches: 4 } });
+  // server "this-page": the adapter times the engine running SETs and passes the time per SET.
+  const measured = engine.runLabSim("pipeline", { commands: 4, server: "this-page" });
+  assert.equal(measured.ok, true);
+  assert.equal(measured.result.batches, 4);
+  assert.equal(measured.result.measuredSets, 20_000);
+  assert.ok(measured.result.measuredMs > 0);
+  assert.equal(measured.result.serviceNs, (measured.result.measuredMs * 1e6) / 20_000);
   assert.deepEqual(engine.runLabSim("delay-queue", { bad: true }), { ok: false, error: "delay-queue: consumers must be 1 to 8" });
   assert.deepEqual(engine.runLabSim("quantum", {}), { ok: false, error: 'unknown simulation "quantum"' });
   assert.deepEqual(engine.delayQueueStrategy(2), { name: "s2", code: "code 2" });

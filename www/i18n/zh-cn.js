@@ -7,7 +7,8 @@
 import { QUEUES } from "./zh-cn/queues.js";
 import { SHELL } from "./zh-cn/shell.js";
 import { LABS } from "./zh-cn/labs.js";
+import { PIPELINE } from "./zh-cn/pipeline.js";
 import { VIEWS } from "./zh-cn/views.js";
 
 /** @type {Readonly<Record<string, string>>} */
-export const ZH_CN = Object.freeze({ ...SHELL, ...VIEWS, ...QUEUES, ...LABS });
+export const ZH_CN = Object.freeze({ ...SHELL, ...VIEWS, ...QUEUES, ...LABS, ...PIPELINE });

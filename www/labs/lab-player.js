@@ -26,6 +26,7 @@ import { INLINE_ASSETS } from "../assets.js";
 import { el } from "../dom.js";
 import { number } from "../format.js";
 import { language, t } from "../i18n.js";
+import { describePipeline, pipelineTable } from "./pipeline-table.js";
 
 /**
  * One item of a step's `lines`: a console line, a `receive` (print what arrived), or a sim.
@@ -277,6 +278,7 @@ function describeItem(item) {
       : t("(console {client} prints replies as redis-cli does by default)", { client });
   }
   if (item.receive) return t("({who} receives what arrived)", { who: who || t("console {n}", { n: 1 }) });
+  if (item.sim === "pipeline") return describePipeline(item.config ?? {});
   if (typeof item.sim === "string") return t("simulation: {sim} {config}", { sim: item.sim, config: JSON.stringify(item.config ?? {}) });
   return "?";
 }
@@ -483,6 +485,7 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
    * @param {import("../engine/lab-adapters").SimOutcome} outcome
    */
   function simTable(item, outcome) {
+    if (item.sim === "pipeline" && outcome.ok) return pipelineTable(outcome.result);
     const table = el("table", "lab-sim");
     const caption = el("caption", null, t("{sim} simulation", { sim: item.sim }));
     table.append(caption);
@@ -494,7 +497,12 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
     } else {
       const quoted = item.expect && typeof item.expect === "object" ? Object.keys(item.expect) : null;
       /** @type {Array<[string, unknown]>} */
-      const rows = quoted ? quoted.map((k) => [k, lookup(outcome.result, k)]) : flatten(outcome.result);
+      const rows = quoted
+        ? quoted.flatMap((k) => {
+            const v = lookup(outcome.result, k);
+            return v && typeof v === "object" && !Array.isArray(v) ? flatten(v, `${k}.`) : [[k, v]];
+          })
+        : flatten(outcome.result);
       for (const [k, v] of rows) {
         const tr = el("tr");
         tr.dataset.metric = k;
