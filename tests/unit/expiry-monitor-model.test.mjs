@@ -62,6 +62,8 @@ test("a frame's cycles fill in the scrapes between two INFO reads", () => {
       [13_000, 301, 20, 1, 12, 799],
     ],
   );
+  // After the frame's last cycle, expired_stale_perc is INFO's at the end (cron decays it without a cycle).
+  assert.equal(m.scrapesBetween(prev, { ...end, at: 14_500, stalePerc: 0 }, activity).at(-1)?.stalePerc, 0);
   // Nothing crossed: nothing to add; the first read is a scrape of its own, on the second.
   assert.deepEqual(m.scrapesBetween(sample(13), { ...end, at: 13_900 }, []), []);
   assert.deepEqual(m.scrapesBetween(null, end, activity).map((s) => s.at), [13_000]);

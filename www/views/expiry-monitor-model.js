@@ -121,7 +121,8 @@ export function activityOf(events) {
  * reconstructed from INFO read at the end of the frame (`end`) and the frame's activity: a
  * counter at a scrape is its value at the end less what the cycles after the scrape added, and
  * expired_stale_perc the value the last cycle before it left. (The clock moves by whole `CLOCK
- * ADVANCE`s and frames, so INFO itself can only be read between them.) Keys set or deleted by
+ * ADVANCE`s and frames, so INFO itself can only be read between them.) After the frame's last
+ * cycle it is INFO's own (cron decays it with no cycle when no key has a TTL). Keys set or deleted by
  * commands inside the frame are counted at its end. At most `maxScrapes` (the interval widens).
  * @param {MonitorSample | null} prev  the last scrape
  * @param {MonitorSample} end          INFO at the end of the frame
@@ -159,7 +160,7 @@ export function scrapesBetween(prev, end, activity, { everyMs = SCRAPE_MS, maxSc
     out.push({
       at: b,
       expiredKeys: Math.max(0, end.expiredKeys - expired),
-      stalePerc: stale ?? (cycleAfter ? (staleBefore ?? prev.stalePerc) : end.stalePerc),
+      stalePerc: cycleAfter ? (stale ?? staleBefore ?? prev.stalePerc) : end.stalePerc,
       capCount: Math.max(0, end.capCount - caps),
       cpuMs: Math.max(0, end.cpuMs - Math.round(cpuUs / 1000)),
       expires: end.expires + expired,
