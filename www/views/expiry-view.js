@@ -12,6 +12,8 @@
 //     engine's repeat/stop decision with its reason; fast cycles marked as such;
 //   - lazy expirations and big synchronous frees as callouts;
 //   - running charts over virtual time (expiry-charts.js, from expiry-history.js);
+//   - the monitor: what a dashboard plots from INFO, scraped every virtual second, and the alert
+//     when active expiry falls behind (expiry-monitor.js, expiry-monitor-model.js);
 //   - controls for hz, active-expire-effort, the algorithm, and a populate form (expiry-controls.js).
 //
 // Like every view it gets events and reads snapshots through main.js's read-only `source`; its
