@@ -232,6 +232,7 @@ export async function mountPlayground(root, options) {
     zsetWindow: (db, key, start, count) => engine.zsetWindow(db, key, start, count),
     expireField: (db, cells) => engine.expireField(db, cells),
     expireBuckets: (db, start, count) => engine.expireBuckets(db, start, count),
+    info: (sections) => engine.info(sections),
     persistence: () => engine.persistence(),
     replication: () => engine.replication(),
   };

@@ -9,6 +9,7 @@ import { SHELL } from "./zh-cn/shell.js";
 import { LABS } from "./zh-cn/labs.js";
 import { PIPELINE } from "./zh-cn/pipeline.js";
 import { VIEWS } from "./zh-cn/views.js";
+import { MONITOR } from "./zh-cn/monitor.js";
 
 /** @type {Readonly<Record<string, string>>} */
-export const ZH_CN = Object.freeze({ ...SHELL, ...VIEWS, ...QUEUES, ...LABS, ...PIPELINE });
+export const ZH_CN = Object.freeze({ ...SHELL, ...VIEWS, ...QUEUES, ...LABS, ...PIPELINE, ...MONITOR });

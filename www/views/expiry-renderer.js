@@ -90,8 +90,10 @@ export function createExpiryDom(root) {
   callouts.id = "expiry-callouts";
   callouts.setAttribute("aria-live", "polite");
   const charts = createChartsBox();
-  root.append(head, controlsBox, fieldBox, callouts, columns, charts.chartsBox);
-  return { root, summary, controlsBox, fieldBox, callouts, ...buckets, ...tick, ...charts };
+  const monitorBox = el("section", "expiry-monitor");
+  monitorBox.id = "expiry-monitor";
+  root.append(head, controlsBox, fieldBox, callouts, columns, charts.chartsBox, monitorBox);
+  return { root, summary, controlsBox, fieldBox, callouts, ...buckets, ...tick, ...charts, monitorBox };
 }
 
 /**

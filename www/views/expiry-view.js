@@ -12,6 +12,8 @@
 //     engine's repeat/stop decision with its reason; fast cycles marked as such;
 //   - lazy expirations and big synchronous frees as callouts;
 //   - running charts over virtual time (expiry-charts.js, from expiry-history.js);
+//   - the monitor: what a dashboard plots from INFO, scraped every virtual second, and the alert
+//     when active expiry falls behind (expiry-monitor.js, expiry-monitor-model.js);
 //   - controls for hz, active-expire-effort, the algorithm, and a populate form (expiry-controls.js).
 //
 // Like every view it gets events and reads snapshots through main.js's read-only `source`; its
@@ -30,6 +32,8 @@ import { createExpiryCharts, createExpiryHistory } from "./expiry-charts.js";
 import { createExpiryControls } from "./expiry-controls.js";
 import { createExpiryDom, drawBuckets, drawCallouts, drawSummary, drawTick } from "./expiry-renderer.js";
 import * as model from "./expiry-model.js";
+import * as monitorModel from "./expiry-monitor-model.js";
+import { createExpiryMonitor } from "./expiry-monitor.js";
 
 export { WINDOW_BUCKETS } from "./expiry-model.js";
 
@@ -42,6 +46,7 @@ export { WINDOW_BUCKETS } from "./expiry-model.js";
  * @property {(db: number, offset: number, count: number) => {volatile: number}} keyspace
  * @property {(db: number, cells: number) => import("./engine-types.js").ExpireField | null} expireField
  * @property {(db: number, start: number, count: number) => import("./engine-types.js").BucketView[]} expireBuckets
+ * @property {(sections: string) => Record<string, string>} [info]  INFO parsed, as a peek (the monitor's scrapes)
  */
 /**
  * @typedef {object} ExpiryActions
@@ -89,6 +94,38 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
   }
 
   const charts = createExpiryCharts(dom.chartsGrid, () => touch("charts"));
+  // The monitor: INFO scraped on the virtual clock, and the alert rule on it.
+  /** @type {import("./expiry-monitor-model.js").MonitorSample[]} */
+  let samples = [];
+  /** @type {import("./expiry-monitor-model.js").AlertRule} */
+  let rule = { ...monitorModel.DEFAULT_RULE };
+  /** @type {number | null} expired_stale_perc as the latest cycle seen left it */
+  let staleSeen = null;
+  const monitor = createExpiryMonitor(dom.monitorBox, {
+    rule,
+    ruleChanged(r) {
+      rule = r;
+      touch("charts");
+    },
+    resized: () => touch("charts"),
+  });
+
+  /**
+   * Scrapes INFO when the clock crossed a scrape interval (after this frame's events, which fill
+   * in the scrapes between the previous frame and this one).
+   * @param {readonly EngineEvent[]} events
+   * @param {number} clockNow
+   */
+  function scrape(events, clockNow) {
+    const activity = monitorModel.activityOf(events);
+    const before = staleSeen;
+    for (const a of activity) if (a.stalePerc !== null) staleSeen = a.stalePerc;
+    if (!source.info || !monitorModel.scrapeDue(samples, clockNow)) return false;
+    const end = monitorModel.sampleFromInfo(source.info("stats keyspace"), clockNow);
+    const prev = samples[samples.length - 1] ?? null;
+    for (const s of monitorModel.scrapesBetween(prev, end, activity, { staleBefore: before })) samples = monitorModel.addSample(samples, s);
+    return true;
+  }
   const controls = createExpiryControls(dom.controlsBox, {
     config(name, value) {
       const r = actions.configSet(name, value);
@@ -206,6 +243,7 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
       timed("charts", () => {
         state = model.chartsShown(state, history.version());
         charts.draw(history, { now: state.clockNow, spanMs: state.spanMs, budgetPercent: model.budgetPercent(state.config) });
+        monitor.draw(samples, monitorModel.evaluateAlert(samples, rule, state.clockNow), { now: state.clockNow, spanMs: state.spanMs, rule });
       }),
   };
 
@@ -220,6 +258,7 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
       state = begun.state;
       let changed = false;
       if (events.length > 0) timed("events", () => (changed = handleEvents(events, store)));
+      if (scrape(events, store.clock.now)) state = model.touch(state, "charts");
       state = model.noteDropped(state, store.clock.droppedEvents);
       if (!changed) state = model.settleSnapshot(state, events);
       plan = new Set();
@@ -260,6 +299,8 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
     /** Start over (after an engine reset or recovery): no history, the engine's config. */
     refresh() {
       history.clear();
+      samples = [];
+      staleSeen = null;
       state = model.restart(state, source.currentDb());
       controls.forget();
       readConfig();
