@@ -100,7 +100,7 @@ test("?lang=zh-CN: the top bar, the consoles and the notices in Chinese; Redis's
     assert.equal(f.switchName, "语言");
     assert.deepEqual(f.tabs, ["键空间", "有序集合", "过期", "内存淘汰", "延时队列", "持久化"]);
     assert.equal(f.addClient, "+ 再开一个客户端");
-    assert.match(f.client, /^客户端 \d+$/);
+    assert.match(f.client, /^控制台 1 · 客户端 \d+$/);
     assert.equal(f.inputName, "redis-cli 命令");
     assert.match(f.welcome[0], /^redisplay — 一个运行在本页面里的 Redis 7\.0 引擎。种子 \d+，时钟从 2025-01-01 00:00:00\.000 UTC 开始。$/);
     assert.ok(f.welcome.some((l) => l.startsWith("第一次来？右上角的「实验」菜单")), f.welcome.join("\n"));
@@ -120,7 +120,7 @@ test("?lang=zh-CN: the top bar, the consoles and the notices in Chinese; Redis's
       raw: document.querySelector('.console-pane[data-console="1"] .console-raw').getAttribute("aria-label"),
       close: document.querySelector(".console-close").textContent,
     }));
-    assert.match(second.welcome, /^又开了一个 redis-cli，与 客户端 \d+ 连接的是同一个引擎。可以在这里 SUBSCRIBE，再到左边 PUBLISH 试试。$/);
+    assert.match(second.welcome, /^又开了一个 redis-cli（控制台 2，客户端 \d+），连的是同一个引擎。可以在这里 SUBSCRIBE，再到控制台 1 PUBLISH 试试。$/);
     assert.equal(second.raw, "原始输出（redis-cli --raw），控制台 2");
     assert.equal(second.close, "关闭最后一个客户端");
     // The Share menu.

@@ -193,7 +193,7 @@ export function createConsoles(root, { engine, completions, welcome, onRun = () 
             t("redis-cli connected to the page's second server, 127.0.0.1:6380 (its own keyspace, clock shared)."),
             t("REPLICAOF 127.0.0.1 6379 makes it a replica of the first; the Persistence view's Replica lane shows the link."),
           ]
-        : [t("Another redis-cli, connected to the same engine as {client}. Try SUBSCRIBE here and PUBLISH on the left.", { client: labelText(n) })];
+        : [t("Another redis-cli (console {n}, client {id}) on the same engine. Try SUBSCRIBE here and PUBLISH in console 1.", { n: n + 1, id: engine.consoleClient(n) })];
     const view = mount(n, welcomeText);
     syncButtons();
     view.focus();

@@ -50,7 +50,7 @@ export const SHELL = {
   "(redisplay) redis-cli would exit on Ctrl-C, closing its connection; this console reconnected as {client}.": "(redisplay) redis-cli 按 Ctrl-C 会退出并关闭连接；这个控制台已重新连接，现在是 {client}。",
   "redis-cli connected to the page's second server, 127.0.0.1:6380 (its own keyspace, clock shared).": "redis-cli 已连接到页面的第二台服务器 127.0.0.1:6380（键空间独立，时钟共享）。",
   "REPLICAOF 127.0.0.1 6379 makes it a replica of the first; the Persistence view's Replica lane shows the link.": "REPLICAOF 127.0.0.1 6379 让它成为第一台的从节点；持久化视图的「从节点」泳道会显示这条主从复制链路。",
-  "Another redis-cli, connected to the same engine as {client}. Try SUBSCRIBE here and PUBLISH on the left.": "又开了一个 redis-cli，与 {client} 连接的是同一个引擎。可以在这里 SUBSCRIBE，再到左边 PUBLISH 试试。",
+  "Another redis-cli (console {n}, client {id}) on the same engine. Try SUBSCRIBE here and PUBLISH in console 1.": "又开了一个 redis-cli（控制台 {n}，客户端 {id}），连的是同一个引擎。可以在这里 SUBSCRIBE，再到控制台 1 PUBLISH 试试。",
   "… 1 more line": "……还有 1 行",
   "… {n} more lines": "……还有 {n} 行",
   "commands in the {group} group": "{group} 组的命令",
