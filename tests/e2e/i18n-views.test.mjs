@@ -206,6 +206,9 @@ for (const [device, viewport] of [
       await page.locator('.console-pane[data-console="0"]').locator("input, textarea").first().press("Enter");
       await page.waitForFunction(() => /主节点偏移量/.test(document.querySelector("#persistence .replica-offsets")?.textContent ?? ""), null, { timeout: 30_000 });
       await page.waitForFunction(() => document.querySelector("#persistence .replica-chunk.fate-delivered") !== null);
+      // The handshake ends in the frames after the jump (the link delivers as the page's loop
+      // walks both servers): wait for the link to be up rather than read it mid-sync.
+      await page.waitForFunction(() => /链路 connected/.test(document.querySelector("#persistence .persistence-replica")?.textContent ?? ""), null, { timeout: 30_000 });
       assertChinese(
         await visibleText(page, "#persistence .persistence-replica"),
         ["127.0.0.1:6380 — 127.0.0.1:6379 的从节点（链路 connected）", "的主节点", "主节点偏移量", "全量同步 1 次", "链路正常 · 单向延迟 0 ms", "延迟", "0 ms（同一台主机）", "断开链路", "已送达", "RDB 数据（"],
