@@ -8,6 +8,7 @@ import { QUEUES } from "./zh-cn/queues.js";
 import { SHELL } from "./zh-cn/shell.js";
 import { LABS } from "./zh-cn/labs.js";
 import { VIEWS } from "./zh-cn/views.js";
+import { CACHE } from "./zh-cn/cache.js";
 
 /** @type {Readonly<Record<string, string>>} */
-export const ZH_CN = Object.freeze({ ...SHELL, ...VIEWS, ...QUEUES, ...LABS });
+export const ZH_CN = Object.freeze({ ...SHELL, ...VIEWS, ...QUEUES, ...LABS, ...CACHE });
