@@ -746,8 +746,9 @@ impl DelayQueueLab {
 /// The labs' small simulations (src/sim/pipeline.rs, src/sim/cache_aside.rs), each on an engine
 /// of its own: `LabSims.pipeline({commands, batch, network, rttUs, server, serviceNs})`,
 /// `LabSims.set_burst(n)` (n SETs on a fresh engine, for the page to time),
-/// `LabSims.cache_aside({keys, skew, ratePerS, durationMs, dbLatencyMs, rttMs, ttlS, maxmemory,
-/// policy, valueBytes, seed})`. Both throw `Error("<sim>: …")` on a bad config.
+/// `LabSims.cache_aside({keys, skew, ratePerS, durationMs, dbLatencyMs, dbQps, redisQps, redis,
+/// rttMs, ttlS, maxmemory, policy, valueBytes, localSize, localTtlMs, instances, writeRatio,
+/// prewarm, seed})`. Both throw `Error("<sim>: …")` on a bad config.
 #[wasm_bindgen]
 pub struct LabSims;
 

@@ -10,6 +10,7 @@ import { LABS } from "./zh-cn/labs.js";
 import { PIPELINE } from "./zh-cn/pipeline.js";
 import { VIEWS } from "./zh-cn/views.js";
 import { MONITOR } from "./zh-cn/monitor.js";
+import { CACHE } from "./zh-cn/cache.js";
 
 /** @type {Readonly<Record<string, string>>} */
-export const ZH_CN = Object.freeze({ ...SHELL, ...VIEWS, ...QUEUES, ...LABS, ...PIPELINE, ...MONITOR });
+export const ZH_CN = Object.freeze({ ...SHELL, ...VIEWS, ...QUEUES, ...LABS, ...PIPELINE, ...MONITOR, ...CACHE });

@@ -27,6 +27,7 @@ import { el } from "../dom.js";
 import { number } from "../format.js";
 import { language, t } from "../i18n.js";
 import { describePipeline, pipelineTable } from "./pipeline-table.js";
+import { simMetricLabel } from "./sim-metrics.js";
 
 /**
  * One item of a step's `lines`: a console line, a `receive` (print what arrived), or a sim.
@@ -508,7 +509,12 @@ export function createLabPlayer(root, { lab, consoles, showView = () => {}, runS
         tr.dataset.metric = k;
         const td = el("td", null, formatValue(v));
         td.dataset.value = JSON.stringify(v ?? null);
-        tr.append(el("th", null, k), td);
+        // The metric in words where known, with its name (the lab's texts quote it).
+        const label = simMetricLabel(item.sim ?? "", k);
+        const th = el("th");
+        if (label) th.append(el("span", "lab-sim-label", label), " ");
+        th.append(el(label ? "code" : "span", label ? "lab-sim-key" : null, k));
+        tr.append(th, td);
         body.append(tr);
       }
     }
