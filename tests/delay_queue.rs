@@ -278,7 +278,7 @@ fn the_walkthrough_one_order_at_noon_due_at_half_past_polled_every_second() {
 
 #[test]
 fn runs_are_deterministic_and_partial_runs_add_up_to_a_whole_one() {
-    for strategy in [Strategy::PollNaive, Strategy::KeyspaceEvents, Strategy::ZsetWakeup] {
+    for strategy in [Strategy::PollNaive, Strategy::KeyspaceEvents, Strategy::ZsetWakeup, Strategy::Streams] {
         let cfg = Config {
             duration_ms: 1_200_000,
             crashes: vec![Crash { consumer: 1, at_ms: 400_000, for_ms: 60_000 }],
@@ -328,7 +328,7 @@ fn bad_configs_are_refused_with_a_message() {
         assert!(!err.is_empty());
     }
     for args in [
-        &["--strategy", "6"][..],
+        &["--strategy", "7"][..],
         &["--crash", "1@x+5m"],
         &["--poll"],
         &["--duration", "-5s"],
@@ -377,4 +377,84 @@ fn an_order_on_its_way_to_redis_is_pending_not_lost() {
         let m = sim.metrics().clone();
         assert_eq!((m.tasks, m.pending, m.lost), (1, 1, 0), "{strategy:?} once stored: {m:?}");
     }
+}
+
+#[test]
+fn a_stream_consumer_that_crashes_mid_task_loses_nothing_xautoclaim_hands_it_on() {
+    // Five long tasks due together, two consumers; whoever reads them crashes 5 s into the first
+    // one and stays down for the rest of the run. With Lua pop the held tasks are gone; with the
+    // stream they stay pending in the group until the other consumer's XAUTOCLAIM takes them.
+    let orders: Vec<OrderSpec> = (0..5).map(|_| OrderSpec { at_ms: 0, delay_ms: 1_000, pay_at_ms: None }).collect();
+    let cfg = |s| Config {
+        strategy: s,
+        consumers: 2,
+        work_ms: 10_000,
+        claim_idle_ms: 30_000,
+        orders: Some(orders.clone()),
+        duration_ms: 300_000,
+        ..Default::default()
+    };
+    for s in [Strategy::LuaPop, Strategy::Streams] {
+        let (_, events) = run(cfg(s));
+        let (taker, start) = events
+            .iter()
+            .find_map(|e| match e {
+                SimEvent::Process { consumer, start, .. } => Some((*consumer as usize, *start)),
+                _ => None,
+            })
+            .expect("processed");
+        let crash = Crash { consumer: taker, at_ms: start + 5_000, for_ms: 1_000_000 };
+        let (m, events) = run(Config { crashes: vec![crash], ..cfg(s) });
+        show(&format!("{s:?}, taker crashes"), &m);
+        let cut = events.iter().filter(|e| matches!(e, SimEvent::Process { completed: false, .. })).count();
+        assert_eq!(cut, 1, "{s:?}");
+        if s == Strategy::LuaPop {
+            assert_eq!(m.lost, 5, "{m:?}");
+            continue;
+        }
+        assert_eq!((m.lost, m.pending, m.duplicates), (0, 0, 0), "{m:?}");
+        assert_eq!(m.on_time + m.late, 5, "{m:?}");
+        // The survivor took them over with XAUTOCLAIM, no sooner than the min-idle time after
+        // the crashed consumer read them.
+        let other = 1 - taker as i64;
+        let claimed: Vec<i64> = events
+            .iter()
+            .filter_map(|e| match e {
+                SimEvent::Command { consumer, executed, cmd, reply, .. }
+                    if *consumer == other && cmd.starts_with("XAUTOCLAIM") && reply.contains(" entr") =>
+                {
+                    Some(*executed)
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(!claimed.is_empty(), "no XAUTOCLAIM took anything");
+        assert!(claimed[0] >= start + 30_000, "claimed at {} (read at {start})", claimed[0]);
+        for e in &events {
+            if let SimEvent::Process { consumer, completed: true, start: st, .. } = e {
+                assert!(*consumer == other && *st >= claimed[0], "{e:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_stream_design_processes_each_task_once_like_lua_pop_on_the_same_orders() {
+    let (m3, e3) = run(base(Strategy::LuaPop));
+    let (m6, e6) = run(base(Strategy::Streams));
+    show("3 lua", &m3);
+    show("6 stream", &m6);
+    assert_eq!(orders(&e3), orders(&e6));
+    assert_eq!((m6.duplicates, m6.extra_processings, m6.lost), (0, 0, 0));
+    assert_eq!(m6.on_time + m6.late + m6.paid + m6.pending, m6.tasks);
+    // Every processed task went through the stream: one XACK per completed processing.
+    let acks = e6
+        .iter()
+        .filter(
+            |e| matches!(e, SimEvent::Command { cmd, reply, .. } if cmd.starts_with("XACK") && reply == "(integer) 1"),
+        )
+        .count();
+    let done = e6.iter().filter(|e| matches!(e, SimEvent::Process { completed: true, .. })).count();
+    assert_eq!(acks, done);
+    assert!(m6.processed > 1500, "{}", m6.processed);
 }

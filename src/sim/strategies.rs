@@ -1,4 +1,4 @@
-//! The five delay-queue designs the lab compares, as the client code a developer writes (shown in
+//! The six delay-queue designs the lab compares, as the client code a developer writes (shown in
 //! the page next to the timeline and printed by `redisplay delay-queue --code`). The state
 //! machines in delay_queue/mod.rs run exactly these loops, command for command.
 
@@ -15,11 +15,21 @@ pub enum Strategy {
     KeyspaceEvents = 4,
     /// 5. The ZSET plus a pub/sub wake-up: sleep until the earliest due task (BullMQ/Redisson).
     ZsetWakeup = 5,
+    /// 6. The ZSET as the schedule, a stream with a consumer group as the work queue: a script
+    ///    moves due tasks into the stream, consumers XREADGROUP and XACK, XAUTOCLAIM takes over
+    ///    what a crashed consumer left pending.
+    Streams = 6,
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 5] =
-        [Strategy::PollClaim, Strategy::PollNaive, Strategy::LuaPop, Strategy::KeyspaceEvents, Strategy::ZsetWakeup];
+    pub const ALL: [Strategy; 6] = [
+        Strategy::PollClaim,
+        Strategy::PollNaive,
+        Strategy::LuaPop,
+        Strategy::KeyspaceEvents,
+        Strategy::ZsetWakeup,
+        Strategy::Streams,
+    ];
 
     pub fn from_number(n: i64) -> Option<Strategy> {
         Strategy::ALL.into_iter().find(|s| *s as i64 == n)
@@ -36,6 +46,7 @@ impl Strategy {
             Strategy::LuaPop => "Lua atomic pop",
             Strategy::KeyspaceEvents => "keyspace notifications",
             Strategy::ZsetWakeup => "ZSET + pub/sub wake-up",
+            Strategy::Streams => "stream + consumer group",
         }
     }
 
@@ -51,6 +62,7 @@ impl Strategy {
             Strategy::LuaPop => CODE_LUA_POP,
             Strategy::KeyspaceEvents => CODE_KEYSPACE,
             Strategy::ZsetWakeup => CODE_WAKEUP,
+            Strategy::Streams => CODE_STREAMS,
         }
     }
 }
@@ -59,6 +71,18 @@ impl Strategy {
 pub const POP_DUE: &str = "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])\n\
 if #due > 0 then redis.call('ZREM', KEYS[1], unpack(due)) end\n\
 return due";
+
+/// The script strategy 6 runs: moves the due tasks from the sorted set into the stream.
+pub const MOVE_DUE: &str = "local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])\n\
+for _, task in ipairs(due) do\n\
+  redis.call('ZREM', KEYS[1], task)\n\
+  redis.call('XADD', KEYS[2], '*', 'task', task)\n\
+end\n\
+return due";
+
+/// Strategy 6's stream and consumer group.
+pub const STREAM_KEY: &str = "tasks";
+pub const GROUP: &str = "workers";
 
 const CODE_POLL_CLAIM: &str = r#"// 1. Poll, then claim each task with ZREM: only the consumer whose
 //    ZREM returns 1 processes it.
@@ -122,4 +146,34 @@ while (true) {
   if (due.length === LIMIT) continue;
   const [, next] = await redis.zrange("queue", 0, 0, "WITHSCORES");
   await sleepUntil(Math.min(next ? Number(next) : Infinity, Date.now() + MAX_IDLE_MS));
+}"#;
+
+const CODE_STREAMS: &str = r#"// 6. The sorted set is the schedule, a stream with a consumer group the
+//    work queue: a task stays pending (in the group's PEL) until XACK, so a
+//    crashed consumer's tasks are taken over with XAUTOCLAIM.
+//    XGROUP CREATE tasks workers $ MKSTREAM
+const MOVE_DUE = `
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+for _, task in ipairs(due) do
+  redis.call('ZREM', KEYS[1], task)
+  redis.call('XADD', KEYS[2], '*', 'task', task)
+end
+return due`;
+// producer: await redis.zadd("queue", Date.now() + DELAY_MS, `order:${id}`);
+// payment:  await redis.zrem("queue", `order:${id}`);
+while (true) {
+  await redis.eval(MOVE_DUE, 2, "queue", "tasks", Date.now(), LIMIT);  // any consumer moves
+  const res = await redis.xreadgroup("GROUP", "workers", ME, "COUNT", LIMIT,
+                                     "STREAMS", "tasks", ">");
+  let entries = res ? res[0][1] : [];
+  if (entries.length === 0) {
+    // Nothing new: take over tasks another consumer read but never acknowledged.
+    [, entries] = await redis.xautoclaim("tasks", "workers", ME, CLAIM_IDLE_MS, "0-0",
+                                         "COUNT", LIMIT);
+  }
+  if (entries.length === 0) { await sleep(POLL_MS); continue; }
+  for (const [id, [, task]] of entries) {
+    await process(task);
+    await redis.xack("tasks", "workers", id);
+  }
 }"#;

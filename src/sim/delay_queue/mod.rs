@@ -1,7 +1,7 @@
 //! The delay-queue lab: producers and consumers racing on a real engine in virtual time.
 //!
 //! "Cancel the order if it is unpaid after 30 minutes": a producer creates orders (Poisson
-//! arrivals), some get paid (the payment removes the task), and consumers run one of the five
+//! arrivals), some get paid (the payment removes the task), and consumers run one of the six
 //! designs in strategies.rs. Every client is a real client of one engine. A discrete-event loop
 //! orders everything by virtual time: a command sent at `t` reaches the engine at `t + rtt/2`,
 //! runs there interleaved with every other client's commands and the server's cron ticks, and
@@ -30,7 +30,7 @@ use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
-use super::strategies::{Strategy, POP_DUE};
+use super::strategies::{Strategy, GROUP, MOVE_DUE, POP_DUE, STREAM_KEY};
 use crate::engine::{ClientId, Engine, EngineOptions, DEFAULT_START_MS};
 use crate::reply::Reply;
 
@@ -87,6 +87,8 @@ pub struct Config {
     pub volatile_keys: usize,
     /// Explicit orders instead of the random producer.
     pub orders: Option<Vec<OrderSpec>>,
+    /// Strategy 6: XAUTOCLAIM's min-idle-time (a task pending this long is taken over).
+    pub claim_idle_ms: i64,
 }
 
 impl Default for Config {
@@ -109,6 +111,7 @@ impl Default for Config {
             crashes: Vec::new(),
             volatile_keys: 0,
             orders: None,
+            claim_idle_ms: 30_000,
         }
     }
 }
@@ -133,6 +136,7 @@ impl Config {
         range("hz", self.hz, 1, 500)?;
         range("startMs", self.start_ms, 0, 253_402_300_799_000)?;
         range("volatileKeys", self.volatile_keys as i64, 0, 1_000_000)?;
+        range("claimIdleMs", self.claim_idle_ms, 1, DAY_MS)?;
         if !(self.rate_per_s.is_finite() && (0.0..=1000.0).contains(&self.rate_per_s)) {
             return Err(format!("ratePerS must be between 0 and 1000 orders per second (got {})", self.rate_per_s));
         }
@@ -247,6 +251,12 @@ enum Purpose {
     Claim(String),
     Ack,
     Peek,
+    /// Strategy 6: the script that moves due tasks into the stream, then XREADGROUP, then
+    /// XAUTOCLAIM, then XACK of one task.
+    Move,
+    Read,
+    AutoClaim,
+    XAck(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -324,6 +334,8 @@ struct Consumer {
     announced: Option<i64>,
     /// Down after a crash until its restart.
     crashed: bool,
+    /// Strategy 6: the stream entry id of each task in the batch.
+    entry_ids: BTreeMap<String, String>,
 }
 
 impl Consumer {
@@ -338,6 +350,7 @@ impl Consumer {
             token: 0,
             announced: None,
             crashed: false,
+            entry_ids: BTreeMap::new(),
         }
     }
 }
@@ -364,10 +377,18 @@ pub struct Sim {
     m: Metrics,
     done: bool,
     next_random_order: bool,
+    /// Strategy 6: tasks in the stream and not yet acknowledged (from the replies of the
+    /// script that moved them and of XACK, as the server executed them).
+    in_stream: HashSet<String>,
 }
 
 fn argv(parts: &[&str]) -> Vec<Vec<u8>> {
     parts.iter().map(|p| p.as_bytes().to_vec()).collect()
+}
+
+/// Strategy 6: consumer `c`'s name in the group (1-based, as the page numbers them).
+fn consumer_name(c: usize) -> String {
+    format!("consumer-{}", c + 1)
 }
 
 fn task_name(i: usize) -> String {
@@ -383,6 +404,8 @@ fn command_text(argv: &[Vec<u8>]) -> String {
         }
         if a.as_slice() == POP_DUE.as_bytes() {
             out.push_str("POP_DUE");
+        } else if a.as_slice() == MOVE_DUE.as_bytes() {
+            out.push_str("MOVE_DUE");
         } else {
             out.push_str(&String::from_utf8_lossy(a));
         }
@@ -423,6 +446,45 @@ fn strings_of(r: &Reply) -> Vec<String> {
     }
 }
 
+/// Stream entries `[[id, [field, value, …]], …]` → (id, the `task` field).
+fn entries_of(r: &Reply) -> Vec<(String, String)> {
+    let Reply::Array(items) = r else { return Vec::new() };
+    items
+        .iter()
+        .filter_map(|e| match e {
+            Reply::Array(pair) => match (pair.first(), pair.get(1)) {
+                (Some(Reply::Bulk(id)), Some(Reply::Array(fields))) => match fields.get(1) {
+                    Some(Reply::Bulk(task)) => {
+                        Some((String::from_utf8_lossy(id).into_owned(), String::from_utf8_lossy(task).into_owned()))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// XREADGROUP's reply (one stream, or nil) → its entries.
+fn read_entries(r: &Reply) -> Vec<(String, String)> {
+    match r {
+        Reply::Array(streams) => match streams.first() {
+            Some(Reply::Array(s)) => s.get(1).map(entries_of).unwrap_or_default(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// XAUTOCLAIM's reply `[cursor, entries, deleted]` → the entries.
+fn autoclaim_entries(r: &Reply) -> Vec<(String, String)> {
+    match r {
+        Reply::Array(parts) => parts.get(1).map(entries_of).unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
 fn percentile(sorted: &[i64], p: f64) -> Option<i64> {
     if sorted.is_empty() {
         return None;
@@ -442,6 +504,9 @@ impl Sim {
         engine.execute(admin, &argv(&["CONFIG", "SET", "hz", &hz]));
         if cfg.strategy == Strategy::KeyspaceEvents {
             engine.execute(admin, &argv(&["CONFIG", "SET", "notify-keyspace-events", "Ex"]));
+        }
+        if cfg.strategy == Strategy::Streams {
+            engine.execute(admin, &argv(&["XGROUP", "CREATE", STREAM_KEY, GROUP, "$", "MKSTREAM"]));
         }
         if cfg.volatile_keys > 0 {
             engine.populate_volatile(0, cfg.volatile_keys, b"other:", DAY_MS, 2 * DAY_MS, false);
@@ -466,6 +531,7 @@ impl Sim {
             m: Metrics::default(),
             done: false,
             next_random_order: false,
+            in_stream: HashSet::new(),
             cfg,
         };
         // The orders: explicit, or Poisson arrivals drawn one ahead.
@@ -716,8 +782,13 @@ impl Sim {
                 }
                 let Some(client) = self.client_of(conn) else { return };
                 let reply = self.engine.execute(client, &argv).into_resp2(); // the sim's clients speak RESP2
-                if let Purpose::Store(i) = purpose {
-                    self.tasks[i].stored = true;
+                match &purpose {
+                    Purpose::Store(i) => self.tasks[*i].stored = true,
+                    Purpose::Move => self.in_stream.extend(strings_of(&reply)),
+                    Purpose::XAck(task) if reply == Reply::Integer(1) => {
+                        self.in_stream.remove(task);
+                    }
+                    _ => {}
                 }
                 self.engine.before_sleep();
                 if matches!(conn, Conn::Sub(_)) {
@@ -727,15 +798,19 @@ impl Sim {
                 self.collect_messages();
                 let executed = self.now;
                 let back = self.now + (self.cfg.rtt_ms - self.half_rtt());
+                // A poll that found nothing (strategy 6: an XAUTOCLAIM after an empty XREADGROUP).
                 let empty = matches!(conn, Conn::Cmd(_))
-                    && matches!(purpose, Purpose::Poll)
-                    && matches!(&reply, Reply::Array(v) if v.is_empty());
+                    && match purpose {
+                        Purpose::Poll => matches!(&reply, Reply::Array(v) if v.is_empty()),
+                        Purpose::AutoClaim => autoclaim_entries(&reply).is_empty(),
+                        _ => false,
+                    };
                 if empty {
                     self.m.empty_polls += 1;
                 }
                 let (consumer, shown) = match conn {
                     Conn::Producer => (-1, reply_text(&reply)),
-                    Conn::Cmd(c) => (c as i64, reply_text(&reply)),
+                    Conn::Cmd(c) => (c as i64, self.shown_reply(&purpose, &reply)),
                     // (The subscription confirmations were taken from the outbox above.)
                     Conn::Sub(c) => (c as i64, "subscribed".to_string()),
                 };
@@ -885,6 +960,7 @@ impl Sim {
         con.doing = Doing::Down;
         con.crashed = true;
         con.batch.clear();
+        con.entry_ids.clear();
         for id in [con.cmd.take(), con.sub.take()].into_iter().flatten() {
             self.engine.disconnect(id);
         }
@@ -900,9 +976,33 @@ impl Sim {
             Strategy::PollClaim | Strategy::PollNaive => {
                 argv(&["ZRANGEBYSCORE", "queue", "-inf", &now, "LIMIT", "0", &limit])
             }
+            Strategy::Streams => {
+                self.send(
+                    Conn::Cmd(c),
+                    argv(&["EVAL", MOVE_DUE, "2", "queue", STREAM_KEY, &now, &limit]),
+                    Purpose::Move,
+                );
+                return;
+            }
             _ => argv(&["EVAL", POP_DUE, "1", "queue", &now, &limit]),
         };
         self.send(Conn::Cmd(c), cmd, Purpose::Poll);
+    }
+
+    /// A consumer's reply as the timeline labels it (stream entries by their tasks).
+    fn shown_reply(&self, purpose: &Purpose, reply: &Reply) -> String {
+        let entries = match purpose {
+            Purpose::Read => read_entries(reply),
+            Purpose::AutoClaim => autoclaim_entries(reply),
+            _ => return reply_text(reply),
+        };
+        if entries.is_empty() {
+            return reply_text(reply);
+        }
+        let shown: Vec<&str> = entries.iter().take(3).map(|(_, t)| t.as_str()).collect();
+        let more = if entries.len() > 3 { ", …" } else { "" };
+        let noun = if entries.len() == 1 { "entry" } else { "entries" };
+        format!("{} {noun}: {}{more}", entries.len(), shown.join(", "))
     }
 
     fn sleep(&mut self, c: usize, until: i64) {
@@ -942,7 +1042,33 @@ impl Sim {
                     self.next_in_batch(c);
                 }
             }
-            Purpose::Ack => self.next_in_batch(c),
+            Purpose::Ack | Purpose::XAck(_) => self.next_in_batch(c),
+            Purpose::Move => {
+                let me = consumer_name(c);
+                let limit = self.cfg.limit.to_string();
+                let cmd = argv(&["XREADGROUP", "GROUP", GROUP, &me, "COUNT", &limit, "STREAMS", STREAM_KEY, ">"]);
+                self.send(Conn::Cmd(c), cmd, Purpose::Read);
+            }
+            Purpose::Read | Purpose::AutoClaim => {
+                let entries =
+                    if matches!(purpose, Purpose::Read) { read_entries(&reply) } else { autoclaim_entries(&reply) };
+                if entries.is_empty() {
+                    if matches!(purpose, Purpose::Read) {
+                        let me = consumer_name(c);
+                        let (idle, limit) = (self.cfg.claim_idle_ms.to_string(), self.cfg.limit.to_string());
+                        let cmd = argv(&["XAUTOCLAIM", STREAM_KEY, GROUP, &me, &idle, "0-0", "COUNT", &limit]);
+                        self.send(Conn::Cmd(c), cmd, Purpose::AutoClaim);
+                    } else {
+                        self.sleep(c, self.now + self.cfg.poll_ms);
+                    }
+                    return;
+                }
+                let con = &mut self.consumers[c];
+                con.last_batch = entries.len();
+                con.batch = entries.iter().map(|(_, t)| t.clone()).collect();
+                con.entry_ids = entries.into_iter().map(|(id, t)| (t, id)).collect();
+                self.next_in_batch(c);
+            }
             Purpose::Peek => {
                 let parts = strings_of(&reply);
                 let until = match parts.get(1).and_then(|s| s.parse::<f64>().ok()) {
@@ -973,7 +1099,7 @@ impl Sim {
                 self.consumers[c].doing = Doing::Waiting;
                 self.send(Conn::Cmd(c), argv(&["ZREM", "queue", &task]), Purpose::Claim(task));
             }
-            Strategy::PollNaive => self.process(c, task, true),
+            Strategy::PollNaive | Strategy::Streams => self.process(c, task, true),
             _ => self.process(c, task, false),
         }
     }
@@ -1006,7 +1132,11 @@ impl Sim {
                 if let Some(&i) = self.by_name.get(&task) {
                     self.tasks[i].completions.push((c, start));
                 }
-                if then_ack {
+                if then_ack && self.cfg.strategy == Strategy::Streams {
+                    self.consumers[c].doing = Doing::Waiting;
+                    let id = self.consumers[c].entry_ids.remove(&task).unwrap_or_default();
+                    self.send(Conn::Cmd(c), argv(&["XACK", STREAM_KEY, GROUP, &id]), Purpose::XAck(task));
+                } else if then_ack {
                     self.consumers[c].doing = Doing::Waiting;
                     self.send(Conn::Cmd(c), argv(&["ZREM", "queue", &task]), Purpose::Ack);
                 } else {
@@ -1087,6 +1217,9 @@ impl Sim {
     /// yet reclaimed: its `expired` event is still to come). Reads without touching the key.
     fn in_redis(&self, task: &str) -> bool {
         let db = &self.engine.dbs[0];
+        if self.in_stream.contains(task) {
+            return true;
+        }
         if self.cfg.strategy.uses_zset() {
             match db.get(b"queue").map(|o| &o.value) {
                 Some(crate::object::Value::Zset(z)) => crate::zset::score(z, task.as_bytes()).is_some(),
