@@ -734,7 +734,7 @@ impl DelayQueueLab {
 
     /// The client code of strategy `n` (1–6), or "" for another number.
     pub fn strategy_code(n: f64) -> String {
-        crate::sim::strategies::Strategy::from_number(n as i64).map_or(String::new(), |s| s.code().to_string())
+        crate::sim::strategies::Strategy::from_number(n as i64).map_or(String::new(), |s| s.code())
     }
 
     /// The short name of strategy `n` (1–6), or "".

@@ -458,3 +458,84 @@ fn the_stream_design_processes_each_task_once_like_lua_pop_on_the_same_orders() 
     assert_eq!(acks, done);
     assert!(m6.processed > 1500, "{}", m6.processed);
 }
+
+fn processings(events: &[SimEvent]) -> std::collections::BTreeMap<String, (usize, usize)> {
+    let mut out = std::collections::BTreeMap::new();
+    for e in events {
+        if let SimEvent::Process { task, completed: true, failed, .. } = e {
+            let entry: &mut (usize, usize) = out.entry(task.clone()).or_default();
+            if *failed {
+                entry.1 += 1;
+            } else {
+                entry.0 += 1;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_task_that_always_fails_is_tried_max_tries_times_then_dead_lettered_in_every_design() {
+    let orders: Vec<OrderSpec> =
+        (0..3).map(|i| OrderSpec { at_ms: i * 1_000, delay_ms: 5_000, pay_at_ms: None }).collect();
+    for strategy in Strategy::ALL {
+        let cfg = Config {
+            strategy,
+            consumers: 1,
+            fail_prob: 1.0,
+            max_tries: 3,
+            backoff_ms: 10_000,
+            orders: Some(orders.clone()),
+            duration_ms: 600_000,
+            ..Default::default()
+        };
+        let (m, events) = run(cfg);
+        show(&format!("{strategy:?} always failing"), &m);
+        assert_eq!((m.dead_lettered, m.lost, m.pending, m.processed), (3, 0, 0, 0), "{strategy:?} {m:?}");
+        assert_eq!(m.failed, 9, "{strategy:?}");
+        for (task, (ok, failed)) in processings(&events) {
+            assert_eq!((ok, failed), (0, 3), "{strategy:?} {task}");
+        }
+        let dead: Vec<&SimEvent> = events.iter().filter(|e| matches!(e, SimEvent::DeadLetter { .. })).collect();
+        assert_eq!(dead.len(), 3, "{strategy:?}");
+        let fates = fates(&events);
+        assert!(fates.iter().all(|(_, f)| *f == Fate::DeadLetter), "{strategy:?} {fates:?}");
+        // Backoff: the ZSET designs retry after 10 s then 20 s; the stream after the claim time.
+        let retries: Vec<(i64, Option<i64>)> = events
+            .iter()
+            .filter_map(|e| match e {
+                SimEvent::Retry { task, at, due, .. } if task == "order:1" => Some((*at, *due)),
+                _ => None,
+            })
+            .collect();
+        match strategy {
+            Strategy::Streams => assert!(retries.iter().all(|(_, d)| d.is_none()), "{retries:?}"),
+            Strategy::KeyspaceEvents => assert_eq!(retries.len(), 2, "{retries:?}"),
+            _ => {
+                assert_eq!(retries.len(), 2, "{strategy:?} {retries:?}");
+                assert_eq!(retries[0].1.unwrap() - retries[0].0, 10_000);
+                assert_eq!(retries[1].1.unwrap() - retries[1].0, 20_000);
+            }
+        }
+    }
+}
+
+#[test]
+fn with_some_failures_no_task_exceeds_max_tries_nothing_is_lost_and_runs_repeat() {
+    for strategy in [Strategy::PollClaim, Strategy::LuaPop, Strategy::ZsetWakeup, Strategy::Streams] {
+        let cfg = Config { fail_prob: 0.3, max_tries: 2, duration_ms: 1_200_000, ..base(strategy) };
+        let (m, events) = run(cfg.clone());
+        show(&format!("{strategy:?} 30% failing"), &m);
+        assert_eq!(m.lost, 0, "{strategy:?}");
+        assert!(m.failed > 50 && m.retried > 20 && m.dead_lettered > 5, "{strategy:?} {m:?}");
+        for (task, (ok, failed)) in processings(&events) {
+            assert!(ok + failed <= 2 && ok <= 1, "{strategy:?} {task}: {ok} ok, {failed} failed");
+        }
+        assert_eq!(m.on_time + m.late + m.duplicates + m.paid + m.pending + m.dead_lettered, m.tasks);
+        let (m2, e2) = run(cfg);
+        assert_eq!((m, events), (m2, e2), "{strategy:?}: deterministic");
+    }
+    // No failures: the run is the one without the retry machinery at all.
+    let (plain, _) = run(base(Strategy::LuaPop));
+    assert_eq!((plain.failed, plain.retried, plain.dead_lettered), (0, 0, 0));
+}

@@ -25,6 +25,9 @@ pub struct ConfigInput {
     pub start_ms: Option<f64>,
     pub volatile_keys: Option<f64>,
     pub claim_idle_ms: Option<f64>,
+    pub fail_prob: Option<f64>,
+    pub max_tries: Option<f64>,
+    pub backoff_ms: Option<f64>,
     pub crashes: Option<Vec<CrashInput>>,
     pub orders: Option<Vec<OrderInput>>,
 }
@@ -111,6 +114,9 @@ impl ConfigInput {
             volatile_keys: count("volatileKeys", self.volatile_keys, 0)?,
             orders,
             claim_idle_ms: int("claimIdleMs", self.claim_idle_ms, d.claim_idle_ms)?,
+            fail_prob: self.fail_prob.unwrap_or(d.fail_prob),
+            max_tries: count("maxTries", self.max_tries, d.max_tries)?,
+            backoff_ms: int("backoffMs", self.backoff_ms, d.backoff_ms)?,
         };
         cfg.validate()?;
         Ok(cfg)
