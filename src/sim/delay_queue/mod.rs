@@ -236,6 +236,7 @@ pub enum SimEvent {
         tries: i64,
         due: Option<i64>,
     },
+    /// A task given up after `max_tries`: put into the dead-letter set.
     DeadLetter {
         consumer: i64,
         task: String,
