@@ -7,7 +7,7 @@
 // event to 12:30 and shows its one order processed; compare mode stacks two timelines on one
 // axis; bad input gets a message next to its field; the axis zooms and pans from the keyboard;
 // strategy 6 (a stream with a consumer group) loses nothing when its consumer crashes, shown in
-// zh-CN; plus the screenshots test-results/delay-queue.png and dq-streams-zh-{laptop,phone}.png.
+// zh-CN; with a fail rate, retries and dead letters show; plus the screenshots test-results/delay-queue.png and dq-streams-zh-{laptop,phone}.png.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -17,7 +17,7 @@ import { useBrowser, REPO_ROOT, newPage, openPlayground, pause } from "./harness
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z, the console engine's clock (not the lab's)
 const QUERY = `?seed=7&t=${START}#delay-queue`;
-const FATES = ["on_time", "late", "duplicate", "lost", "paid", "pending"];
+const FATES = ["on_time", "late", "duplicate", "lost", "paid", "pending", "dead_letter"];
 const fateKey = (f) => `fate${f.replace(/(^|_)(\w)/g, (_, __, c) => c.toUpperCase())}`;
 
 /** A small run: three virtual minutes, two orders a second due 20 s later. */
@@ -628,6 +628,25 @@ test("strategy 6 in zh-CN: a crashed stream consumer's tasks are taken over by X
     await settle(page);
     await page.locator("#dq-run-a").scrollIntoViewIfNeeded();
     await screenshot(page, "dq-streams-zh-phone.png");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("retries: with a fail rate, failed tasks come back and, past max tries, land in the dead-letter set (shown as a fate and in the metrics)", async () => {
+  const { page, context, errors } = await openLab();
+  try {
+    await runForm(page, { strategy: 3, compareStrategy: 6, failProb: "0.3", maxTries: "2", backoffMs: "5s" });
+    await settle(page);
+    for (const i of [0, 1]) {
+      const r = await assertRunMatches(page, i, 2);
+      assert.ok(r.want.fates.dead_letter > 0, `run ${i}: dead letters shown: ${r.got.fatesText}`);
+      assert.equal(r.want.fates.lost, 0);
+      assert.match(r.got.fatesText, /dead letter [1-9]/);
+      assert.equal(Number(r.got.metrics.deadLettered), r.want.fates.dead_letter);
+      assert.ok(Number(r.got.metrics.retried) > 0 && Number(r.got.metrics.failed) > 0);
+    }
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
