@@ -732,12 +732,12 @@ impl DelayQueueLab {
         self.sim.is_done()
     }
 
-    /// The client code of strategy `n` (1–5), or "" for another number.
+    /// The client code of strategy `n` (1–6), or "" for another number.
     pub fn strategy_code(n: f64) -> String {
-        crate::sim::strategies::Strategy::from_number(n as i64).map_or(String::new(), |s| s.code().to_string())
+        crate::sim::strategies::Strategy::from_number(n as i64).map_or(String::new(), |s| s.code())
     }
 
-    /// The short name of strategy `n` (1–5), or "".
+    /// The short name of strategy `n` (1–6), or "".
     pub fn strategy_name(n: f64) -> String {
         crate::sim::strategies::Strategy::from_number(n as i64).map_or(String::new(), |s| s.name().to_string())
     }

@@ -278,7 +278,7 @@ fn the_walkthrough_one_order_at_noon_due_at_half_past_polled_every_second() {
 
 #[test]
 fn runs_are_deterministic_and_partial_runs_add_up_to_a_whole_one() {
-    for strategy in [Strategy::PollNaive, Strategy::KeyspaceEvents, Strategy::ZsetWakeup] {
+    for strategy in [Strategy::PollNaive, Strategy::KeyspaceEvents, Strategy::ZsetWakeup, Strategy::Streams] {
         let cfg = Config {
             duration_ms: 1_200_000,
             crashes: vec![Crash { consumer: 1, at_ms: 400_000, for_ms: 60_000 }],
@@ -328,7 +328,7 @@ fn bad_configs_are_refused_with_a_message() {
         assert!(!err.is_empty());
     }
     for args in [
-        &["--strategy", "6"][..],
+        &["--strategy", "7"][..],
         &["--crash", "1@x+5m"],
         &["--poll"],
         &["--duration", "-5s"],
@@ -377,4 +377,165 @@ fn an_order_on_its_way_to_redis_is_pending_not_lost() {
         let m = sim.metrics().clone();
         assert_eq!((m.tasks, m.pending, m.lost), (1, 1, 0), "{strategy:?} once stored: {m:?}");
     }
+}
+
+#[test]
+fn a_stream_consumer_that_crashes_mid_task_loses_nothing_xautoclaim_hands_it_on() {
+    // Five long tasks due together, two consumers; whoever reads them crashes 5 s into the first
+    // one and stays down for the rest of the run. With Lua pop the held tasks are gone; with the
+    // stream they stay pending in the group until the other consumer's XAUTOCLAIM takes them.
+    let orders: Vec<OrderSpec> = (0..5).map(|_| OrderSpec { at_ms: 0, delay_ms: 1_000, pay_at_ms: None }).collect();
+    let cfg = |s| Config {
+        strategy: s,
+        consumers: 2,
+        work_ms: 10_000,
+        claim_idle_ms: 30_000,
+        orders: Some(orders.clone()),
+        duration_ms: 300_000,
+        ..Default::default()
+    };
+    for s in [Strategy::LuaPop, Strategy::Streams] {
+        let (_, events) = run(cfg(s));
+        let (taker, start) = events
+            .iter()
+            .find_map(|e| match e {
+                SimEvent::Process { consumer, start, .. } => Some((*consumer as usize, *start)),
+                _ => None,
+            })
+            .expect("processed");
+        let crash = Crash { consumer: taker, at_ms: start + 5_000, for_ms: 1_000_000 };
+        let (m, events) = run(Config { crashes: vec![crash], ..cfg(s) });
+        show(&format!("{s:?}, taker crashes"), &m);
+        let cut = events.iter().filter(|e| matches!(e, SimEvent::Process { completed: false, .. })).count();
+        assert_eq!(cut, 1, "{s:?}");
+        if s == Strategy::LuaPop {
+            assert_eq!(m.lost, 5, "{m:?}");
+            continue;
+        }
+        assert_eq!((m.lost, m.pending, m.duplicates), (0, 0, 0), "{m:?}");
+        assert_eq!(m.on_time + m.late, 5, "{m:?}");
+        // The survivor took them over with XAUTOCLAIM, no sooner than the min-idle time after
+        // the crashed consumer read them.
+        let other = 1 - taker as i64;
+        let claimed: Vec<i64> = events
+            .iter()
+            .filter_map(|e| match e {
+                SimEvent::Command { consumer, executed, cmd, reply, .. }
+                    if *consumer == other && cmd.starts_with("XAUTOCLAIM") && reply.contains(" entr") =>
+                {
+                    Some(*executed)
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(!claimed.is_empty(), "no XAUTOCLAIM took anything");
+        assert!(claimed[0] >= start + 30_000, "claimed at {} (read at {start})", claimed[0]);
+        for e in &events {
+            if let SimEvent::Process { consumer, completed: true, start: st, .. } = e {
+                assert!(*consumer == other && *st >= claimed[0], "{e:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_stream_design_processes_each_task_once_like_lua_pop_on_the_same_orders() {
+    let (m3, e3) = run(base(Strategy::LuaPop));
+    let (m6, e6) = run(base(Strategy::Streams));
+    show("3 lua", &m3);
+    show("6 stream", &m6);
+    assert_eq!(orders(&e3), orders(&e6));
+    assert_eq!((m6.duplicates, m6.extra_processings, m6.lost), (0, 0, 0));
+    assert_eq!(m6.on_time + m6.late + m6.paid + m6.pending, m6.tasks);
+    // Every processed task went through the stream: one XACK per completed processing.
+    let acks = e6
+        .iter()
+        .filter(
+            |e| matches!(e, SimEvent::Command { cmd, reply, .. } if cmd.starts_with("XACK") && reply == "(integer) 1"),
+        )
+        .count();
+    let done = e6.iter().filter(|e| matches!(e, SimEvent::Process { completed: true, .. })).count();
+    assert_eq!(acks, done);
+    assert!(m6.processed > 1500, "{}", m6.processed);
+}
+
+fn processings(events: &[SimEvent]) -> std::collections::BTreeMap<String, (usize, usize)> {
+    let mut out = std::collections::BTreeMap::new();
+    for e in events {
+        if let SimEvent::Process { task, completed: true, failed, .. } = e {
+            let entry: &mut (usize, usize) = out.entry(task.clone()).or_default();
+            if *failed {
+                entry.1 += 1;
+            } else {
+                entry.0 += 1;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_task_that_always_fails_is_tried_max_tries_times_then_dead_lettered_in_every_design() {
+    let orders: Vec<OrderSpec> =
+        (0..3).map(|i| OrderSpec { at_ms: i * 1_000, delay_ms: 5_000, pay_at_ms: None }).collect();
+    for strategy in Strategy::ALL {
+        let cfg = Config {
+            strategy,
+            consumers: 1,
+            fail_prob: 1.0,
+            max_tries: 3,
+            backoff_ms: 10_000,
+            orders: Some(orders.clone()),
+            duration_ms: 600_000,
+            ..Default::default()
+        };
+        let (m, events) = run(cfg);
+        show(&format!("{strategy:?} always failing"), &m);
+        assert_eq!((m.dead_lettered, m.lost, m.pending, m.processed), (3, 0, 0, 0), "{strategy:?} {m:?}");
+        assert_eq!(m.failed, 9, "{strategy:?}");
+        for (task, (ok, failed)) in processings(&events) {
+            assert_eq!((ok, failed), (0, 3), "{strategy:?} {task}");
+        }
+        let dead: Vec<&SimEvent> = events.iter().filter(|e| matches!(e, SimEvent::DeadLetter { .. })).collect();
+        assert_eq!(dead.len(), 3, "{strategy:?}");
+        let fates = fates(&events);
+        assert!(fates.iter().all(|(_, f)| *f == Fate::DeadLetter), "{strategy:?} {fates:?}");
+        // Backoff: the ZSET designs retry after 10 s then 20 s; the stream after the claim time.
+        let retries: Vec<(i64, Option<i64>)> = events
+            .iter()
+            .filter_map(|e| match e {
+                SimEvent::Retry { task, at, due, .. } if task == "order:1" => Some((*at, *due)),
+                _ => None,
+            })
+            .collect();
+        match strategy {
+            Strategy::Streams => assert!(retries.iter().all(|(_, d)| d.is_none()), "{retries:?}"),
+            Strategy::KeyspaceEvents => assert_eq!(retries.len(), 2, "{retries:?}"),
+            _ => {
+                assert_eq!(retries.len(), 2, "{strategy:?} {retries:?}");
+                assert_eq!(retries[0].1.unwrap() - retries[0].0, 10_000);
+                assert_eq!(retries[1].1.unwrap() - retries[1].0, 20_000);
+            }
+        }
+    }
+}
+
+#[test]
+fn with_some_failures_no_task_exceeds_max_tries_nothing_is_lost_and_runs_repeat() {
+    for strategy in [Strategy::PollClaim, Strategy::LuaPop, Strategy::ZsetWakeup, Strategy::Streams] {
+        let cfg = Config { fail_prob: 0.3, max_tries: 2, duration_ms: 1_200_000, ..base(strategy) };
+        let (m, events) = run(cfg.clone());
+        show(&format!("{strategy:?} 30% failing"), &m);
+        assert_eq!(m.lost, 0, "{strategy:?}");
+        assert!(m.failed > 50 && m.retried > 20 && m.dead_lettered > 5, "{strategy:?} {m:?}");
+        for (task, (ok, failed)) in processings(&events) {
+            assert!(ok + failed <= 2 && ok <= 1, "{strategy:?} {task}: {ok} ok, {failed} failed");
+        }
+        assert_eq!(m.on_time + m.late + m.duplicates + m.paid + m.pending + m.dead_lettered, m.tasks);
+        let (m2, e2) = run(cfg);
+        assert_eq!((m, events), (m2, e2), "{strategy:?}: deterministic");
+    }
+    // No failures: the run is the one without the retry machinery at all.
+    let (plain, _) = run(base(Strategy::LuaPop));
+    assert_eq!((plain.failed, plain.retried, plain.dead_lettered), (0, 0, 0));
 }

@@ -78,7 +78,7 @@ fn cycle_kind_variant(k: CycleKind) -> usize {
     }
 }
 
-const SIM_EVENT_VARIANTS: usize = 9;
+const SIM_EVENT_VARIANTS: usize = 11;
 fn sim_event_variant(e: &SimEvent) -> usize {
     match e {
         SimEvent::Order { .. } => 0,
@@ -90,10 +90,12 @@ fn sim_event_variant(e: &SimEvent) -> usize {
         SimEvent::Crash { .. } => 6,
         SimEvent::Restart { .. } => 7,
         SimEvent::Fate { .. } => 8,
+        SimEvent::Retry { .. } => 9,
+        SimEvent::DeadLetter { .. } => 10,
     }
 }
 
-const FATE_VARIANTS: usize = 6;
+const FATE_VARIANTS: usize = 7;
 fn fate_variant(f: Fate) -> usize {
     match f {
         Fate::OnTime => 0,
@@ -102,6 +104,7 @@ fn fate_variant(f: Fate) -> usize {
         Fate::Lost => 3,
         Fate::Paid => 4,
         Fate::Pending => 5,
+        Fate::DeadLetter => 6,
     }
 }
 
@@ -230,13 +233,25 @@ fn sim_event_samples() -> Vec<SimEvent> {
             empty: true,
         },
         SimEvent::Message { consumer: 1, task: "order:2".into(), published: 1_800_010, delivered: 1_800_011 },
-        SimEvent::Process { consumer: 0, task: "order:2".into(), start: 1_800_012, end: 1_800_062, completed: true },
+        SimEvent::Process {
+            consumer: 0,
+            task: "order:2".into(),
+            start: 1_800_012,
+            end: 1_800_062,
+            completed: true,
+            failed: false,
+        },
+        SimEvent::Retry { consumer: 0, task: "order:3".into(), at: 1_800_070, tries: 1, due: Some(1_810_070) },
+        SimEvent::Retry { consumer: 1, task: "order:4".into(), at: 1_800_080, tries: 2, due: None },
+        SimEvent::DeadLetter { consumer: 0, task: "order:5".into(), at: 1_800_090 },
         SimEvent::Sleep { consumer: -1, from: 0, until: 1000 },
         SimEvent::Crash { consumer: 1, at: 5000 },
         SimEvent::Restart { consumer: 1, at: 9000 },
     ];
     for (i, fate) in
-        [Fate::OnTime, Fate::Late, Fate::Duplicate, Fate::Lost, Fate::Paid, Fate::Pending].into_iter().enumerate()
+        [Fate::OnTime, Fate::Late, Fate::Duplicate, Fate::Lost, Fate::Paid, Fate::Pending, Fate::DeadLetter]
+            .into_iter()
+            .enumerate()
     {
         let lateness =
             if matches!(fate, Fate::OnTime | Fate::Late | Fate::Duplicate) { Some(i as i64 * 500) } else { None };

@@ -16,7 +16,7 @@ use redisplay::{EngineOptions, Session};
 
 const USAGE: &str = "usage: redisplay [--seed N] [--time UNIX_MS] [--raw] [FILE]
        redisplay lru-experiment [--keys N] [--seed N]
-       redisplay delay-queue [--strategy 1-5|all] [--consumers N] [--poll 1s] … (--help for all)
+       redisplay delay-queue [--strategy 1-6|all] [--consumers N] [--poll 1s] … (--help for all)
        redisplay serve [--port 6379] [--bind 127.0.0.1] [--seed N] [--time UNIX_MS] [--requirepass PASS]
                        [--dir D] [--dbfilename F] [--save \"SECS CHANGES ...\"] [--<any redis parameter> VALUE]
   Runs redis-cli style command lines (from FILE or stdin) against a fresh redisplay engine

@@ -1,4 +1,4 @@
-// The delay-queue lab's timeline view (tab "Delay queue", #delay-queue): each of the five
+// The delay-queue lab's timeline view (tab "Delay queue", #delay-queue): each of the six
 // strategies runs in the page on a small fixed-seed config, and what the page shows — the task
 // marks and their fates, every lane's commands, empty polls, claims, processings, messages and
 // crashes, and the metrics — is checked against the events the runner drained from the lab
@@ -6,7 +6,8 @@
 // shows duplicates; strategy 4 with a crash shows lost tasks; the walkthrough steps event by
 // event to 12:30 and shows its one order processed; compare mode stacks two timelines on one
 // axis; bad input gets a message next to its field; the axis zooms and pans from the keyboard;
-// plus the screenshot test-results/delay-queue.png.
+// strategy 6 (a stream with a consumer group) loses nothing when its consumer crashes, shown in
+// zh-CN; with a fail rate, retries and dead letters show; plus the screenshots test-results/delay-queue.png and dq-streams-zh-{laptop,phone}.png.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -16,7 +17,7 @@ import { useBrowser, REPO_ROOT, newPage, openPlayground, pause } from "./harness
 
 const START = 1735689600000; // 2025-01-01T00:00:00Z, the console engine's clock (not the lab's)
 const QUERY = `?seed=7&t=${START}#delay-queue`;
-const FATES = ["on_time", "late", "duplicate", "lost", "paid", "pending"];
+const FATES = ["on_time", "late", "duplicate", "lost", "paid", "pending", "dead_letter"];
 const fateKey = (f) => `fate${f.replace(/(^|_)(\w)/g, (_, __, c) => c.toUpperCase())}`;
 
 /** A small run: three virtual minutes, two orders a second due 20 s later. */
@@ -35,17 +36,26 @@ const SMALL = {
   seed: "5",
   hz: "10",
   volatileKeys: "0",
+  claimIdleMs: "30s",
 };
 
 const env = useBrowser();
 
 /** A page showing the lab (the walkthrough loaded, paused), recording every drained event. */
-async function openLab({ viewport = { width: 1440, height: 1000 }, reducedMotion } = {}) {
+async function openLab({ viewport = { width: 1440, height: 1000 }, reducedMotion, lang } = {}) {
   const opened = await newPage(env.browser, { viewport });
   const { page } = opened;
   if (reducedMotion) await page.emulateMedia({ reducedMotion });
-  assert.equal(await openPlayground(page, env.server.url, QUERY), "ready");
-  await pause(page); // the console engine's clock: the lab does not depend on it
+  const query = lang ? `?lang=${lang}&${QUERY.slice(1)}` : QUERY;
+  assert.equal(await openPlayground(page, env.server.url, query), "ready");
+  // The console engine's clock: the lab does not depend on it. (pause() reads the English
+  // caption; aria-pressed is the same in every language.)
+  if (lang) {
+    if ((await page.getAttribute("#clock-play", "aria-pressed")) === "true") await page.click("#clock-play");
+    await page.waitForFunction(() => document.querySelector("#clock-play").getAttribute("aria-pressed") === "false");
+  } else {
+    await pause(page);
+  }
   assert.ok(await page.isVisible("#delay-queue"));
   assert.equal(await page.getAttribute("#tab-delay-queue", "aria-selected"), "true");
   await page.evaluate(async () => {
@@ -91,21 +101,28 @@ async function settle(page, timeout = 30_000) {
 function summarize(events, consumers) {
   const lanes = Array.from({ length: consumers }, () => ({ commands: 0, empty: 0, claims: 0, missed: 0, processes: 0, cut: 0, messages: 0, sleeps: 0, crashes: 0 }));
   const lane = (c) => lanes[c];
-  const out = { tasks: 0, payments: 0, fates: Object.fromEntries(FATES.map((f) => [f, 0])), finals: 0, lanes, dueTimes: [], kinds: {} };
+  const out = { tasks: 0, payments: 0, fates: Object.fromEntries(FATES.map((f) => [f, 0])), finals: 0, lanes, dueTimes: [], spans: [], kinds: {} };
+  /** @type {Map<string, number>} */
+  const dueOf = new Map();
   for (const e of events) {
     out.kinds[e.kind] = (out.kinds[e.kind] ?? 0) + 1;
     switch (e.kind) {
       case "order":
         out.tasks += 1;
         out.dueTimes.push(e.due);
+        dueOf.set(e.task, e.due);
         break;
       case "paid":
         out.payments += 1;
         break;
-      case "fate":
+      case "fate": {
         out.fates[e.fate] += 1;
         out.finals += 1;
+        // A task's mark runs from its due time to its first completed processing.
+        const due = dueOf.get(e.task);
+        out.spans.push([due, due + Math.max(0, e.lateness ?? 0)]);
         break;
+      }
       case "command": {
         if (e.consumer < 0) {
           out.producerCommands = (out.producerCommands ?? 0) + 1;
@@ -190,7 +207,10 @@ async function assertRunMatches(page, i, consumers) {
   assert.equal(want.finals, want.tasks, `run ${label}: a fate event per task`);
   assert.equal(Number(got.dataset.final), want.finals);
   for (const f of FATES) assert.equal(Number(got.dataset[fateKey(f)]), want.fates[f], `run ${label}: ${f}`);
-  const inWindow = want.dueTimes.filter((t) => t >= viewport.from && t <= viewport.to).length;
+  // The canvas walks the window plus 2 px either side (plot: the canvas less a 104 px gutter and
+  // 10 px of margin), and a late task's mark spans from due to its first completion.
+  const slack = (2 * (viewport.to - viewport.from)) / (got.canvasWidth - 114);
+  const inWindow = want.spans.filter(([t0, t1]) => t0 <= viewport.to + slack && t1 >= viewport.from - slack).length;
   assert.equal(got.marks, inWindow, `run ${label}: marks drawn in the window`);
   assert.equal(Number(got.dataset.events), events.length, `run ${label}: the view took every event`);
 
@@ -238,7 +258,7 @@ test("each strategy runs in the page and the timeline and metrics show exactly i
   const { page, context, errors } = await openLab();
   try {
     const results = {};
-    for (const strategy of [1, 2, 3, 4, 5]) {
+    for (const strategy of [1, 2, 3, 4, 5, 6]) {
       await runForm(page, { strategy });
       await settle(page);
       const r = await assertRunMatches(page, 0, 2);
@@ -260,6 +280,9 @@ test("each strategy runs in the page and the timeline and metrics show exactly i
     assert.ok(results[1].metrics.emptyPolls > 100);
     assert.ok(results[4].want.lanes.every((l) => l.messages > 0), "strategy 4 consumers get expired events");
     assert.ok(results[5].metrics.messages > 0 && results[5].metrics.emptyPolls < results[1].metrics.emptyPolls, "wake-ups instead of empty polls");
+    // The stream: each task read by one consumer of the group, processed once.
+    assert.equal(results[6].want.fates.duplicate, 0, "strategy 6 never processes twice");
+    assert.equal(results[6].want.fates.lost, 0);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
@@ -573,6 +596,57 @@ test("with reduced motion the window turns a page only when now leaves it", asyn
     await page.click("#dq-play");
     // 3 s at 10× is 30 virtual seconds: the window jumped once or twice, never slid.
     assert.ok(seen.length >= 2 && seen.length <= 4, `window positions: ${seen}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("strategy 6 in zh-CN: a crashed stream consumer's tasks are taken over by XAUTOCLAIM, none lost (the Lua pop loses them)", async () => {
+  const { page, context, errors } = await openLab({ lang: "zh-CN", viewport: { width: 1280, height: 800 } });
+  try {
+    assert.equal(await page.getAttribute("html", "lang"), "zh-CN");
+    // Long work, so the crash lands while consumer 1 holds tasks; it stays down to the end.
+    await runForm(page, { strategy: 6, compareStrategy: 3, workMs: "3s", ratePerS: "1", crashes: "consumer 1 at 90s for 5m" });
+    await settle(page);
+    const s = await assertRunMatches(page, 0, 2);
+    const l = await assertRunMatches(page, 1, 2);
+    assert.match(s.got.title, /^A · 策略 6 · Stream \+ 消费者组/);
+    assert.equal(s.want.lanes[0].crashes, 1);
+    assert.equal(s.want.fates.lost, 0, `stream: nothing lost: ${s.got.fatesText}`);
+    assert.ok(l.want.fates.lost > 0, `the Lua pop loses what the crashed consumer held: ${l.got.fatesText}`);
+    // Consumer 2 took the crashed consumer's entries over with XAUTOCLAIM.
+    const claimed = await page.evaluate(() =>
+      window.dq.runs[0].filter((e) => e.kind === "command" && e.consumer === 1 && e.cmd.startsWith("XAUTOCLAIM") && / entr/.test(e.reply)).length,
+    );
+    assert.ok(claimed > 0, "an XAUTOCLAIM by consumer 2 took entries");
+    assert.match(await page.textContent("#dq-code-a"), /xautoclaim/);
+    await page.locator("#dq-run-a").scrollIntoViewIfNeeded();
+    await screenshot(page, "dq-streams-zh-laptop.png");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForFunction(() => window.innerWidth === 390);
+    await settle(page);
+    await page.locator("#dq-run-a").scrollIntoViewIfNeeded();
+    await screenshot(page, "dq-streams-zh-phone.png");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("retries: with a fail rate, failed tasks come back and, past max tries, land in the dead-letter set (shown as a fate and in the metrics)", async () => {
+  const { page, context, errors } = await openLab();
+  try {
+    await runForm(page, { strategy: 3, compareStrategy: 6, failProb: "0.3", maxTries: "2", backoffMs: "5s" });
+    await settle(page);
+    for (const i of [0, 1]) {
+      const r = await assertRunMatches(page, i, 2);
+      assert.ok(r.want.fates.dead_letter > 0, `run ${i}: dead letters shown: ${r.got.fatesText}`);
+      assert.equal(r.want.fates.lost, 0);
+      assert.match(r.got.fatesText, /dead letter [1-9]/);
+      assert.equal(Number(r.got.metrics.deadLettered), r.want.fates.dead_letter);
+      assert.ok(Number(r.got.metrics.retried) > 0 && Number(r.got.metrics.failed) > 0);
+    }
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -57,7 +57,7 @@ test("an order on time, a duplicate, a payment: provisional fates until the engi
   const m = createRunModel({ consumers: 2, startMs: START, timeText: (ms) => `t${ms}` });
   assert.equal(m.update([], 0), false, "nothing happened");
   m.update([order("t:1", 0, 1000), order("t:2", 0, 2000), order("t:3", 0, 3000), { kind: "paid", task: "t:3", at: 500, removed: true }]);
-  assert.deepEqual(m.counts, { on_time: 0, late: 0, duplicate: 0, lost: 0, paid: 1, pending: 2 });
+  assert.deepEqual(m.counts, { on_time: 0, late: 0, duplicate: 0, lost: 0, paid: 1, pending: 2, dead_letter: 0 });
   m.update([processed(0, "t:1", 1500, 1520), processed(0, "t:2", 4000, 4020), processed(1, "t:2", 4001, 4021)]);
   assert.equal(m.tasks.get("t:1")?.fate, "on_time");
   assert.equal(m.tasks.get("t:2")?.fate, "duplicate");
@@ -85,6 +85,27 @@ test("a task due and never processed is pending until the run says lost", () => 
   assert.equal(m.tasks.get("t:10")?.fate, "pending", "an unknown fate reads as pending");
 });
 
+test("a failed processing is not a completion; retries and dead letters are counted and logged", () => {
+  const m = createRunModel({ consumers: 1, startMs: START, timeText: (ms) => `t${ms}` });
+  m.update([
+    order("t:1", 0, 1000),
+    { ...processed(0, "t:1", 1000, 1020), failed: true },
+    { kind: "retry", consumer: 0, task: "t:1", at: 1022, tries: 1, due: 11_022 },
+    { ...processed(0, "t:1", 11_022, 11_042), failed: true },
+    { kind: "retry", consumer: 0, task: "t:1", at: 11_044, tries: 2, due: null },
+    { kind: "dead_letter", consumer: 0, task: "t:1", at: 12_000 },
+  ]);
+  const t1 = m.tasks.get("t:1");
+  assert.equal(t1?.completed, 0);
+  assert.equal(t1?.fate, "pending", "not processed until the engine says dead letter");
+  assert.deepEqual([m.lanes[0].counts.failed, m.lanes[0].counts.cut, m.lanes[0].counts.retries, m.lanes[0].counts.deadLetters], [2, 0, 2, 1]);
+  assert.ok(m.log.some((l) => l.text === "consumer 1: t:1 failed (1 so far) — back in the queue, due t11022"));
+  assert.ok(m.log.some((l) => l.text === "consumer 1: t:1 failed (delivery 2) — left pending for XAUTOCLAIM"));
+  assert.ok(m.log.some((l) => l.text === "consumer 1: t:1 gave up — into the dead-letter set"));
+  m.update([{ kind: "fate", task: "t:1", fate: "dead_letter", lateness: null }]);
+  assert.equal(m.counts.dead_letter, 1);
+});
+
 test("lanes: commands by kind, counts, crashes with their restarts, lanes growing on demand", () => {
   const m = createRunModel({ consumers: 1, startMs: START });
   m.update([
@@ -100,7 +121,7 @@ test("lanes: commands by kind, counts, crashes with their restarts, lanes growin
     { kind: "crash", consumer: 2, at: 100 },
   ]);
   assert.equal(m.lanes.length, 3);
-  assert.deepEqual(m.lanes[0].counts, { commands: 3, empty: 1, claims: 1, missed: 0, messages: 0, processes: 0, cut: 0, sleeps: 1, crashes: 0, orders: 0, payments: 0 });
+  assert.deepEqual(m.lanes[0].counts, { commands: 3, empty: 1, claims: 1, missed: 0, messages: 0, processes: 0, cut: 0, failed: 0, retries: 0, deadLetters: 0, sleeps: 1, crashes: 0, orders: 0, payments: 0 });
   assert.equal(m.lanes[2].counts.missed, 1);
   assert.deepEqual(m.lanes[2].crashes, [
     { at: 50, until: 90 },
@@ -208,7 +229,7 @@ test("a run's fates, lanes and log in words; big numbers grouped", () => {
   const m = createRunModel({ consumers: 1, timeText: (ms) => `t${ms}` });
   m.update([order("t:1", 0, 1000), processed(0, "t:1", 3000, 3020), ...Array.from({ length: 1500 }, (_, i) => command(0, i, "ZRANGEBYSCORE q", "(empty array)", true))]);
   const f = panel.fatesOf(m);
-  assert.equal(f.text, "1 tasks (0 payments) · on time 0 · late 1 · processed twice 0 · never (lost) 0 · paid 0 · pending 0");
+  assert.equal(f.text, "1 tasks (0 payments) · on time 0 · late 1 · processed twice 0 · never (lost) 0 · paid 0 · pending 0 · dead letter 0");
   assert.equal(f.dataset.fateOnTime, "0");
   assert.equal(f.dataset.fateLate, "1");
   assert.equal(f.dataset.events, "1502");
@@ -225,7 +246,7 @@ test("metrics as people read them", () => {
   assert.equal(panel.formatMetric(1_234_567, "n"), "1,234,567");
   assert.equal(panel.formatMetric(2.3456, "rate"), "2.35");
   assert.equal(panel.formatMetric(undefined, "ms"), "—");
-  assert.equal(panel.METRIC_ROWS.length, 17);
+  assert.equal(panel.METRIC_ROWS.length, 20);
 });
 
 // ---------------------------------------------------------------------------------------------

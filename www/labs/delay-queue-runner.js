@@ -73,6 +73,8 @@ export function strategyTitle(name) {
       return t("keyspace notifications");
     case "ZSET + pub/sub wake-up":
       return t("ZSET + pub/sub wake-up");
+    case "stream + consumer group":
+      return t("stream + consumer group");
     default:
       return name;
   }

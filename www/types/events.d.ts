@@ -300,6 +300,28 @@ export interface DelayQueueProcessEvent {
   start: number;
   end: number;
   completed: boolean;
+  failed: boolean;
+}
+
+/**
+ * A failed task put back: its `tries` so far and when it is due again (strategy 6: it stays
+ * pending until XAUTOCLAIM; `due` is None).
+ */
+export interface DelayQueueRetryEvent {
+  kind: "retry";
+  consumer: number;
+  task: string;
+  at: number;
+  tries: number;
+  due: number | null;
+}
+
+/** A task given up after `max_tries`: put into the dead-letter set. */
+export interface DelayQueueDeadLetterEvent {
+  kind: "dead_letter";
+  consumer: number;
+  task: string;
+  at: number;
 }
 
 export interface DelayQueueSleepEvent {
@@ -321,7 +343,7 @@ export interface DelayQueueRestartEvent {
   at: number;
 }
 
-export type Fate = "on_time" | "late" | "duplicate" | "lost" | "paid" | "pending";
+export type Fate = "on_time" | "late" | "duplicate" | "lost" | "paid" | "pending" | "dead_letter";
 
 export interface DelayQueueFateEvent {
   kind: "fate";
@@ -360,6 +382,8 @@ export type DelayQueueEvent =
   | DelayQueueCommandEvent
   | DelayQueueMessageEvent
   | DelayQueueProcessEvent
+  | DelayQueueRetryEvent
+  | DelayQueueDeadLetterEvent
   | DelayQueueSleepEvent
   | DelayQueueCrashEvent
   | DelayQueueRestartEvent

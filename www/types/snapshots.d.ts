@@ -245,4 +245,10 @@ export interface DelayQueueMetrics {
   commandsPerSecond: number;
   emptyPolls: number;
   messages: number;
+  /** Processings that failed. */
+  failed: number;
+  /** Failed tasks put back for another try. */
+  retried: number;
+  /** Tasks in the dead-letter set (given up after `max_tries`). */
+  deadLettered: number;
 }

@@ -1,7 +1,7 @@
 // @ts-check
 // The delay-queue lab's form as data: its fields — strategy (and a second one to compare),
 // consumers, poll interval, LIMIT, work time, RTT, the order producer (rate, delay, payments),
-// duration, the crash schedule, seed, hz and extra volatile keys — their parsers, the defaults
+// duration, the crash schedule, seed, hz, extra volatile keys and XAUTOCLAIM's idle time — their parsers, the defaults
 // and the presets (among them the seeds' walkthrough), and durations as typed. Pure: no DOM;
 // bad input gives a sentence per field, never a thrown error. delay-queue-controls.js shows it.
 
@@ -192,6 +192,22 @@ export function parsePayProb(text) {
 }
 
 /**
+ * The failure rate: a probability or a percentage.
+ * @param {unknown} text
+ * @returns {Parsed<number>}
+ */
+export function parseFailProb(text) {
+  const v = String(text).trim();
+  const pct = /%$/.test(v);
+  const n = decimal(pct ? v.slice(0, -1).trim() : v);
+  const p = pct ? n / 100 : n;
+  if (!(p >= 0 && p <= 1)) {
+    return { ok: false, message: t("fail rate: a probability from 0 to 1 (or a percentage like 10%).") };
+  }
+  return { ok: true, value: p };
+}
+
+/**
  * Orders per virtual second.
  * @param {unknown} text
  * @returns {Parsed<number>}
@@ -229,7 +245,7 @@ export const FIELDS = Object.freeze([
     size: 6,
     parse: durationField(() => t("poll every"), 1, 600_000, "ms", () => t("1000, 200ms or 1s")),
     get title() {
-      return t("How long a consumer sleeps after an empty poll (strategies 1–3; 5 sleeps until the earliest due task)");
+      return t("How long a consumer sleeps after an empty poll (strategies 1–3 and 6; 5 sleeps until the earliest due task)");
     },
   },
   {
@@ -351,9 +367,53 @@ export const FIELDS = Object.freeze([
       return t("Other keys with long TTLs in the lab's engine: the expire cycle samples them too (strategy 4)");
     },
   },
+  {
+    key: "failProb",
+    get label() {
+      return t("fail rate");
+    },
+    size: 4,
+    parse: parseFailProb,
+    get title() {
+      return t("The chance that one processing fails and the task is retried");
+    },
+  },
+  {
+    key: "maxTries",
+    get label() {
+      return t("max tries");
+    },
+    size: 3,
+    parse: intField(() => t("max tries"), 1, 100),
+    get title() {
+      return t("Processings a task gets before it goes to the dead-letter set");
+    },
+  },
+  {
+    key: "backoffMs",
+    get label() {
+      return t("backoff");
+    },
+    size: 6,
+    parse: durationField(() => t("backoff"), 0, 86_400_000, "ms", () => t("10000, 10s or 1m")),
+    get title() {
+      return t("The first retry's delay, doubling with each failure (strategy 6 retries through XAUTOCLAIM after the claim time)");
+    },
+  },
+  {
+    key: "claimIdleMs",
+    get label() {
+      return t("claim after");
+    },
+    size: 6,
+    parse: durationField(() => t("claim after"), 1, 86_400_000, "ms", () => t("30000, 30s or 1m")),
+    get title() {
+      return t("Strategy 6: XAUTOCLAIM's min-idle-time — a task read but not acknowledged for this long is taken over by another consumer");
+    },
+  },
 ]);
 
-export const STRATEGY_NUMBERS = /** @type {readonly number[]} */ (Object.freeze([1, 2, 3, 4, 5]));
+export const STRATEGY_NUMBERS = /** @type {readonly number[]} */ (Object.freeze([1, 2, 3, 4, 5, 6]));
 
 /**
  * The defaults of the API contract, as the form shows them.
@@ -377,6 +437,10 @@ export const DEFAULT_FORM = Object.freeze({
   seed: "1",
   hz: "10",
   volatileKeys: "0",
+  claimIdleMs: "30s",
+  failProb: "0",
+  maxTries: "3",
+  backoffMs: "10s",
 });
 
 /**
@@ -426,6 +490,16 @@ export const PRESETS = Object.freeze([
       return t("Compare the commands per second and the empty polls.");
     },
   },
+  {
+    id: "stream-crash",
+    get label() {
+      return t("Crash: a stream consumer group (XAUTOCLAIM) vs the Lua pop");
+    },
+    form: { strategy: 6, compare: true, compareStrategy: 3, consumers: "2", pollMs: "1000ms", limit: "10", workMs: "2s", rttMs: "2ms", ratePerS: "1", delayMs: "2m", payProb: "0.3", payMeanMs: "1m", durationMs: "15m", seed: "3", hz: "10", volatileKeys: "0", crashes: "consumer 1 at 5m for 5m", claimIdleMs: "30s" },
+    get note() {
+      return t("The crashed consumer's tasks stay pending in the group until XACK: after 30 s idle the other consumer's XAUTOCLAIM takes them over (late, not lost). The Lua pop had removed them: lost.");
+    },
+  },
 ]);
 
 /**
@@ -440,7 +514,7 @@ export function parseForm(values, extra = {}) {
   /** @type {Record<string, any>} */
   const config = {};
   const strategy = Number(values.strategy);
-  if (!STRATEGY_NUMBERS.includes(strategy)) errors.strategy = t("strategy: pick one of 1 to 5.");
+  if (!STRATEGY_NUMBERS.includes(strategy)) errors.strategy = t("strategy: pick one of 1 to 6.");
   else config.strategy = strategy;
   for (const f of FIELDS) {
     if (f.producer && extra.orders) continue;
@@ -470,7 +544,7 @@ export function parseForm(values, extra = {}) {
   if (values.compare) {
     compareStrategy = Number(values.compareStrategy);
     if (!STRATEGY_NUMBERS.includes(compareStrategy)) {
-      errors.compareStrategy = t("compare with: pick one of 1 to 5.");
+      errors.compareStrategy = t("compare with: pick one of 1 to 6.");
       compareStrategy = null;
     }
   }

@@ -21,7 +21,7 @@ import { t } from "../i18n.js";
 
 /** @typedef {import("./engine-types.js").SimEvent} SimEvent */
 /** @typedef {import("./engine-types.js").SimCommand} SimCommand */
-/** @typedef {"on_time" | "late" | "duplicate" | "lost" | "paid" | "pending"} FateId */
+/** @typedef {"on_time" | "late" | "duplicate" | "lost" | "paid" | "pending" | "dead_letter"} FateId */
 /** @typedef {"empty" | "poll" | "claim" | "missed" | "subscribe" | "other"} CommandKind */
 
 /**
@@ -30,7 +30,7 @@ import { t } from "../i18n.js";
  * @typedef {{t0: number, t1: number, task: Task}} TaskMark
  */
 /**
- * @typedef {{t0: number, t1: number, completed: boolean, task: string, consumer: number, again: boolean}} Processing
+ * @typedef {{t0: number, t1: number, completed: boolean, failed: boolean, task: string, consumer: number, again: boolean}} Processing
  * @typedef {{t0: number, t1: number, executed: number, cmd: string, reply: string, empty: boolean, kind: CommandKind,
  *            consumer: number}} CommandItem
  * @typedef {{t0: number, t1: number, task: string | null, consumer: number}} MessageItem
@@ -104,6 +104,13 @@ export const FATES = /** @type {ReadonlyArray<{id: FateId, label: string, color:
         return t("pending");
       },
       color: "#7d838c",
+    },
+    {
+      id: "dead_letter",
+      get label() {
+        return t("dead letter");
+      },
+      color: "#c678dd",
     },
   ])
 );
@@ -220,7 +227,7 @@ export function createSpanList() {
 /** What commandKind() answers. */
 export const COMMAND_KINDS = /** @type {readonly CommandKind[]} */ (Object.freeze(["empty", "poll", "claim", "missed", "subscribe", "other"]));
 
-const POLLS = new Set(["ZRANGEBYSCORE", "ZRANGE", "EVAL", "EVALSHA", "FCALL", "ZPOPMIN", "BZPOPMIN"]);
+const POLLS = new Set(["ZRANGEBYSCORE", "ZRANGE", "EVAL", "EVALSHA", "FCALL", "ZPOPMIN", "BZPOPMIN", "XREADGROUP", "XAUTOCLAIM"]);
 const CLAIMS = new Set(["ZREM", "DEL", "UNLINK", "GETDEL"]);
 
 /**
@@ -262,7 +269,7 @@ function newLane() {
     // The producer's lane: its orders and payments (`order` and `paid` events), by kind.
     /** @type {{order: SpanList<ProducerMark>, paid: SpanList<ProducerMark>, "paid-late": SpanList<ProducerMark>}} */
     marks: { order: createSpanList(), paid: createSpanList(), "paid-late": createSpanList() },
-    counts: { commands: 0, empty: 0, claims: 0, missed: 0, messages: 0, processes: 0, cut: 0, sleeps: 0, crashes: 0, orders: 0, payments: 0 },
+    counts: { commands: 0, empty: 0, claims: 0, missed: 0, messages: 0, processes: 0, cut: 0, failed: 0, retries: 0, deadLetters: 0, sleeps: 0, crashes: 0, orders: 0, payments: 0 },
     down: false,
   };
 }
@@ -471,7 +478,8 @@ const HANDLERS = {
     const item = {
       t0: num(e.start),
       t1: num(e.end),
-      completed: Boolean(e.completed),
+      completed: Boolean(e.completed) && !e.failed,
+      failed: Boolean(e.failed),
       task: task.id,
       consumer: Number(e.consumer),
       again: task.completed > 0 || task.processings.length > 0,
@@ -485,19 +493,45 @@ const HANDLERS = {
     }
     const lane = laneOf(run, e.consumer);
     lane.processes.add(item);
+    // A failed processing is drawn as one cut short (it did not complete).
     lane.procByKind[!item.completed ? "cut" : item.again ? "again" : "done"].add(item);
     lane.counts.processes += 1;
-    if (!item.completed) lane.counts.cut += 1;
+    if (item.failed) lane.counts.failed += 1;
+    else if (!item.completed) lane.counts.cut += 1;
     refresh(run, task);
     run.lastAt = Math.max(run.lastAt, item.t1);
     say(
       run,
       item.t1,
       t("{who}: processed {task} ({ms} ms)", { who: who(e.consumer), task: task.id, ms: item.t1 - item.t0 }) +
-        (item.completed ? "" : ` — ${t("cut short by a crash")}`) +
+        (item.failed ? ` — ${t("failed")}` : item.completed ? "" : ` — ${t("cut short by a crash")}`) +
         (item.again ? ` — ${t("again!")}` : ""),
-      item.completed ? (item.again ? "duplicate" : "process") : "cut",
+      item.failed ? "failed" : item.completed ? (item.again ? "duplicate" : "process") : "cut",
     );
+  },
+
+  retry(run, e) {
+    const at = num(e.at);
+    const lane = laneOf(run, e.consumer);
+    lane.counts.retries += 1;
+    run.lastAt = Math.max(run.lastAt, at);
+    const line = { who: who(e.consumer), task: String(e.task), tries: Number(e.tries) };
+    say(
+      run,
+      at,
+      e.due === null || e.due === undefined
+        ? t("{who}: {task} failed (delivery {tries}) — left pending for XAUTOCLAIM", line)
+        : t("{who}: {task} failed ({tries} so far) — back in the queue, due {time}", { ...line, time: run.timeText(num(e.due)) }),
+      "retry",
+    );
+  },
+
+  dead_letter(run, e) {
+    const at = num(e.at);
+    const lane = laneOf(run, e.consumer);
+    lane.counts.deadLetters += 1;
+    run.lastAt = Math.max(run.lastAt, at);
+    say(run, at, t("{who}: {task} gave up — into the dead-letter set", { who: who(e.consumer), task: String(e.task) }), "dead");
   },
 
   sleep(run, e) {

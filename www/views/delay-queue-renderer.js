@@ -182,7 +182,7 @@ export function createDelayQueueDom(root) {
     "p",
     "expiry-caption",
     t(
-      "“Close the order if it is unpaid after 30 minutes”, five ways: a producer adds orders, consumers look for the due ones. Each is a real client of a Redis engine and every command runs at its virtual arrival time, so races come from timing. The lab has its own engine and its own clock (the buttons below), apart from the clock bar and the console.",
+      "“Close the order if it is unpaid after 30 minutes”, six ways: a producer adds orders, consumers look for the due ones. Each is a real client of a Redis engine and every command runs at its virtual arrival time, so races come from timing. The lab has its own engine and its own clock (the buttons below), apart from the clock bar and the console.",
     ),
   );
   intro.id = "dq-intro";

@@ -1,6 +1,6 @@
 // @ts-check
 // The delay-queue lab's view (tab "Delay queue", #delay-queue): "close the order if it is
-// unpaid after 30 minutes", five ways, on simulated clients in virtual time.
+// unpaid after 30 minutes", six ways, on simulated clients in virtual time.
 //
 //   - the form (delay-queue-controls.js) and the player: Run, Play/Pause, Step (to the lab's
 //     next event), Skip to a time, Reset, speed — the lab's own clock, shown as wall-clock time;

@@ -163,13 +163,15 @@
  * @typedef {{kind: "command", consumer: number, sent: number, executed: number, replied: number, cmd: string, reply: string,
  *            empty: boolean}} SimCommand
  * @typedef {{kind: "message", consumer: number, task: string | null, published: number, delivered: number}} SimMessage
- * @typedef {{kind: "process", consumer: number, task: string, start: number, end: number, completed: boolean}} SimProcess
+ * @typedef {{kind: "process", consumer: number, task: string, start: number, end: number, completed: boolean, failed?: boolean}} SimProcess
+ * @typedef {{kind: "retry", consumer: number, task: string, at: number, tries: number, due: number | null}} SimRetry
+ * @typedef {{kind: "dead_letter", consumer: number, task: string, at: number}} SimDeadLetter
  * @typedef {{kind: "sleep", consumer: number, from: number, until: number}} SimSleep
  * @typedef {{kind: "crash", consumer: number, at: number}} SimCrash
  * @typedef {{kind: "restart", consumer: number, at: number}} SimRestart
- * @typedef {{kind: "fate", task: string, fate: "on_time" | "late" | "duplicate" | "lost" | "paid" | "pending",
+ * @typedef {{kind: "fate", task: string, fate: "on_time" | "late" | "duplicate" | "lost" | "paid" | "pending" | "dead_letter",
  *            lateness: number | null}} SimFate
- * @typedef {SimOrder | SimPaid | SimCommand | SimMessage | SimProcess | SimSleep | SimCrash | SimRestart | SimFate} SimEvent
+ * @typedef {SimOrder | SimPaid | SimCommand | SimMessage | SimProcess | SimRetry | SimDeadLetter | SimSleep | SimCrash | SimRestart | SimFate} SimEvent
  */
 
 /**
@@ -178,7 +180,7 @@
  * @typedef {{now: number, tasks: number, paid: number, processed: number, onTime: number, late: number, duplicates: number,
  *            extraProcessings: number, lost: number, pending: number, latenessP50: number | null, latenessP99: number | null,
  *            latenessMax: number | null, consumerCommands: number, producerCommands: number, commandsPerSecond: number,
- *            emptyPolls: number, messages: number}} SimMetrics
+ *            emptyPolls: number, messages: number, failed?: number, retried?: number, deadLettered?: number}} SimMetrics
  */
 
 export {};

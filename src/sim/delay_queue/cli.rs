@@ -27,18 +27,21 @@ pub fn parse_duration(s: &str) -> Option<i64> {
 /// What `redisplay delay-queue` was asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CliRequest {
-    /// One config per strategy to run (`--strategy all` runs the five on the same orders).
+    /// One config per strategy to run (`--strategy all` runs the six on the same orders).
     pub runs: Vec<Config>,
     /// `--code`: print each strategy's client code first.
     pub code: bool,
 }
 
-pub const CLI_USAGE: &str = "usage: redisplay delay-queue [--strategy 1-5|all] [--consumers N] [--poll 1s] [--limit N]
+pub const CLI_USAGE: &str = "usage: redisplay delay-queue [--strategy 1-6|all] [--consumers N] [--poll 1s] [--limit N]
          [--work 20ms] [--rtt 2ms] [--rate ORDERS_PER_S] [--delay 30m] [--pay-prob P] [--pay-mean 10m]
-         [--duration 1h] [--crash CONSUMER@AT+FOR]... [--volatile-keys N] [--hz N] [--seed N] [--code]
+         [--duration 1h] [--crash CONSUMER@AT+FOR]... [--volatile-keys N] [--claim-idle 30s]
+         [--fail-prob P] [--max-tries 3] [--backoff 10s] [--hz N] [--seed N] [--code]
   Runs the delay-queue lab without a browser and prints its metrics table. Durations take
   ms/s/m/h/d suffixes (a bare number is ms). Consumers are numbered from 0; --crash 1@20m+5m
-  takes consumer 1 down 20 minutes in, for 5 minutes.";
+  takes consumer 1 down 20 minutes in, for 5 minutes. --fail-prob makes processings fail: the
+  task is retried (a later score, doubling --backoff; strategy 6: XAUTOCLAIM) and after
+  --max-tries goes to the dead-letter set.";
 
 /// Parses the subcommand's flags.
 pub fn parse_cli(args: &[String]) -> Result<CliRequest, String> {
@@ -56,7 +59,7 @@ pub fn parse_cli(args: &[String]) -> Result<CliRequest, String> {
                     Strategy::ALL.to_vec()
                 } else {
                     let s = v.parse::<i64>().ok().and_then(Strategy::from_number);
-                    vec![s.ok_or_else(|| format!("--strategy: 1 to 5 or all (got {v})"))?]
+                    vec![s.ok_or_else(|| format!("--strategy: 1 to 6 or all (got {v})"))?]
                 };
             }
             "--consumers" => cfg.consumers = value()?.parse().map_err(|_| "--consumers needs a number".to_string())?,
@@ -74,6 +77,12 @@ pub fn parse_cli(args: &[String]) -> Result<CliRequest, String> {
             "--volatile-keys" => {
                 cfg.volatile_keys = value()?.parse().map_err(|_| "--volatile-keys needs a number".to_string())?
             }
+            "--claim-idle" => cfg.claim_idle_ms = dur(value()?)?,
+            "--fail-prob" => {
+                cfg.fail_prob = value()?.parse().map_err(|_| "--fail-prob needs a probability".to_string())?
+            }
+            "--max-tries" => cfg.max_tries = value()?.parse().map_err(|_| "--max-tries needs a number".to_string())?,
+            "--backoff" => cfg.backoff_ms = dur(value()?)?,
             "--hz" => cfg.hz = value()?.parse().map_err(|_| "--hz needs a number".to_string())?,
             "--seed" => cfg.seed = value()?.parse().map_err(|_| "--seed needs an unsigned integer".to_string())?,
             "--crash" => {
@@ -116,7 +125,7 @@ pub fn run_cli(req: &CliRequest) -> String {
         let crashes: Vec<String> =
             c.crashes.iter().map(|k| format!("{}@{}ms+{}ms", k.consumer, k.at_ms, k.for_ms)).collect();
         out.push_str(&format!(
-            "consumers {} · poll {} ms · limit {} · work {} ms · rtt {} ms · {} orders/s · delay {} ms · pay {:.0}% (mean {} ms) · {} ms · seed {}{}\n\n",
+            "consumers {} · poll {} ms · limit {} · work {} ms · rtt {} ms · {} orders/s · delay {} ms · pay {:.0}% (mean {} ms) · {} ms · seed {}{}{}\n\n",
             c.consumers,
             c.poll_ms,
             c.limit,
@@ -128,7 +137,17 @@ pub fn run_cli(req: &CliRequest) -> String {
             c.pay_mean_ms,
             c.duration_ms,
             c.seed,
-            if crashes.is_empty() { String::new() } else { format!(" · crashes {}", crashes.join(", ")) }
+            if crashes.is_empty() { String::new() } else { format!(" · crashes {}", crashes.join(", ")) },
+            if c.fail_prob > 0.0 {
+                format!(
+                    " · fail {:.0}% (max tries {}, backoff {} ms)",
+                    c.fail_prob * 100.0,
+                    c.max_tries,
+                    c.backoff_ms
+                )
+            } else {
+                String::new()
+            }
         ));
     }
     out.push_str(&table(&rows));

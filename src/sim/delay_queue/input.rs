@@ -24,6 +24,10 @@ pub struct ConfigInput {
     pub hz: Option<f64>,
     pub start_ms: Option<f64>,
     pub volatile_keys: Option<f64>,
+    pub claim_idle_ms: Option<f64>,
+    pub fail_prob: Option<f64>,
+    pub max_tries: Option<f64>,
+    pub backoff_ms: Option<f64>,
     pub crashes: Option<Vec<CrashInput>>,
     pub orders: Option<Vec<OrderInput>>,
 }
@@ -63,7 +67,7 @@ impl ConfigInput {
         };
         let strategy_n = int("strategy", self.strategy, 1)?;
         let strategy =
-            Strategy::from_number(strategy_n).ok_or_else(|| format!("strategy must be 1 to 5 (got {strategy_n})"))?;
+            Strategy::from_number(strategy_n).ok_or_else(|| format!("strategy must be 1 to 6 (got {strategy_n})"))?;
         let seed = int("seed", self.seed, 1)?;
         let crashes = self
             .crashes
@@ -109,6 +113,10 @@ impl ConfigInput {
             crashes,
             volatile_keys: count("volatileKeys", self.volatile_keys, 0)?,
             orders,
+            claim_idle_ms: int("claimIdleMs", self.claim_idle_ms, d.claim_idle_ms)?,
+            fail_prob: self.fail_prob.unwrap_or(d.fail_prob),
+            max_tries: count("maxTries", self.max_tries, d.max_tries)?,
+            backoff_ms: int("backoffMs", self.backoff_ms, d.backoff_ms)?,
         };
         cfg.validate()?;
         Ok(cfg)

@@ -1,7 +1,7 @@
 //! The delay-queue lab: producers and consumers racing on a real engine in virtual time.
 //!
 //! "Cancel the order if it is unpaid after 30 minutes": a producer creates orders (Poisson
-//! arrivals), some get paid (the payment removes the task), and consumers run one of the five
+//! arrivals), some get paid (the payment removes the task), and consumers run one of the six
 //! designs in strategies.rs. Every client is a real client of one engine. A discrete-event loop
 //! orders everything by virtual time: a command sent at `t` reaches the engine at `t + rtt/2`,
 //! runs there interleaved with every other client's commands and the server's cron ticks, and
@@ -30,7 +30,7 @@ use rand_xoshiro::rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
-use super::strategies::{Strategy, POP_DUE};
+use super::strategies::{Strategy, DEAD_KEY, GROUP, MOVE_DUE, POP_DUE, RETRY, RETRY_KEY, STREAM_KEY, TRIES_KEY};
 use crate::engine::{ClientId, Engine, EngineOptions, DEFAULT_START_MS};
 use crate::reply::Reply;
 
@@ -87,6 +87,15 @@ pub struct Config {
     pub volatile_keys: usize,
     /// Explicit orders instead of the random producer.
     pub orders: Option<Vec<OrderSpec>>,
+    /// Strategy 6: XAUTOCLAIM's min-idle-time (a task pending this long is taken over).
+    pub claim_idle_ms: i64,
+    /// The chance that one processing fails (the task is retried).
+    pub fail_prob: f64,
+    /// Processings a task gets before it goes to the dead-letter set.
+    pub max_tries: usize,
+    /// The first retry's delay (doubling with each failure; strategy 6 retries after
+    /// `claim_idle_ms` instead, through XAUTOCLAIM).
+    pub backoff_ms: i64,
 }
 
 impl Default for Config {
@@ -109,6 +118,10 @@ impl Default for Config {
             crashes: Vec::new(),
             volatile_keys: 0,
             orders: None,
+            claim_idle_ms: 30_000,
+            fail_prob: 0.0,
+            max_tries: 3,
+            backoff_ms: 10_000,
         }
     }
 }
@@ -133,6 +146,12 @@ impl Config {
         range("hz", self.hz, 1, 500)?;
         range("startMs", self.start_ms, 0, 253_402_300_799_000)?;
         range("volatileKeys", self.volatile_keys as i64, 0, 1_000_000)?;
+        range("claimIdleMs", self.claim_idle_ms, 1, DAY_MS)?;
+        range("maxTries", self.max_tries as i64, 1, 100)?;
+        range("backoffMs", self.backoff_ms, 0, DAY_MS)?;
+        if !(self.fail_prob.is_finite() && (0.0..=1.0).contains(&self.fail_prob)) {
+            return Err(format!("failProb must be between 0 and 1 (got {})", self.fail_prob));
+        }
         if !(self.rate_per_s.is_finite() && (0.0..=1000.0).contains(&self.rate_per_s)) {
             return Err(format!("ratePerS must be between 0 and 1000 orders per second (got {})", self.rate_per_s));
         }
@@ -175,15 +194,72 @@ impl Config {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SimEvent {
-    Order { task: String, at: i64, due: i64 },
-    Paid { task: String, at: i64, removed: bool },
-    Command { consumer: i64, sent: i64, executed: i64, replied: i64, cmd: String, reply: String, empty: bool },
-    Message { consumer: i64, task: String, published: i64, delivered: i64 },
-    Process { consumer: i64, task: String, start: i64, end: i64, completed: bool },
-    Sleep { consumer: i64, from: i64, until: i64 },
-    Crash { consumer: i64, at: i64 },
-    Restart { consumer: i64, at: i64 },
-    Fate { task: String, fate: Fate, lateness: Option<i64> },
+    Order {
+        task: String,
+        at: i64,
+        due: i64,
+    },
+    Paid {
+        task: String,
+        at: i64,
+        removed: bool,
+    },
+    Command {
+        consumer: i64,
+        sent: i64,
+        executed: i64,
+        replied: i64,
+        cmd: String,
+        reply: String,
+        empty: bool,
+    },
+    Message {
+        consumer: i64,
+        task: String,
+        published: i64,
+        delivered: i64,
+    },
+    Process {
+        consumer: i64,
+        task: String,
+        start: i64,
+        end: i64,
+        completed: bool,
+        failed: bool,
+    },
+    /// A failed task put back: its `tries` so far and when it is due again (strategy 6: it stays
+    /// pending until XAUTOCLAIM; `due` is None).
+    Retry {
+        consumer: i64,
+        task: String,
+        at: i64,
+        tries: i64,
+        due: Option<i64>,
+    },
+    /// A task given up after `max_tries`: put into the dead-letter set.
+    DeadLetter {
+        consumer: i64,
+        task: String,
+        at: i64,
+    },
+    Sleep {
+        consumer: i64,
+        from: i64,
+        until: i64,
+    },
+    Crash {
+        consumer: i64,
+        at: i64,
+    },
+    Restart {
+        consumer: i64,
+        at: i64,
+    },
+    Fate {
+        task: String,
+        fate: Fate,
+        lateness: Option<i64>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -195,6 +271,7 @@ pub enum Fate {
     Lost,
     Paid,
     Pending,
+    DeadLetter,
 }
 
 /// Run metrics (lateness over tasks processed at least once, from due to the start of the
@@ -220,6 +297,12 @@ pub struct Metrics {
     pub commands_per_second: f64,
     pub empty_polls: u64,
     pub messages: u64,
+    /// Processings that failed.
+    pub failed: u64,
+    /// Failed tasks put back for another try.
+    pub retried: u64,
+    /// Tasks in the dead-letter set (given up after `max_tries`).
+    pub dead_lettered: usize,
 }
 
 /// One task's record.
@@ -247,6 +330,18 @@ enum Purpose {
     Claim(String),
     Ack,
     Peek,
+    /// Strategy 6: the script that moves due tasks into the stream, then XREADGROUP, then
+    /// XAUTOCLAIM, then XACK of one task.
+    Move,
+    Read,
+    AutoClaim,
+    XAck(String),
+    /// The retry script for a failed task.
+    Retry(String),
+    /// Strategy 6: the delivery counts of the entries XAUTOCLAIM handed over.
+    Deliveries,
+    /// Strategy 6: ZADD dead … before the XACK of a task past its tries.
+    Dead(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -324,6 +419,11 @@ struct Consumer {
     announced: Option<i64>,
     /// Down after a crash until its restart.
     crashed: bool,
+    /// Strategy 6: the stream entry id of each task in the batch, and its delivery count.
+    entry_ids: BTreeMap<String, String>,
+    deliveries: BTreeMap<String, i64>,
+    /// Strategy 6: when it last ran XAUTOCLAIM.
+    last_claim: i64,
 }
 
 impl Consumer {
@@ -338,6 +438,9 @@ impl Consumer {
             token: 0,
             announced: None,
             crashed: false,
+            entry_ids: BTreeMap::new(),
+            deliveries: BTreeMap::new(),
+            last_claim: 0,
         }
     }
 }
@@ -364,10 +467,23 @@ pub struct Sim {
     m: Metrics,
     done: bool,
     next_random_order: bool,
+    /// Strategy 6: tasks in the stream and not yet acknowledged (from the replies of the
+    /// script that moved them and of XACK, as the server executed them).
+    in_stream: HashSet<String>,
+    /// Tasks in the dead-letter set (from the replies as the server executed them).
+    dead: HashSet<String>,
+    /// Whether each processing fails (its own stream, so the rest of a run does not change
+    /// with the failure rate).
+    fail_rng: Xoshiro256PlusPlus,
 }
 
 fn argv(parts: &[&str]) -> Vec<Vec<u8>> {
     parts.iter().map(|p| p.as_bytes().to_vec()).collect()
+}
+
+/// Strategy 6: consumer `c`'s name in the group (1-based, as the page numbers them).
+fn consumer_name(c: usize) -> String {
+    format!("consumer-{}", c + 1)
 }
 
 fn task_name(i: usize) -> String {
@@ -383,6 +499,12 @@ fn command_text(argv: &[Vec<u8>]) -> String {
         }
         if a.as_slice() == POP_DUE.as_bytes() {
             out.push_str("POP_DUE");
+        } else if a.as_slice() == MOVE_DUE.as_bytes() {
+            out.push_str("MOVE_DUE");
+        } else if a.as_slice() == RETRY.as_bytes() {
+            out.push_str("RETRY");
+        } else if a.as_slice() == RETRY_KEY.as_bytes() {
+            out.push_str("RETRY_KEY");
         } else {
             out.push_str(&String::from_utf8_lossy(a));
         }
@@ -423,6 +545,45 @@ fn strings_of(r: &Reply) -> Vec<String> {
     }
 }
 
+/// Stream entries `[[id, [field, value, …]], …]` → (id, the `task` field).
+fn entries_of(r: &Reply) -> Vec<(String, String)> {
+    let Reply::Array(items) = r else { return Vec::new() };
+    items
+        .iter()
+        .filter_map(|e| match e {
+            Reply::Array(pair) => match (pair.first(), pair.get(1)) {
+                (Some(Reply::Bulk(id)), Some(Reply::Array(fields))) => match fields.get(1) {
+                    Some(Reply::Bulk(task)) => {
+                        Some((String::from_utf8_lossy(id).into_owned(), String::from_utf8_lossy(task).into_owned()))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// XREADGROUP's reply (one stream, or nil) → its entries.
+fn read_entries(r: &Reply) -> Vec<(String, String)> {
+    match r {
+        Reply::Array(streams) => match streams.first() {
+            Some(Reply::Array(s)) => s.get(1).map(entries_of).unwrap_or_default(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// XAUTOCLAIM's reply `[cursor, entries, deleted]` → the entries.
+fn autoclaim_entries(r: &Reply) -> Vec<(String, String)> {
+    match r {
+        Reply::Array(parts) => parts.get(1).map(entries_of).unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
 fn percentile(sorted: &[i64], p: f64) -> Option<i64> {
     if sorted.is_empty() {
         return None;
@@ -442,6 +603,9 @@ impl Sim {
         engine.execute(admin, &argv(&["CONFIG", "SET", "hz", &hz]));
         if cfg.strategy == Strategy::KeyspaceEvents {
             engine.execute(admin, &argv(&["CONFIG", "SET", "notify-keyspace-events", "Ex"]));
+        }
+        if cfg.strategy == Strategy::Streams {
+            engine.execute(admin, &argv(&["XGROUP", "CREATE", STREAM_KEY, GROUP, "$", "MKSTREAM"]));
         }
         if cfg.volatile_keys > 0 {
             engine.populate_volatile(0, cfg.volatile_keys, b"other:", DAY_MS, 2 * DAY_MS, false);
@@ -466,6 +630,9 @@ impl Sim {
             m: Metrics::default(),
             done: false,
             next_random_order: false,
+            in_stream: HashSet::new(),
+            dead: HashSet::new(),
+            fail_rng: Xoshiro256PlusPlus::seed_from_u64(cfg.seed ^ 0x6661_696c_7572_6573),
             cfg,
         };
         // The orders: explicit, or Poisson arrivals drawn one ahead.
@@ -716,8 +883,19 @@ impl Sim {
                 }
                 let Some(client) = self.client_of(conn) else { return };
                 let reply = self.engine.execute(client, &argv).into_resp2(); // the sim's clients speak RESP2
-                if let Purpose::Store(i) = purpose {
-                    self.tasks[i].stored = true;
+                match &purpose {
+                    Purpose::Store(i) => self.tasks[*i].stored = true,
+                    Purpose::Move => self.in_stream.extend(strings_of(&reply)),
+                    Purpose::XAck(task) if reply == Reply::Integer(1) => {
+                        self.in_stream.remove(task);
+                    }
+                    Purpose::Retry(task) if reply == Reply::Integer(0) => {
+                        self.dead.insert(task.clone());
+                    }
+                    Purpose::Dead(task) => {
+                        self.dead.insert(task.clone());
+                    }
+                    _ => {}
                 }
                 self.engine.before_sleep();
                 if matches!(conn, Conn::Sub(_)) {
@@ -727,15 +905,22 @@ impl Sim {
                 self.collect_messages();
                 let executed = self.now;
                 let back = self.now + (self.cfg.rtt_ms - self.half_rtt());
+                // A poll that found nothing (strategy 6: an XAUTOCLAIM after an empty XREADGROUP).
                 let empty = matches!(conn, Conn::Cmd(_))
-                    && matches!(purpose, Purpose::Poll)
-                    && matches!(&reply, Reply::Array(v) if v.is_empty());
+                    && match purpose {
+                        Purpose::Poll => matches!(&reply, Reply::Array(v) if v.is_empty()),
+                        Purpose::AutoClaim => {
+                            autoclaim_entries(&reply).is_empty()
+                                && matches!(conn, Conn::Cmd(c) if self.consumers[c].batch.is_empty())
+                        }
+                        _ => false,
+                    };
                 if empty {
                     self.m.empty_polls += 1;
                 }
                 let (consumer, shown) = match conn {
                     Conn::Producer => (-1, reply_text(&reply)),
-                    Conn::Cmd(c) => (c as i64, reply_text(&reply)),
+                    Conn::Cmd(c) => (c as i64, self.shown_reply(&purpose, &reply)),
                     // (The subscription confirmations were taken from the outbox above.)
                     Conn::Sub(c) => (c as i64, "subscribed".to_string()),
                 };
@@ -874,7 +1059,14 @@ impl Sim {
             return;
         }
         if let Doing::Processing { task, start, .. } = self.consumers[c].doing.clone() {
-            self.emit(SimEvent::Process { consumer: c as i64, task, start, end: self.now, completed: false });
+            self.emit(SimEvent::Process {
+                consumer: c as i64,
+                task,
+                start,
+                end: self.now,
+                completed: false,
+                failed: false,
+            });
         }
         if let Doing::Sleeping { from, .. } = self.consumers[c].doing {
             self.emit(SimEvent::Sleep { consumer: c as i64, from, until: self.now });
@@ -885,6 +1077,8 @@ impl Sim {
         con.doing = Doing::Down;
         con.crashed = true;
         con.batch.clear();
+        con.entry_ids.clear();
+        con.deliveries.clear();
         for id in [con.cmd.take(), con.sub.take()].into_iter().flatten() {
             self.engine.disconnect(id);
         }
@@ -900,9 +1094,33 @@ impl Sim {
             Strategy::PollClaim | Strategy::PollNaive => {
                 argv(&["ZRANGEBYSCORE", "queue", "-inf", &now, "LIMIT", "0", &limit])
             }
+            Strategy::Streams => {
+                self.send(
+                    Conn::Cmd(c),
+                    argv(&["EVAL", MOVE_DUE, "2", "queue", STREAM_KEY, &now, &limit]),
+                    Purpose::Move,
+                );
+                return;
+            }
             _ => argv(&["EVAL", POP_DUE, "1", "queue", &now, &limit]),
         };
         self.send(Conn::Cmd(c), cmd, Purpose::Poll);
+    }
+
+    /// A consumer's reply as the timeline labels it (stream entries by their tasks).
+    fn shown_reply(&self, purpose: &Purpose, reply: &Reply) -> String {
+        let entries = match purpose {
+            Purpose::Read => read_entries(reply),
+            Purpose::AutoClaim => autoclaim_entries(reply),
+            _ => return reply_text(reply),
+        };
+        if entries.is_empty() {
+            return reply_text(reply);
+        }
+        let shown: Vec<&str> = entries.iter().take(3).map(|(_, t)| t.as_str()).collect();
+        let more = if entries.len() > 3 { ", …" } else { "" };
+        let noun = if entries.len() == 1 { "entry" } else { "entries" };
+        format!("{} {noun}: {}{more}", entries.len(), shown.join(", "))
     }
 
     fn sleep(&mut self, c: usize, until: i64) {
@@ -942,7 +1160,91 @@ impl Sim {
                     self.next_in_batch(c);
                 }
             }
-            Purpose::Ack => self.next_in_batch(c),
+            Purpose::Ack | Purpose::XAck(_) => self.next_in_batch(c),
+            Purpose::Retry(task) => {
+                let at = self.now;
+                match reply {
+                    Reply::Integer(0) => self.emit(SimEvent::DeadLetter { consumer: c as i64, task, at }),
+                    Reply::Integer(n) => {
+                        self.m.retried += 1;
+                        let backoff = self.cfg.backoff_ms.saturating_mul(1i64 << (n - 1).clamp(0, 40));
+                        let due = if self.cfg.strategy == Strategy::KeyspaceEvents { None } else { Some(at + backoff) };
+                        self.emit(SimEvent::Retry { consumer: c as i64, task, at, tries: n, due });
+                    }
+                    _ => {}
+                }
+                self.next_in_batch(c);
+            }
+            Purpose::Dead(task) => {
+                self.emit(SimEvent::DeadLetter { consumer: c as i64, task: task.clone(), at: self.now });
+                let id = self.consumers[c].entry_ids.remove(&task).unwrap_or_default();
+                self.send(Conn::Cmd(c), argv(&["XACK", STREAM_KEY, GROUP, &id]), Purpose::XAck(task));
+            }
+            Purpose::Deliveries => {
+                // [[id, consumer, idle, deliveries], …]
+                if let Reply::Array(rows) = &reply {
+                    let by_id: BTreeMap<String, String> =
+                        self.consumers[c].entry_ids.iter().map(|(t, id)| (id.clone(), t.clone())).collect();
+                    for row in rows {
+                        if let Reply::Array(f) = row {
+                            if let (Some(Reply::Bulk(id)), Some(Reply::Integer(n))) = (f.first(), f.get(3)) {
+                                if let Some(task) = by_id.get(String::from_utf8_lossy(id).as_ref()) {
+                                    self.consumers[c].deliveries.insert(task.clone(), *n);
+                                }
+                            }
+                        }
+                    }
+                }
+                self.next_in_batch(c);
+            }
+            Purpose::Move => {
+                let me = consumer_name(c);
+                let limit = self.cfg.limit.to_string();
+                let cmd = argv(&["XREADGROUP", "GROUP", GROUP, &me, "COUNT", &limit, "STREAMS", STREAM_KEY, ">"]);
+                self.send(Conn::Cmd(c), cmd, Purpose::Read);
+            }
+            Purpose::Read => {
+                // New entries: this batch. XAUTOCLAIM when there are none, and at least once
+                // every claim_idle_ms anyway (a busy consumer still rescues a crashed one's).
+                let entries = read_entries(&reply);
+                let con = &mut self.consumers[c];
+                con.last_batch = entries.len();
+                con.batch = entries.iter().map(|(_, t)| t.clone()).collect();
+                con.entry_ids = entries.into_iter().map(|(id, t)| (t, id)).collect();
+                con.deliveries.clear();
+                if con.batch.is_empty() || self.now - con.last_claim >= self.cfg.claim_idle_ms {
+                    con.last_claim = self.now;
+                    let me = consumer_name(c);
+                    let (idle, limit) = (self.cfg.claim_idle_ms.to_string(), self.cfg.limit.to_string());
+                    let cmd = argv(&["XAUTOCLAIM", STREAM_KEY, GROUP, &me, &idle, "0-0", "COUNT", &limit]);
+                    self.send(Conn::Cmd(c), cmd, Purpose::AutoClaim);
+                } else {
+                    self.next_in_batch(c);
+                }
+            }
+            Purpose::AutoClaim => {
+                let stale = autoclaim_entries(&reply);
+                if stale.is_empty() {
+                    if self.consumers[c].batch.is_empty() {
+                        self.sleep(c, self.now + self.cfg.poll_ms);
+                    } else {
+                        self.next_in_batch(c);
+                    }
+                    return;
+                }
+                // Taken over, handled first: how many times was each delivered? Past
+                // max_tries → dead letter.
+                let (first, last) = (stale[0].0.clone(), stale[stale.len() - 1].0.clone());
+                let con = &mut self.consumers[c];
+                con.last_batch += stale.len();
+                for (id, t) in stale.into_iter().rev() {
+                    con.batch.push_front(t.clone());
+                    con.entry_ids.insert(t, id);
+                }
+                let me = consumer_name(c);
+                let cmd = argv(&["XPENDING", STREAM_KEY, GROUP, &first, &last, "1000", &me]);
+                self.send(Conn::Cmd(c), cmd, Purpose::Deliveries);
+            }
             Purpose::Peek => {
                 let parts = strings_of(&reply);
                 let until = match parts.get(1).and_then(|s| s.parse::<f64>().ok()) {
@@ -973,6 +1275,19 @@ impl Sim {
                 self.consumers[c].doing = Doing::Waiting;
                 self.send(Conn::Cmd(c), argv(&["ZREM", "queue", &task]), Purpose::Claim(task));
             }
+            Strategy::Streams => {
+                let tries = self.consumers[c].deliveries.get(&task).copied().unwrap_or(1);
+                if tries > self.cfg.max_tries as i64 {
+                    self.consumers[c].doing = Doing::Waiting;
+                    let now = self.abs(self.now).to_string();
+                    self.send(Conn::Cmd(c), argv(&["ZADD", DEAD_KEY, &now, &task]), Purpose::Dead(task));
+                } else {
+                    if tries > 1 {
+                        self.m.retried += 1;
+                    }
+                    self.process(c, task, true);
+                }
+            }
             Strategy::PollNaive => self.process(c, task, true),
             _ => self.process(c, task, false),
         }
@@ -996,17 +1311,29 @@ impl Sim {
                 self.poll(c);
             }
             Doing::Processing { task, start, then_ack } => {
+                let failed = self.cfg.fail_prob > 0.0
+                    && ((self.fail_rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64) < self.cfg.fail_prob;
                 self.emit(SimEvent::Process {
                     consumer: c as i64,
                     task: task.clone(),
                     start,
                     end: self.now,
                     completed: true,
+                    failed,
                 });
+                if failed {
+                    self.m.failed += 1;
+                    self.on_failure(c, task);
+                    return;
+                }
                 if let Some(&i) = self.by_name.get(&task) {
                     self.tasks[i].completions.push((c, start));
                 }
-                if then_ack {
+                if then_ack && self.cfg.strategy == Strategy::Streams {
+                    self.consumers[c].doing = Doing::Waiting;
+                    let id = self.consumers[c].entry_ids.remove(&task).unwrap_or_default();
+                    self.send(Conn::Cmd(c), argv(&["XACK", STREAM_KEY, GROUP, &id]), Purpose::XAck(task));
+                } else if then_ack {
                     self.consumers[c].doing = Doing::Waiting;
                     self.send(Conn::Cmd(c), argv(&["ZREM", "queue", &task]), Purpose::Ack);
                 } else {
@@ -1015,6 +1342,28 @@ impl Sim {
             }
             _ => {}
         }
+    }
+
+    /// A processing failed: the retry script puts the task back (or dead-letters it); the
+    /// stream design leaves it pending, unacknowledged, for XAUTOCLAIM.
+    fn on_failure(&mut self, c: usize, task: String) {
+        let (now, backoff, max) =
+            (self.abs(self.now).to_string(), self.cfg.backoff_ms.to_string(), self.cfg.max_tries.to_string());
+        let cmd = match self.cfg.strategy {
+            Strategy::Streams => {
+                self.consumers[c].entry_ids.remove(&task);
+                let tries = self.consumers[c].deliveries.get(&task).copied().unwrap_or(1);
+                self.emit(SimEvent::Retry { consumer: c as i64, task, at: self.now, tries, due: None });
+                self.next_in_batch(c);
+                return;
+            }
+            Strategy::KeyspaceEvents => {
+                argv(&["EVAL", RETRY_KEY, "3", &task, DEAD_KEY, TRIES_KEY, &task, &now, &backoff, &max])
+            }
+            _ => argv(&["EVAL", RETRY, "3", "queue", DEAD_KEY, TRIES_KEY, &task, &now, &backoff, &max]),
+        };
+        self.consumers[c].doing = Doing::Waiting;
+        self.send(Conn::Cmd(c), cmd, Purpose::Retry(task));
     }
 
     fn on_message(&mut self, c: usize, task: String) {
@@ -1074,7 +1423,8 @@ impl Sim {
                     held.insert(String::from_utf8_lossy(payload).into_owned());
                 }
                 Ev::Reply { reply, purpose: Purpose::Poll, .. } => held.extend(strings_of(reply)),
-                Ev::Reply { purpose: Purpose::Claim(t), .. } | Ev::Arrive { purpose: Purpose::Claim(t), .. } => {
+                Ev::Reply { purpose: Purpose::Claim(t) | Purpose::Retry(t) | Purpose::Dead(t), .. }
+                | Ev::Arrive { purpose: Purpose::Claim(t) | Purpose::Retry(t) | Purpose::Dead(t), .. } => {
                     held.insert(t.clone());
                 }
                 _ => {}
@@ -1087,6 +1437,9 @@ impl Sim {
     /// yet reclaimed: its `expired` event is still to come). Reads without touching the key.
     fn in_redis(&self, task: &str) -> bool {
         let db = &self.engine.dbs[0];
+        if self.in_stream.contains(task) {
+            return true;
+        }
         if self.cfg.strategy.uses_zset() {
             match db.get(b"queue").map(|o| &o.value) {
                 Some(crate::object::Value::Zset(z)) => crate::zset::score(z, task.as_bytes()).is_some(),
@@ -1101,6 +1454,7 @@ impl Sim {
         let lateness = t.completions.first().map(|(_, start)| start - t.due);
         let fate = match t.completions.len() {
             0 if t.paid_removed => Fate::Paid,
+            0 if self.dead.contains(&t.name) => Fate::DeadLetter,
             0 if !created || !t.stored || held.contains(&t.name) || self.in_redis(&t.name) => Fate::Pending,
             0 => Fate::Lost,
             1 if lateness.unwrap_or(0) > LATE_MS => Fate::Late,
@@ -1142,6 +1496,8 @@ impl Sim {
             producer_commands: self.m.producer_commands,
             empty_polls: self.m.empty_polls,
             messages: self.m.messages,
+            failed: self.m.failed,
+            retried: self.m.retried,
             ..Default::default()
         };
         let mut lateness = Vec::new();
@@ -1162,6 +1518,7 @@ impl Sim {
                 Fate::Lost => m.lost += 1,
                 Fate::Paid => m.paid += 1,
                 Fate::Pending => m.pending += 1,
+                Fate::DeadLetter => m.dead_lettered += 1,
             }
             if !t.completions.is_empty() {
                 m.processed += 1;
@@ -1187,12 +1544,12 @@ pub fn table(rows: &[(String, Metrics)]) -> String {
         v.map_or("-".into(), |v| v.to_string())
     }
     let mut out = String::from(
-        "| strategy | tasks | paid | on time | late | twice+ | lost | pending | p50 ms | p99 ms | max ms | cmds/s | empty polls |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| strategy | tasks | paid | on time | late | twice+ | lost | pending | retried | dead | p50 ms | p99 ms | max ms | cmds/s | empty polls |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for (name, m) in rows {
         out.push_str(&format!(
-            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {} |\n",
+            "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {} |\n",
             m.tasks,
             m.paid,
             m.on_time,
@@ -1200,6 +1557,8 @@ pub fn table(rows: &[(String, Metrics)]) -> String {
             m.duplicates,
             m.lost,
             m.pending,
+            m.retried,
+            m.dead_lettered,
             ms(m.lateness_p50),
             ms(m.lateness_p99),
             ms(m.lateness_max),
