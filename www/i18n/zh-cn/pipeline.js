@@ -40,4 +40,5 @@ export const PIPELINE = {
   "pipeline simulation: {what}": "管道模拟：{what}",
   "this build of the engine cannot time its SETs; rebuild it with ./scripts/build-web.sh.":
     "当前构建的引擎无法测量 SET 的耗时，请用 ./scripts/build-web.sh 重新构建。",
+  "The simulation's table (scrolls sideways)": "模拟结果表（可左右滚动）",
 };
