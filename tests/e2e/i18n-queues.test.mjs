@@ -187,7 +187,7 @@ async function delayQueueRun(name) {
     assert.match(await text(page, "#dq-status"), /^运行已在 00:10:00 结束：任务结局和指标都已是最终结果。$/);
     assert.equal(await text(page, "#dq-summary"), "A: 2 · 朴素轮询 vs B: 1 · 轮询 + ZREM 检查");
     assert.equal(await text(page, "#dq-run-a .dq-run-title"), "A · 策略 2 · 朴素轮询");
-    assert.match(await text(page, "#dq-run-a-fates"), /^[\d,]+ 个任务（[\d,]+ 次支付） · 准时 [\d,]+ · 逾期 [\d,]+ · 重复消费 [1-9][\d,]* · 丢失（未处理） 0 · 已支付 [\d,]+ · 待处理 [\d,]+$/);
+    assert.match(await text(page, "#dq-run-a-fates"), /^[\d,]+ 个任务（[\d,]+ 次支付） · 准时 [\d,]+ · 逾期 [\d,]+ · 重复消费 [1-9][\d,]* · 丢失（未处理） 0 · 已支付 [\d,]+ · 待处理 [\d,]+ · 死信 0$/);
     assert.equal(await text(page, "#dq-run-a-metrics caption"), "指标 A");
     assert.match(await text(page, "#dq-run-a-metrics"), /重复处理/);
     assert.match(await text(page, "#dq-legend"), /^任务（画在到期时间处）：.*消费者通道：空轮询/);
