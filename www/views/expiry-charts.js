@@ -229,6 +229,28 @@ function drawCpu({ ctx, w, h }, history, { now, spanMs, budgetPercent }) {
 }
 
 /**
+ * Keeps each chart's `size` (CSS px and device pixel ratio) current and calls `onResize` when any
+ * canvas changed (the expiry charts and the monitor's charts both draw from it).
+ * @param {ReadonlyArray<{canvas: HTMLCanvasElement, size: {width: number, height: number, dpr: number}}>} charts
+ * @param {() => void} onResize
+ */
+export function observeCanvasSizes(charts, onResize) {
+  const observer = new ResizeObserver(() => {
+    let changed = false;
+    for (const c of charts) {
+      const rect = c.canvas.getBoundingClientRect();
+      const dpr = window.devicePixelRatio || 1;
+      if (rect.width !== c.size.width || rect.height !== c.size.height || dpr !== c.size.dpr) {
+        c.size = { width: rect.width, height: rect.height, dpr };
+        changed = true;
+      }
+    }
+    if (changed) onResize();
+  });
+  for (const c of charts) observer.observe(c.canvas);
+}
+
+/**
  * @param {HTMLElement} root  emptied; gets four small charts
  * @param {() => void} onResize  a chart's box changed size (the view asks for a redraw)
  */
@@ -251,19 +273,7 @@ export function createExpiryCharts(root, onResize) {
     return { id, value, canvas, size: { width: 0, height: 0, dpr: 1 }, shownValue: "" };
   });
 
-  const resizeObserver = new ResizeObserver(() => {
-    let changed = false;
-    for (const c of charts) {
-      const rect = c.canvas.getBoundingClientRect();
-      const dpr = window.devicePixelRatio || 1;
-      if (rect.width !== c.size.width || rect.height !== c.size.height || dpr !== c.size.dpr) {
-        c.size = { width: rect.width, height: rect.height, dpr };
-        changed = true;
-      }
-    }
-    if (changed) onResize();
-  });
-  for (const c of charts) resizeObserver.observe(c.canvas);
+  observeCanvasSizes(charts, onResize);
 
   /**
    * @param {Chart} c

@@ -8,6 +8,7 @@
 import { el } from "../dom.js";
 import { number } from "../format.js";
 import { t } from "../i18n.js";
+import { observeCanvasSizes } from "./expiry-charts.js";
 import { niceMax, shortNumber } from "./expiry-history.js";
 import { parseRule, seriesOf } from "./expiry-monitor-model.js";
 
@@ -103,19 +104,7 @@ export function createExpiryMonitor(root, { rule, ruleChanged, resized }) {
     grid.append(fig);
     return { id, value, canvas, size: { width: 0, height: 0, dpr: 1 } };
   });
-  const observer = new ResizeObserver(() => {
-    let changed = false;
-    for (const c of charts) {
-      const rect = c.canvas.getBoundingClientRect();
-      const dpr = window.devicePixelRatio || 1;
-      if (rect.width !== c.size.width || rect.height !== c.size.height || dpr !== c.size.dpr) {
-        c.size = { width: rect.width, height: rect.height, dpr };
-        changed = true;
-      }
-    }
-    if (changed) resized();
-  });
-  for (const c of charts) observer.observe(c.canvas);
+  observeCanvasSizes(charts, resized);
 
   /**
    * @param {MonitorChart} c
