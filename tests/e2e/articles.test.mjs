@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { useBrowser, newPage, openPlayground, screenshot } from "./harness.mjs";
+import { useBrowser, newPage, openPlayground, screenshot, consoleRecord, stripOutput as strip } from "./harness.mjs";
 
 const ROOT = new URL("../../", import.meta.url);
 const read = (p) => JSON.parse(readFileSync(new URL(p, ROOT), "utf8"));
@@ -19,21 +19,6 @@ const ZH = { right: "正确", wrong: "错误", outdated: "已过时", partly: "�
 
 const env = useBrowser();
 
-/** Per console: the outputs of the lines typed there, and what it received, in order. */
-async function consoleRecord(page) {
-  return page.$$eval(".console-pane", (panes) =>
-    panes.map((pane) => {
-      const entries = [...pane.querySelectorAll(".scrollback > .entry")];
-      return {
-        typed: entries.filter((e) => e.querySelector(".typed")).map((e) => e.querySelector(".out")?.textContent ?? ""),
-        raw: pane.querySelector(".console-raw")?.getAttribute("aria-pressed") === "true",
-      };
-    }),
-  );
-}
-
-// (The console shows a bulk reply's \r\n as a line break.)
-const strip = (s) => s.replace(/\r\n/g, "\n").replace(/\r?\n?$/, "");
 
 test("the index has the articles track, and each of its labs has a zh-CN text", () => {
   assert.ok(track, "index.json has a track with id articles");

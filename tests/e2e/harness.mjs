@@ -277,3 +277,25 @@ export async function screenshot(target, name) {
   await mkdir(dir, { recursive: true });
   await target.screenshot({ path: path.join(dir, name) });
 }
+
+/**
+ * Per console pane: the outputs of the lines typed there, the text it received without input
+ * (messages, late replies), in order, and whether its --raw switch is on — what a lab's lines
+ * are checked against (tests/e2e/labs.test.mjs, articles.test.mjs).
+ * @param {import("playwright-core").Page} page
+ */
+export async function consoleRecord(page) {
+  return page.$$eval(".console-pane", (panes) =>
+    panes.map((pane) => {
+      const entries = [...pane.querySelectorAll(".scrollback > .entry")];
+      return {
+        typed: entries.filter((e) => e.querySelector(".typed")).map((e) => e.querySelector(".out")?.textContent ?? ""),
+        received: entries.filter((e) => e.classList.contains("received")).map((e) => e.textContent ?? ""),
+        raw: pane.querySelector(".console-raw")?.getAttribute("aria-pressed") === "true",
+      };
+    }),
+  );
+}
+
+/** A console output as a lab's `expect` holds it (the console shows a bulk's \r\n as a line break). */
+export const stripOutput = (s) => s.replace(/\r\n/g, "\n").replace(/\r?\n?$/, "");

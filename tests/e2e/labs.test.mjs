@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { useBrowser, newPage, openPlayground, REPO_ROOT } from "./harness.mjs";
+import { useBrowser, newPage, openPlayground, REPO_ROOT, consoleRecord, stripOutput as strip } from "./harness.mjs";
 
 const ROOT = new URL("../../", import.meta.url);
 const index = JSON.parse(readFileSync(new URL("www/labs/data/index.json", ROOT), "utf8"));
@@ -17,21 +17,6 @@ const labs = index.labs.map((id) => JSON.parse(readFileSync(new URL(`www/labs/da
 
 const env = useBrowser();
 
-/** Per console: the outputs of the lines typed there, and the text it received, in order. */
-async function consoleRecord(page) {
-  return page.$$eval(".console-pane", (panes) =>
-    panes.map((pane) => {
-      const entries = [...pane.querySelectorAll(".scrollback > .entry")];
-      return {
-        typed: entries.filter((e) => e.querySelector(".typed")).map((e) => e.querySelector(".out")?.textContent ?? ""),
-        received: entries.filter((e) => e.classList.contains("received")).map((e) => e.textContent ?? ""),
-      };
-    }),
-  );
-}
-
-// (The console shows a bulk reply's \r\n as a line break.)
-const strip = (s) => s.replace(/\r\n/g, "\n").replace(/\r?\n?$/, "");
 
 for (const lab of labs) {
   test(`lab ${lab.id}: every step prints exactly what the lab says`, async () => {
