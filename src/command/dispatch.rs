@@ -408,10 +408,12 @@ impl Engine {
             own += crate::cost::SCRIPT_RUN_NS;
         }
         self.charge_cpu(crate::cost::scaled(own, self.hot.cost_percent));
-        // Cron work a CLOCK ADVANCE ran inside this command is not its duration (nor, below,
-        // its caller's: EXEC or a script).
-        let cron = std::mem::replace(&mut self.cron_in_command_ns, outer_cron);
-        self.cron_in_command_ns += cron;
+        // Cron work a CLOCK ADVANCE ran inside this command is not its duration (nor its
+        // caller's, EXEC or a script: handed up; a top-level command keeps nothing).
+        let cron = std::mem::replace(&mut self.cron_in_command_ns, if outer.is_some() { outer_cron } else { 0 });
+        if outer.is_some() {
+            self.cron_in_command_ns += cron;
+        }
         let duration = (self.cpu.ns - cron) / 1000 - cpu_before / 1000;
         let blocked = self.clients.get(&client).is_some_and(|c| c.blocked.is_some());
         let stat = self.stats.commands.entry(cmd.name.as_str()).or_default();
