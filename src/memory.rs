@@ -176,17 +176,33 @@ pub fn quicklist_nodes(l: &crate::object::List) -> Vec<usize> {
 }
 
 /// A long list's quicklist as `full` nodes of `node` bytes and maybe a last partial one: the
-/// average element, from 64 evenly spaced ones, packed as `quicklist_nodes` packs.
+/// average element, from 64 evenly spaced ones, packed as `quicklist_nodes` packs. The sample
+/// is kept with the list and taken again once the length has moved by 1/64 of the length it
+/// was taken at (this runs after every write to the list: 64 elements sized each time were half
+/// of a pipelined LPUSH's cost); in between, a write that changes elements without changing the
+/// length (LSET) shows in the estimate only at the next sample.
 fn long_list_shape(l: &crate::object::List) -> (usize, usize, Option<usize>) {
     const LIMIT: usize = 8192;
-    let k = 64;
-    let (mut entry, mut raw) = (0usize, 0usize);
-    for j in 0..k {
-        let e = &l[j * l.len() / k];
-        entry += lp_entry_size(e);
-        raw += e.len();
-    }
-    let (entry, raw) = ((entry as f64 / k as f64).max(1.0), raw as f64 / k as f64);
+    let shape = match l.shape() {
+        Some(s) if s.len.abs_diff(l.len()) * 64 < s.len => s,
+        _ => {
+            let k = 64;
+            let (mut entry, mut raw) = (0usize, 0usize);
+            for j in 0..k {
+                let e = &l[j * l.len() / k];
+                entry += lp_entry_size(e);
+                raw += e.len();
+            }
+            let s = crate::object::ListShape {
+                len: l.len(),
+                entry: (entry as f64 / k as f64).max(1.0),
+                raw: raw as f64 / k as f64,
+            };
+            l.set_shape(s);
+            s
+        }
+    };
+    let (entry, raw) = (shape.entry, shape.raw);
     let per_node = (((LIMIT as f64 - 8.0 - raw - 7.0) / entry).floor() as usize + 1).max(1);
     let full = l.len() / per_node;
     let rest = l.len() % per_node;

@@ -100,8 +100,88 @@ impl std::fmt::Debug for Emb {
 }
 
 /// A list: 7.0 always reports `quicklist` (a linked list of listpack nodes); the node layout
-/// only matters for memory numbers, so the elements are kept in one deque.
-pub type List = std::collections::VecDeque<Vec<u8>>;
+/// only matters for memory numbers, so the elements are kept in one deque (reached through
+/// `Deref`), beside the memory model's last sample of a long list's element sizes
+/// (`memory::long_list_shape`), which is not part of the list's value.
+#[derive(Clone, Default)]
+pub struct List {
+    items: std::collections::VecDeque<Vec<u8>>,
+    shape: std::cell::Cell<Option<ListShape>>,
+}
+
+/// A long list's sampled element sizes (see `memory::long_list_shape`) and the length it was
+/// taken at.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ListShape {
+    pub len: usize,
+    pub entry: f64,
+    pub raw: f64,
+}
+
+impl List {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn shape(&self) -> Option<ListShape> {
+        self.shape.get()
+    }
+
+    pub fn set_shape(&self, shape: ListShape) {
+        self.shape.set(Some(shape));
+    }
+}
+
+impl std::ops::Deref for List {
+    type Target = std::collections::VecDeque<Vec<u8>>;
+    fn deref(&self) -> &Self::Target {
+        &self.items
+    }
+}
+
+impl std::ops::DerefMut for List {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.items
+    }
+}
+
+impl PartialEq for List {
+    fn eq(&self, other: &Self) -> bool {
+        self.items == other.items
+    }
+}
+
+impl std::fmt::Debug for List {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.items.fmt(f)
+    }
+}
+
+impl FromIterator<Vec<u8>> for List {
+    fn from_iter<I: IntoIterator<Item = Vec<u8>>>(iter: I) -> Self {
+        Self { items: iter.into_iter().collect(), shape: Default::default() }
+    }
+}
+
+impl From<Vec<Vec<u8>>> for List {
+    fn from(v: Vec<Vec<u8>>) -> Self {
+        Self { items: v.into(), shape: Default::default() }
+    }
+}
+
+impl From<std::collections::VecDeque<Vec<u8>>> for List {
+    fn from(items: std::collections::VecDeque<Vec<u8>>) -> Self {
+        Self { items, shape: Default::default() }
+    }
+}
+
+impl<'a> IntoIterator for &'a List {
+    type Item = &'a Vec<u8>;
+    type IntoIter = std::collections::vec_deque::Iter<'a, Vec<u8>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
 
 /// A hash: `listpack` (field/value pairs in insertion order) while small, else `hashtable`
 /// (t_hash.c `hashTypeConvert`; never converts back). The table is boxed, as are the other
