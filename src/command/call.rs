@@ -44,6 +44,10 @@ pub struct Command {
     pub name: String,
     pub arity: i64,
     pub flags: Vec<String>,
+    /// `flags` as bits (`flag_bit`), for the checks every call makes.
+    pub flag_bits: u32,
+    /// What the dispatcher treats specially by name (`role`), worked out once.
+    pub role: u8,
     pub first_key: i64,
     pub last_key: i64,
     pub step: i64,
@@ -67,8 +71,18 @@ pub struct Command {
 }
 
 impl Command {
+    /// Whether the command has the flag (as COMMAND INFO names it). The flags every call checks
+    /// are bits; a literal name folds to its bit at compile time.
+    #[inline(always)]
     pub fn has_flag(&self, flag: &str) -> bool {
-        self.flags.iter().any(|f| f == flag)
+        match flag_bit(flag) {
+            Some(bit) => self.flag_bits & bit != 0,
+            None => self.flags.iter().any(|f| f == flag),
+        }
+    }
+    /// Whether the command plays the `role::` part.
+    pub fn is(&self, role: u8) -> bool {
+        self.role & role != 0
     }
     pub fn is_container(&self) -> bool {
         !self.subcommands.is_empty()
@@ -237,6 +251,76 @@ fn doc_text(docs: &Reply, key: &str) -> String {
 
 /// Builds a row from a COMMAND INFO entry and a COMMAND DOCS body (as recorded over RESP3:
 /// kept in that shape for the replies, read through their RESP2 form here).
+/// Commands dispatch.rs treats by name (server.c compares `c->cmd->proc` with them).
+pub mod role {
+    /// EXEC.
+    pub const EXEC: u8 = 1;
+    /// Runs inside MULTI instead of being queued: EXEC, DISCARD, MULTI, WATCH, QUIT, RESET.
+    pub const TX_CONTROL: u8 = 1 << 1;
+    /// Propagated by the effects of the commands it runs: EXEC, EVAL*, FCALL*.
+    pub const BY_EFFECTS: u8 = 1 << 2;
+    /// Allowed to a RESP2 client in Pub/Sub mode.
+    pub const PUBSUB_OK: u8 = 1 << 3;
+    /// Queued while OOM inside MULTI is refused, except for these: EXEC, DISCARD, QUIT, RESET.
+    pub const ENDS_TX: u8 = 1 << 4;
+
+    pub(super) fn of(name: &str) -> u8 {
+        let base = name.split('|').next().unwrap_or("");
+        let mut bits = 0;
+        if base == "exec" {
+            bits |= EXEC;
+        }
+        if matches!(base, "exec" | "discard" | "multi" | "watch" | "quit" | "reset") {
+            bits |= TX_CONTROL;
+        }
+        if matches!(name, "exec" | "eval" | "evalsha" | "eval_ro" | "evalsha_ro" | "fcall" | "fcall_ro") {
+            bits |= BY_EFFECTS;
+        }
+        if matches!(
+            base,
+            "ping"
+                | "subscribe"
+                | "unsubscribe"
+                | "psubscribe"
+                | "punsubscribe"
+                | "ssubscribe"
+                | "sunsubscribe"
+                | "quit"
+                | "reset"
+        ) {
+            bits |= PUBSUB_OK;
+        }
+        if matches!(base, "exec" | "discard" | "quit" | "reset") {
+            bits |= ENDS_TX;
+        }
+        bits
+    }
+}
+
+/// The bit of a flag the dispatcher checks on every call; other flags are looked up by name.
+#[inline(always)]
+fn flag_bit(flag: &str) -> Option<u32> {
+    Some(match flag {
+        "write" => 1,
+        "readonly" => 1 << 1,
+        "denyoom" => 1 << 2,
+        "admin" => 1 << 3,
+        "fast" => 1 << 4,
+        "no_auth" => 1 << 5,
+        "no_multi" => 1 << 6,
+        "skip_monitor" => 1 << 7,
+        "skip_slowlog" => 1 << 8,
+        "may_replicate" => 1 << 9,
+        "allow_busy" => 1 << 10,
+        "noscript" => 1 << 11,
+        "movablekeys" => 1 << 12,
+        "no_mandatory_keys" => 1 << 13,
+        "loading" => 1 << 14,
+        "stale" => 1 << 15,
+        _ => return None,
+    })
+}
+
 pub fn command_from_spec(
     name: &str,
     info: &Reply,
@@ -269,10 +353,14 @@ pub fn command_from_spec(
         }
     }
     subcommands.sort_by(|a, b| a.name.cmp(&b.name));
+    let flags = words_at(items, 2);
+    let flag_bits = flags.iter().filter_map(|f| flag_bit(f)).fold(0, |bits, bit| bits | bit);
     Command {
         name: name.to_string(),
         arity: int_at(items, 1),
-        flags: words_at(items, 2),
+        flags,
+        flag_bits,
+        role: role::of(name),
         first_key: int_at(items, 3),
         last_key: int_at(items, 4),
         step: int_at(items, 5),

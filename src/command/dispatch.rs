@@ -10,7 +10,7 @@ use crate::engine::{CallInfo, ClientId, Engine};
 use crate::events::Event;
 use crate::reply::Reply;
 
-use super::call::{sanitize, Call, Command, Lookup};
+use super::call::{role, sanitize, Call, Command, Lookup};
 use super::table::table;
 
 impl Engine {
@@ -200,9 +200,8 @@ impl Engine {
             ),
             None => (false, false, false),
         };
-        let base = cmd.name.split('|').next().unwrap_or("");
-        let is_exec = base == "exec";
-        let tx_control = matches!(base, "exec" | "discard" | "multi" | "watch" | "quit" | "reset");
+        let is_exec = cmd.is(role::EXEC);
+        let tx_control = cmd.is(role::TX_CONTROL);
         // Evict before every command while over maxmemory; when nothing can be evicted, refuse
         // commands that may grow memory — and, inside MULTI, any queueing but EXEC/DISCARD/QUIT/RESET.
         if self.hot.maxmemory != 0
@@ -210,7 +209,7 @@ impl Engine {
             && self.perform_evictions() == crate::evict::EvictResult::Fail
         {
             let denyoom = cmd.has_flag("denyoom") || (is_exec && queued_denyoom);
-            let queueing = in_multi && !matches!(base, "exec" | "discard" | "quit" | "reset");
+            let queueing = in_multi && !cmd.is(role::ENDS_TX);
             if denyoom || queueing {
                 return self.reject(
                     client,
@@ -251,20 +250,7 @@ impl Engine {
                 Reply::err("READONLY You can't write against a read only replica."),
             );
         }
-        if in_pubsub
-            && !matches!(
-                base,
-                "ping"
-                    | "subscribe"
-                    | "unsubscribe"
-                    | "psubscribe"
-                    | "punsubscribe"
-                    | "ssubscribe"
-                    | "sunsubscribe"
-                    | "quit"
-                    | "reset"
-            )
-        {
+        if in_pubsub && !cmd.is(role::PUBSUB_OK) {
             let msg = format!(
                 "ERR Can't execute '{}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context",
                 cmd.name
@@ -321,8 +307,7 @@ impl Engine {
         state: crate::propagate::CallState,
         top_level: bool,
     ) {
-        let effects_only =
-            matches!(cmd.name.as_str(), "exec" | "eval" | "evalsha" | "eval_ro" | "evalsha_ro" | "fcall" | "fcall_ro");
+        let effects_only = cmd.is(role::BY_EFFECTS);
         let targets = if dirty { Some(crate::propagate::Targets::BOTH) } else { state.force };
         if let (Some(targets), false, false) = (targets, effects_only, state.prevent) {
             let argv = state.rewrite.unwrap_or_else(|| argv.to_vec());
@@ -401,10 +386,9 @@ impl Engine {
             self.stats.peak_memory = used;
         }
         // The command's own cost: replies built by the commands it ran were charged by them.
-        let nested_reply =
-            matches!(cmd.name.as_str(), "exec" | "eval" | "evalsha" | "eval_ro" | "evalsha_ro" | "fcall" | "fcall_ro");
+        let nested_reply = cmd.is(role::BY_EFFECTS);
         let mut own = crate::cost::command_cost_ns(argv, if nested_reply { None } else { Some(&reply) });
-        if nested_reply && cmd.name != "exec" {
+        if nested_reply && !cmd.is(role::EXEC) {
             own += crate::cost::SCRIPT_RUN_NS;
         }
         self.charge_cpu(crate::cost::scaled(own, self.hot.cost_percent));
@@ -514,6 +498,9 @@ impl Engine {
 
 /// The config option that guards a CMD_PROTECTED command (commands/*.json `PROTECTED`).
 fn protected_by(cmd: &Command) -> Option<&'static str> {
+    if !cmd.name.starts_with(['d', 'm']) {
+        return None;
+    }
     match cmd.name.as_str() {
         "debug" => Some("enable-debug-command"),
         "module|load" | "module|loadex" | "module|unload" => Some("enable-module-command"),

@@ -382,7 +382,7 @@ fn section(e: &Engine, name: &str, out: &mut String) {
         "modules" => w.title("Modules"),
         "commandstats" => {
             w.title("Commandstats");
-            for (name, st) in &e.stats.commands {
+            for (name, st) in e.stats.commands_by_name() {
                 if st.calls == 0 && st.failed_calls == 0 && st.rejected_calls == 0 {
                     continue;
                 }
@@ -407,7 +407,7 @@ fn section(e: &Engine, name: &str, out: &mut String) {
             w.title("Latencystats");
             if e.hot.latency_tracking {
                 let percentiles = crate::config::percentiles(e.config.str("latency-tracking-info-percentiles"));
-                for (name, st) in &e.stats.commands {
+                for (name, st) in e.stats.commands_by_name() {
                     let Some(h) = &st.histogram else { continue };
                     let values: Vec<String> = percentiles
                         .iter()

@@ -38,8 +38,18 @@ pub struct Stats {
     /// byte order INFO errorstats lists them (a rax).
     pub errors: BTreeMap<Vec<u8>, u64>,
     pub dirty: u64,
-    /// Per-command counters (INFO commandstats), keyed by the table's full names.
-    pub commands: BTreeMap<&'static str, CommandStat>,
+    /// Per-command counters (INFO commandstats), keyed by the table's full names (hashed: every
+    /// call counts itself here; `commands_by_name` gives the order INFO lists them in).
+    pub commands: std::collections::HashMap<&'static str, CommandStat, crate::ds::map::Hasher>,
+}
+
+impl Stats {
+    /// The per-command counters in name order (INFO commandstats, latencystats).
+    pub fn commands_by_name(&self) -> Vec<(&'static str, &CommandStat)> {
+        let mut all: Vec<_> = self.commands.iter().map(|(&name, st)| (name, st)).collect();
+        all.sort_unstable_by_key(|&(name, _)| name);
+        all
+    }
 }
 
 #[derive(Debug, Clone, Default)]
