@@ -422,6 +422,28 @@ pub fn cat_repr(out: &mut Vec<u8>, s: &[u8]) {
     out.push(b'"');
 }
 
+/// A RESP line of a type byte and a decimal number (`:12`, `$5`, `*3`), as networking.c
+/// `_addReplyLongLongWithPrefix()` writes it, without formatting machinery.
+fn push_header(out: &mut Vec<u8>, prefix: u8, n: i64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut v = n.unsigned_abs();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.push(prefix);
+    if n < 0 {
+        out.push(b'-');
+    }
+    out.extend_from_slice(&digits[i..]);
+    out.extend_from_slice(b"\r\n");
+}
+
 fn encode_resp2(r: &Reply, out: &mut Vec<u8>) {
     match r {
         Reply::Status(s) => {
@@ -434,9 +456,9 @@ fn encode_resp2(r: &Reply, out: &mut Vec<u8>) {
             out.extend_from_slice(s);
             out.extend_from_slice(b"\r\n");
         }
-        Reply::Integer(n) => out.extend_from_slice(format!(":{n}\r\n").as_bytes()),
+        Reply::Integer(n) => push_header(out, b':', *n),
         Reply::Bulk(b) => {
-            out.extend_from_slice(format!("${}\r\n", b.len()).as_bytes());
+            push_header(out, b'$', b.len() as i64);
             out.extend_from_slice(b);
             out.extend_from_slice(b"\r\n");
         }
@@ -444,13 +466,13 @@ fn encode_resp2(r: &Reply, out: &mut Vec<u8>) {
         Reply::Nil => out.extend_from_slice(b"$-1\r\n"),
         Reply::NilArray => out.extend_from_slice(b"*-1\r\n"),
         Reply::Array(items) | Reply::Set(items) | Reply::Push(items) => {
-            out.extend_from_slice(format!("*{}\r\n", items.len()).as_bytes());
+            push_header(out, b'*', items.len() as i64);
             for item in items {
                 encode_resp2(item, out);
             }
         }
         Reply::Map(kv) | Reply::Pairs(kv) => {
-            out.extend_from_slice(format!("*{}\r\n", kv.len() * 2).as_bytes());
+            push_header(out, b'*', (kv.len() * 2) as i64);
             for (k, v) in kv {
                 encode_resp2(k, out);
                 encode_resp2(v, out);
@@ -460,7 +482,7 @@ fn encode_resp2(r: &Reply, out: &mut Vec<u8>) {
         Reply::Raw(b) => out.extend_from_slice(b),
         Reply::Bool(b) => out.extend_from_slice(if *b { b":1\r\n" } else { b":0\r\n" }),
         Reply::KeyedMap(kv) => {
-            out.extend_from_slice(format!("*{}\r\n", kv.len()).as_bytes());
+            push_header(out, b'*', kv.len() as i64);
             for (k, v) in kv {
                 out.extend_from_slice(b"*2\r\n");
                 encode_resp2(k, out);
@@ -479,7 +501,7 @@ fn framed(out: &mut Vec<u8>, prefix: &[u8], body: &[u8], end: &[u8]) {
 }
 
 fn encode_bulk(b: &[u8], out: &mut Vec<u8>) {
-    out.extend_from_slice(format!("${}\r\n", b.len()).as_bytes());
+    push_header(out, b'$', b.len() as i64);
     out.extend_from_slice(b);
     out.extend_from_slice(b"\r\n");
 }
@@ -505,20 +527,20 @@ fn encode_resp3(r: &Reply, out: &mut Vec<u8>) {
                 Reply::Push(_) => '>',
                 _ => '*',
             };
-            out.extend_from_slice(format!("{mark}{}\r\n", items.len()).as_bytes());
+            push_header(out, mark as u8, items.len() as i64);
             for item in items {
                 encode_resp3(item, out);
             }
         }
         Reply::Map(kv) | Reply::KeyedMap(kv) => {
-            out.extend_from_slice(format!("%{}\r\n", kv.len()).as_bytes());
+            push_header(out, b'%', kv.len() as i64);
             for (k, v) in kv {
                 encode_resp3(k, out);
                 encode_resp3(v, out);
             }
         }
         Reply::Pairs(kv) => {
-            out.extend_from_slice(format!("*{}\r\n", kv.len()).as_bytes());
+            push_header(out, b'*', kv.len() as i64);
             for (k, v) in kv {
                 out.extend_from_slice(b"*2\r\n");
                 encode_resp3(k, out);
@@ -528,7 +550,7 @@ fn encode_resp3(r: &Reply, out: &mut Vec<u8>) {
         Reply::Preceded(pre, reply) => {
             match &**pre {
                 Reply::Map(kv) => {
-                    out.extend_from_slice(format!("|{}\r\n", kv.len()).as_bytes());
+                    push_header(out, b'|', kv.len() as i64);
                     for (k, v) in kv {
                         encode_resp3(k, out);
                         encode_resp3(v, out);
@@ -617,6 +639,15 @@ pub fn parse_resp(buf: &[u8]) -> Option<(Reply, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn headers_written_as_format_would() {
+        for n in [0, 1, -1, 9, 10, 99, 100, 12345, -987654, i64::MAX, i64::MIN] {
+            let mut out = Vec::new();
+            push_header(&mut out, b':', n);
+            assert_eq!(out, format!(":{n}\r\n").into_bytes());
+        }
+    }
 
     fn cli(r: &Reply) -> String {
         String::from_utf8(r.to_cli()).unwrap()
