@@ -40,9 +40,17 @@ pub const MAX_C_STACK: i32 = 8000;
 /// A function Lua calls with its thread's state.
 pub type RawFn = LuaRustFunction;
 
-/// Wraps a Rust closure as a raw function.
+/// Wraps a Rust closure as a raw function. Debug builds check that it pushed no more than the
+/// room it had (`check_stack()`).
 pub fn raw(f: impl Fn(&mut LuaState) -> Result<usize, LuaError> + 'static) -> RawFn {
-    Rc::new(f)
+    Rc::new(move |state: &mut LuaState| {
+        let r = f(state);
+        debug_assert!(
+            state.top_idx().0 <= state.stack_last.0,
+            "a raw function pushed past the stack's reserved end without check_stack()"
+        );
+        r
+    })
 }
 
 /// `lua_pushcfunction()` for a raw function: registers it with the state and returns the value.
