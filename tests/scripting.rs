@@ -334,3 +334,49 @@ fn shutdown_during_a_timed_out_script_needs_nosave() {
         assert_eq!(e.rdb_file(), Ok(None), "NOSAVE saves nothing");
     }
 }
+
+/// Regression (unpack lost values): `unpack` pushed its results without reserving stack room,
+/// and the next stack growth — the count hook grows the stack before every instruction —
+/// overwrote all but the first ~75 with nil. Here the script's first slice ends just before the
+/// unpacks and the rest runs in slices of a few instructions, so the hook also suspends the
+/// script between a call that returned many values and the instruction that takes them.
+#[test]
+fn unpacked_values_survive_the_count_hook_and_suspension_at_any_instruction() {
+    let script = "local n = 0 for i = 1, 499990 do n = n + 1 end
+        local b = {} for i = 1, 300 do b[i] = i end
+        local t = {unpack(b)}
+        local function sum(...) local s = 0 for i = 1, select('#', ...) do s = s + select(i, ...) end return s end
+        return {#t, t[300], sum(unpack(b)), select('#', unpack(b)), redis.call('RPUSH', KEYS[1], unpack(b))}";
+    let lib = format!(
+        "#!lua name=unpacking\nredis.register_function('unpacking', function(KEYS) {} end)",
+        script.replace("\n", " ")
+    );
+    for slice in [1, 2, 3, 5] {
+        for fcall in [false, true] {
+            let (mut e, a, _) = engine("100000");
+            let key = format!("list{slice}");
+            let r = if fcall {
+                assert_eq!(run(&mut e, a, &["FUNCTION", "LOAD", &lib]), Reply::bulk("unpacking"));
+                run(&mut e, a, &["FCALL", "unpacking", "1", &key])
+            } else {
+                run(&mut e, a, &["EVAL", script, "1", &key])
+            };
+            assert_eq!(r, Reply::Array(vec![]), "suspended after its first slice");
+            let mut slices = 0;
+            while !e.run_script_slice(slice).done {
+                slices += 1;
+                assert!(slices < 1_000_000, "the script never ends");
+            }
+            assert!(slices * slice > 3_000, "the unpacks ran in small slices: {slices} slices of {slice}");
+            let want = Reply::Array(vec![
+                Reply::Integer(300),
+                Reply::Integer(300),
+                Reply::Integer(45150),
+                Reply::Integer(300),
+                Reply::Integer(300),
+            ]);
+            assert_eq!(e.take_outbox(a), vec![want], "slices of {slice}, fcall {fcall}");
+            assert_eq!(run(&mut e, a, &["LINDEX", &key, "-1"]), Reply::bulk("300"));
+        }
+    }
+}

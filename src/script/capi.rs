@@ -11,7 +11,12 @@
 //!
 //! Conventions as in C: arguments are stack indices 1..=`nargs`; a function pushes its results
 //! and returns how many; every value it makes stays on the stack until it is returned, so the
-//! collector (which traces the stack) never frees it early.
+//! collector (which traces the stack) never frees it early. As in C, a function is given
+//! `LUA_MINSTACK` (20) free slots; one that pushes more must reserve them first with
+//! `check_stack()`. omnilua's `push` does not: past the reserved end it appends to the stack's
+//! `Vec` without moving `stack_last`, so the next stack growth (e.g. the count hook's, before the
+//! next instruction: it reserves `LUA_MINSTACK` slots above the top) fills what it takes for
+//! fresh room with nil — over the values pushed there.
 
 use std::rc::Rc;
 
@@ -29,12 +34,23 @@ use super::printf;
 pub const REGISTRY_INDEX: i32 = -1_001_000;
 pub const MULTRET: i32 = -1;
 
+/// Lua 5.1's luaconf.h LUAI_MAXCSTACK: the stack slots a C function may use.
+pub const MAX_C_STACK: i32 = 8000;
+
 /// A function Lua calls with its thread's state.
 pub type RawFn = LuaRustFunction;
 
-/// Wraps a Rust closure as a raw function.
+/// Wraps a Rust closure as a raw function. Debug builds check that it pushed no more than the
+/// room it had (`check_stack()`).
 pub fn raw(f: impl Fn(&mut LuaState) -> Result<usize, LuaError> + 'static) -> RawFn {
-    Rc::new(f)
+    Rc::new(move |state: &mut LuaState| {
+        let r = f(state);
+        debug_assert!(
+            state.top_idx().0 <= state.stack_last.0,
+            "a raw function pushed past the stack's reserved end without check_stack()"
+        );
+        r
+    })
 }
 
 /// `lua_pushcfunction()` for a raw function: registers it with the state and returns the value.
@@ -187,6 +203,23 @@ pub fn check_any(state: &mut LuaState, n: i32) -> Result<(), LuaError> {
         return Err(arg_error(state, n, "value expected"));
     }
     Ok(())
+}
+
+/// lapi.c `lua_checkstack()` (5.1): room for `n` more values, unless the running function
+/// would then hold more than `MAX_C_STACK` slots.
+pub fn check_stack(state: &mut LuaState, n: i32) -> bool {
+    if n > MAX_C_STACK || nargs(state) as i64 + n as i64 > MAX_C_STACK as i64 {
+        return false;
+    }
+    n <= 0 || lua_vm::api::check_stack(state, n)
+}
+
+/// lauxlib.c `luaL_checkstack()`: `check_stack()`, raising `stack overflow (msg)`.
+pub fn ensure_stack(state: &mut LuaState, n: i32, msg: &str) -> Result<(), LuaError> {
+    if check_stack(state, n) {
+        return Ok(());
+    }
+    Err(error(state, format!("stack overflow ({msg})")))
 }
 
 /// `lua_pushnumber()`.

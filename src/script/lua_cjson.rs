@@ -33,9 +33,6 @@ use super::printf::{self, Spec};
 pub const NAME: &str = "cjson";
 pub const VERSION: &str = "2.1.0";
 
-/// Lua 5.1's luaconf.h LUAI_MAXCSTACK.
-const MAX_C_STACK: i32 = 8000;
-
 // ------------------------------------------------------------------------------------------
 // Configuration (json_config_t), kept in a table that is each function's upvalue
 // ------------------------------------------------------------------------------------------
@@ -271,7 +268,7 @@ fn append_data(st: &mut LuaState, out: &mut Vec<u8>, cfg: &Config, v: LuaValue) 
                     let depth = levels.len() as i64 + 1;
                     // json_check_encode_depth(): the depth limit, and room for key, value and
                     // an error message.
-                    if depth > cfg.encode_max_depth || used + 3 > MAX_C_STACK {
+                    if depth > cfg.encode_max_depth || used + 3 > capi::MAX_C_STACK {
                         return Err(capi::error(st, format!("Cannot serialise, excessive nesting ({depth})")));
                     }
                     match array_length(st, t, cfg)? {
@@ -610,13 +607,12 @@ fn decode_value(st: &mut LuaState, p: &mut Parser, max_depth: i64) -> Result<(),
                 // json_decode_descend(): 2 slots for an array (table, value), 3 for an object.
                 let depth = open.len() as i64 + 1;
                 let slots = if array { 2 } else { 3 };
-                if depth > max_depth || capi::nargs(st) + slots > MAX_C_STACK {
+                if depth > max_depth || !capi::check_stack(st, slots) {
                     return Err(capi::error(
                         st,
                         format!("Found too many nested data structures ({depth}) at character {}", p.ptr),
                     ));
                 }
-                lua_vm::api::check_stack(st, slots);
                 capi::push_table(st);
                 token = p.next();
                 if token.kind == if array { Tok::ArrEnd } else { Tok::ObjEnd } {

@@ -23,8 +23,6 @@ use super::printf;
 
 /// lua_cmsgpack.c LUACMSGPACK_MAX_NESTING.
 const MAX_NESTING: usize = 16;
-/// Lua 5.1's luaconf.h LUAI_MAXCSTACK: the stack slots a C function may use.
-const MAX_C_STACK: i32 = 8000;
 
 pub const NAME: &str = "cmsgpack";
 pub const VERSION: &str = "lua-cmsgpack 0.4.0";
@@ -238,15 +236,6 @@ impl Cursor<'_> {
     }
 }
 
-/// `luaL_checkstack(L, n, msg)` against Lua 5.1's bound.
-fn check_stack(st: &mut LuaState, n: i32, msg: &str) -> Result<(), LuaError> {
-    if capi::nargs(st) + n > MAX_C_STACK {
-        return Err(capi::error(st, format!("stack overflow ({msg})")));
-    }
-    lua_vm::api::check_stack(st, n);
-    Ok(())
-}
-
 enum Open {
     Array { left: u64, index: f64 },
     Map { left: u64, key_done: bool },
@@ -266,7 +255,7 @@ fn set_pair(st: &mut LuaState) -> Result<(), LuaError> {
 fn open_container(st: &mut LuaState, open: &mut Vec<Open>, len: u64, array: bool) -> Result<(), LuaError> {
     capi::push_table(st);
     if array {
-        check_stack(st, 1, "in function mp_decode_to_lua_array")?;
+        capi::ensure_stack(st, 1, "in function mp_decode_to_lua_array")?;
     }
     if len > 0 {
         open.push(if array { Open::Array { left: len, index: 1.0 } } else { Open::Map { left: len, key_done: false } });
@@ -283,7 +272,7 @@ fn decode_value(st: &mut LuaState, c: &mut Cursor) -> Result<(), DecodeError> {
     loop {
         // One item at the cursor.
         c.need(1)?;
-        check_stack(st, 1, "too many return values at once; use unpack_one or unpack_limit instead.")?;
+        capi::ensure_stack(st, 1, "too many return values at once; use unpack_one or unpack_limit instead.")?;
         let b = c.byte(0);
         let mut opened = false;
         match b {
@@ -449,7 +438,7 @@ fn unpack_full(st: &mut LuaState, limit: i32, offset: i32) -> Result<usize, LuaE
     }
     let mut n = cnt as usize;
     if !decode_all {
-        check_stack(st, 1, "in function mp_unpack_full")?;
+        capi::ensure_stack(st, 1, "in function mp_unpack_full")?;
         let next = if c.left() == 0 { -1.0 } else { (len - c.left()) as i32 as f64 };
         capi::push_number(st, next);
         lua_vm::api::rotate(st, 2, 1);

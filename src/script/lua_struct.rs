@@ -226,9 +226,7 @@ fn b_unpack(st: &mut LuaState) -> Result<usize, LuaError> {
         if !(size <= ld && pos <= ld - size) {
             return Err(too_short(st));
         }
-        if capi::nargs(st) + 2 > 8000 {
-            return Err(capi::error(st, "stack overflow (too many results)"));
-        }
+        capi::ensure_stack(st, 2, "too many results")?;
         match opt {
             b'b' | b'B' | b'h' | b'H' | b'l' | b'L' | b'T' | b'i' | b'I' => {
                 let v = get_integer(&data[pos..pos + size], h.little, opt.is_ascii_lowercase());

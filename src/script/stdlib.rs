@@ -115,21 +115,22 @@ fn tostring(st: &mut LuaState) -> Result<usize, LuaError> {
     wrapped(st, "tostring")
 }
 
-/// Lua 5.1's C stack bound for results (luaconf.h LUAI_MAXCSTACK).
-const MAX_C_STACK: i64 = 8000;
-
+/// lbaselib.c `luaB_unpack()`: the stack room is reserved first (`lua_checkstack()`), which
+/// is also what bounds the count.
 fn unpack(st: &mut LuaState) -> Result<usize, LuaError> {
     let t = capi::check_table(st, 1)?;
-    let i = capi::opt_int(st, 2, 1)? as i64;
+    let i = capi::opt_int(st, 2, 1)?;
     let e = match capi::arg_type(st, 3) {
-        LuaType::None | LuaType::Nil => t.getn() as i32 as i64,
-        _ => capi::check_int(st, 3)? as i64,
+        LuaType::None | LuaType::Nil => t.getn() as i32,
+        _ => capi::check_int(st, 3)?,
     };
     if i > e {
         return Ok(0);
     }
-    let n = e - i + 1;
-    if n <= 0 || n >= i32::MAX as i64 || n + capi::nargs(st) as i64 > MAX_C_STACK {
+    // `e - i + 1` in C's int arithmetic: 0 or negative when it overflows.
+    let n = e.wrapping_sub(i).wrapping_add(1);
+    let (i, e) = (i as i64, e as i64);
+    if n <= 0 || !capi::check_stack(st, n) {
         return Err(capi::error(st, "too many results to unpack"));
     }
     for k in i..=e {
