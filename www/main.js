@@ -8,7 +8,7 @@
 //
 // The lab player (labs/lab-player.js) is imported when a lab is asked for (`?lab=`, the Labs
 // menu); the views other than the first screen's when their panel is first shown
-// (playground.js), their modules fetched ahead once the page is idle.
+// (playground.js).
 
 /** The lab player's module, imported when first needed. */
 const labPlayerModule = () => import("./labs/lab-player.js");
@@ -21,7 +21,7 @@ import { parseBootParams } from "./params.js";
 import { isPanelView } from "./store.js";
 import { createNotices } from "./notices.js";
 import { formatClock } from "./views/clock-view.js";
-import { mountPlayground, prefetchViewModules } from "./playground.js";
+import { mountPlayground } from "./playground.js";
 import { replayedText } from "./rdb-file.js";
 import { recordSession, encodeSession, decodeSession, decodeCommands, replayJob, sessionProblem, MAX_URL_SESSION } from "./session.js";
 import { confirmDiscard } from "./confirm.js";
@@ -679,8 +679,6 @@ async function boot() {
   const mounted = parts;
   Object.defineProperty(pageParts, "delayQueue", { get: () => mounted.delayQueue, enumerable: true, configurable: true });
   document.documentElement.dataset.boot = "ready";
-  // The other views' modules, fetched while nothing else happens: a tab opened later shows at once.
-  (window.requestIdleCallback ?? ((fn) => setTimeout(fn, 200)))(() => prefetchViewModules());
 }
 
 boot().catch((err) => {

@@ -51,11 +51,6 @@ const VIEW_MODULES = {
   "delay-queue": () => Promise.all([import("./labs/delay-queue-runner.js"), import("./views/delay-queue-view.js")]),
 };
 
-/** Fetches every VIEW_MODULES module (not making the views), so a panel opened later needs no download. */
-export function prefetchViewModules() {
-  for (const load of Object.values(VIEW_MODULES)) load().catch(() => {});
-}
-
 /**
  * Whether `name` is a view VIEW_MODULES loads.
  * @param {string} name
@@ -415,6 +410,7 @@ export async function mountPlayground(root, options) {
   async function makeView(name) {
     const loaded = await VIEW_MODULES[name]();
     if (destroyed) return;
+    made.add(name);
     if (name === "expiry" && expiryEl && expiryTracker) {
       const m = /** @type {typeof import("./views/expiry-view.js")} */ (loaded);
       expiryView = m.createExpiryView(expiryEl, { source, store, invalidate, tracker: expiryTracker, actions: expiryActions });
@@ -454,6 +450,8 @@ export async function mountPlayground(root, options) {
   }
   /** @type {Map<string, Promise<void>>} */
   const making = new Map();
+  /** @type {Set<string>} the views made so far */
+  const made = new Set();
   /**
    * Makes the views named (those this playground has and has not made yet); resolves once they
    * are made. A module that cannot be loaded is said, and tried again the next time.
@@ -498,7 +496,8 @@ export async function mountPlayground(root, options) {
   for (const view of [clockView, keyspaceView, zsetView, expiryLoopView, evictionLoopView, persistenceLoopView, consolePoll]) if (view) loopViews.push(view);
   loop = createLoop({ engine, store, driver: workload, views: loopViews, doc });
   const tablist = root.querySelector(".view-tabs");
-  if (tablist instanceof HTMLElement) createViewTabs(tablist, store);
+  // A panel whose view is still coming stays out of sight until it is made.
+  if (tablist instanceof HTMLElement) createViewTabs(tablist, store, { ready: (v) => (isLazyView(v) && hasElement(v) && !made.has(v) ? loadViews([v]) : null) });
   // Clicking a sorted set in the keyspace list shows it: bring its view forward.
   keyspaceEl?.addEventListener("click", (event) => {
     if (zsetView && event.target instanceof Element && event.target.closest('.keyspace-row[data-type="zset"]')) {
