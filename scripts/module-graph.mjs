@@ -3,6 +3,10 @@
 // with a literal path). Used by build-single.mjs (to inline them) and build-npm.mjs (to ship
 // them). Paths are relative to the repository root, with forward slashes.
 //
+// `{dynamic: false}` follows static imports only: what a page loads before its first line runs
+// (the first screen: tools/first-load-size.mjs, scripts/preload-list.mjs), not what it imports
+// later on demand (a view opened later, another language's tables).
+//
 // Only specifiers ending in `.js` or `.mjs` are followed — the only ones a browser loads. Type
 // imports in JSDoc (`@typedef {import("./types/events").Event} Event`) name their module without
 // an extension, as TypeScript allows, so they are not taken for dependencies.
@@ -14,10 +18,10 @@ export const SPECIFIER = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}
 
 /**
  * Walks the graph from `entries`: `{order, sources, deps}` with `order` listing each module after
- * its dependencies. `load(rel)` may stand in for a module's source; a cycle or a missing module
+ * its dependencies (with `dynamic: false`, static imports only). `load(rel)` may stand in for a module's source; a cycle or a missing module
  * throws an Error naming it.
  */
-export function moduleGraph(root, entries, { load = null } = {}) {
+export function moduleGraph(root, entries, { load = null, dynamic = true } = {}) {
   const order = [];
   const sources = {};
   const deps = {};
@@ -35,6 +39,7 @@ export function moduleGraph(root, entries, { load = null } = {}) {
       // Comments (a JSDoc `import("./x.js")` type, a commented-out line) are not imports.
       const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
       for (const m of code.matchAll(SPECIFIER)) {
+        if (!dynamic && m[1].startsWith("import") && m[1].includes("(")) continue;
         deps[rel].push(path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[3])));
       }
     }

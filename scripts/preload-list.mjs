@@ -1,6 +1,9 @@
-// The <link rel="modulepreload"> list in index.html: every module www/main.js needs (the module
-// graph) and the engine's glue, so a browser asks for all of them at once instead of finding
-// them one import level (one round trip) at a time. On a 3G link that is seconds.
+// The <link rel="modulepreload"> list in index.html: every module www/main.js imports statically
+// (the module graph without `import()`: the first screen) and the engine's glue, so a browser asks for all of them at once instead of finding
+// them one import level (one round trip) at a time. On a 3G link that is seconds. What the page
+// imports on demand — a view's modules when its panel is first shown (playground.js), the lab
+// player, the zh-CN tables (i18n.js setLanguage) — is not listed: a first screen without them
+// does not fetch them.
 //
 //   node scripts/preload-list.mjs           rewrites the list in index.html
 //   node scripts/preload-list.mjs --check   exits 1 when the list is out of date (a unit test runs it)
@@ -16,10 +19,8 @@ const END = "<!-- /modulepreload -->";
 
 /** The list as index.html should have it. */
 export function preloadBlock() {
-  const { order } = moduleGraph(ROOT, ["www/main.js"]);
-  // The zh-CN tables (www/i18n/) load only for a page in Chinese (i18n.js setLanguage): an
-  // English visit does not fetch them.
-  const modules = [...order.filter((m) => m !== "www/main.js" && !m.startsWith("www/i18n/")), "www/pkg/redisplay.js"];
+  const { order } = moduleGraph(ROOT, ["www/main.js"], { dynamic: false });
+  const modules = [...order.filter((m) => m !== "www/main.js"), "www/pkg/redisplay.js"];
   return [START, ...modules.map((m) => `  <link rel="modulepreload" href="${m}">`), `  ${END}`].join("\n");
 }
 

@@ -5,6 +5,13 @@
 // Whatever goes wrong while booting ends as a readable message in the page (#boot-status),
 // never a blank page. `<html data-boot="ready|failed">` says how it ended (the e2e tests wait
 // for it).
+//
+// The lab player (labs/lab-player.js) is imported when a lab is asked for (`?lab=`, the Labs
+// menu); the views other than the first screen's when their panel is first shown
+// (playground.js).
+
+/** The lab player's module, imported when first needed. */
+const labPlayerModule = () => import("./labs/lab-player.js");
 
 import { el } from "./dom.js";
 import { EngineLoadError, onEngineDownload } from "./engine.js";
@@ -15,7 +22,6 @@ import { isPanelView } from "./store.js";
 import { createNotices } from "./notices.js";
 import { formatClock } from "./views/clock-view.js";
 import { mountPlayground } from "./playground.js";
-import { loadLab, loadLabIndex, attachLab } from "./labs/lab-player.js";
 import { replayedText } from "./rdb-file.js";
 import { recordSession, encodeSession, decodeSession, decodeCommands, replayJob, sessionProblem, MAX_URL_SESSION } from "./session.js";
 import { confirmDiscard } from "./confirm.js";
@@ -154,7 +160,7 @@ async function readPlayRequests(search, notices) {
   /** @type {{lab: import("./labs/lab-player").Lab | null, labId: string | null, session: import("./session").Session | null, commands: string[] | null, restored: boolean}} */
   const out = { lab: null, labId: null, session: null, commands: null, restored: false };
   if (q.has("lab")) {
-    const r = await loadLab(q.get("lab"));
+    const r = await (await labPlayerModule()).loadLab(q.get("lab"));
     if (r.ok) {
       out.lab = r.lab;
       out.labId = q.get("lab");
@@ -257,7 +263,7 @@ function setupLabPicker(current) {
   picker.addEventListener("toggle", async () => {
     if (!picker.open || filled) return;
     filled = true;
-    const labs = await loadLabIndex();
+    const labs = await (await labPlayerModule()).loadLabIndex();
     list.replaceChildren(
       ...labs.flatMap(({ id, title, summary, track }, i) => {
         const li = el("li");
@@ -534,6 +540,8 @@ async function boot() {
       seed,
       startMs,
       panelView,
+      // A lab's views are made before it starts: its steps bring them forward.
+      preload: lab ? lab.steps.map((s) => s.view).filter((v) => typeof v === "string") : [],
       paused: Boolean(lab || session),
       notify: (text, kind) => notices.show(text, kind),
       welcome,
@@ -623,10 +631,11 @@ async function boot() {
   }
   // The link's commands, in slices with their progress (Ctrl-C stops them).
   if (play.commands) await parts.consoles.runLines(0, play.commands, t("lines from the link"));
-  /** @type {ReturnType<typeof attachLab> | null} */
+  /** @type {ReturnType<typeof import("./labs/lab-player.js").attachLab> | null} */
   let labPlayer = null;
   const labEl = document.getElementById("lab");
   if (lab && labEl) {
+    const { attachLab } = await labPlayerModule();
     labEl.hidden = false;
     labEl.closest(".workspace")?.classList.add("with-lab");
     labPlayer = attachLab(labEl, lab, parts);
@@ -662,11 +671,13 @@ async function boot() {
     workload: parts.workload,
     consoles: parts.consoles,
     views: parts.views,
-    delayQueue: parts.delayQueue,
     destroy: parts.destroy,
     lab: labPlayer,
     session: recorder,
   });
+  // The delay-queue lab's runner exists once its view is made (playground.js).
+  const mounted = parts;
+  Object.defineProperty(pageParts, "delayQueue", { get: () => mounted.delayQueue, enumerable: true, configurable: true });
   document.documentElement.dataset.boot = "ready";
 }
 

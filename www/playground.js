@@ -12,6 +12,14 @@
 //   .view-tabs    the tabs over the right panel
 // A view whose element is absent (or left out of `options.views`) is simply not mounted.
 //
+// The panel views but the sorted-set view (the page's first screen) load their modules the first
+// time their panel is shown (VIEW_MODULES, a dynamic import): a first screen without them does
+// not fetch them. What such a view shows from before it was opened — the expiry charts and
+// monitor, the evictions, the propagation stream — is kept from the start by its small tracker
+// (expiry-tracker.js and the like, in www/views/), which stands in for it in the loop until it is made and then hands
+// it its state. The panel the playground opens with, and `options.preload`, are made before the
+// returned promise resolves; `loadViews(names)` makes others ahead (a lab's).
+//
 // What belongs to the host stays with the host: reading the URL, where messages go (`notify`),
 // what the welcome lines say. Loading failures reject the returned promise with engine.js's
 // EngineLoadError; nothing here throws on user input.
@@ -19,20 +27,36 @@
 import { createEngine } from "./engine.js";
 import { describeError } from "./format.js";
 import { t } from "./i18n.js";
-import { createInitialState, createStore, isPanelView } from "./store.js";
+import { PANEL_VIEWS, createInitialState, createStore, isPanelView } from "./store.js";
 import { createLoop } from "./loop.js";
 import { createConsoles } from "./console/consoles.js";
 import { buildCompletionEntries } from "./console/completion.js";
 import { createClockView, formatClock } from "./views/clock-view.js";
 import { createKeyspaceView } from "./views/keyspace-view.js";
-import { createPersistenceView } from "./views/persistence-view.js";
 import { createZsetView } from "./views/zset-view.js";
-import { createExpiryView } from "./views/expiry-view.js";
-import { createEvictionView } from "./views/eviction-view.js";
+import { createExpiryTracker } from "./views/expiry-tracker.js";
+import { createEvictionTracker } from "./views/eviction-tracker.js";
+import { createPersistenceTracker } from "./views/persistence-tracker.js";
 import { createWorkloadDriver } from "./workload.js";
 import { createViewTabs } from "./views/view-tabs.js";
-import { createDelayQueueRunner } from "./labs/delay-queue-runner.js";
-import { createDelayQueueView } from "./views/delay-queue-view.js";
+
+/**
+ * The modules of the views made when their panel is first shown (literal paths: the single-file
+ * build and the npm package follow them; scripts/preload-list.mjs leaves them out).
+ */
+const VIEW_MODULES = {
+  expiry: () => import("./views/expiry-view.js"),
+  eviction: () => import("./views/eviction-view.js"),
+  persistence: () => import("./views/persistence-view.js"),
+  "delay-queue": () => Promise.all([import("./labs/delay-queue-runner.js"), import("./views/delay-queue-view.js")]),
+};
+
+/**
+ * Whether `name` is a view VIEW_MODULES loads.
+ * @param {string} name
+ * @returns {name is keyof typeof VIEW_MODULES}
+ */
+const isLazyView = (name) => Object.hasOwn(VIEW_MODULES, name);
 
 /** The parts a playground can show, by the id of their element. */
 export const PLAYGROUND_VIEWS = Object.freeze(["console", "clock", "keyspace", "zset", "expiry", "eviction", "delay-queue", "persistence"]);
@@ -99,6 +123,7 @@ function pageStorage() {
  * @param {number} options.seed          the engine's RNG seed
  * @param {number} options.startMs       the virtual clock's start, Unix ms
  * @param {string} [options.panelView]   the view the right-hand panel opens with (PANEL_VIEWS)
+ * @param {readonly string[]} [options.preload]  views to have made before the promise resolves (a widget's panels)
  * @param {readonly string[]|null} [options.views]  the parts to mount (PLAYGROUND_VIEWS); null: all the markup has
  * @param {boolean} [options.paused]     start with the clock paused
  * @param {boolean} [options.readOnly]   no typing in the consoles: lines come from `run(line)`
@@ -109,7 +134,8 @@ function pageStorage() {
  * @param {() => boolean | Promise<boolean>} [options.confirmReset]  asked before the clock bar's Reset discards the engine (default: yes)
  * @param {import("./loop").Visibility} [options.doc]
  *        what says whether the playground is out of sight (`hidden` + "visibilitychange")
- * Returns the parts: `{engine, store, loop, consoles, views, delayQueue, workload, run, reset, destroy}`.
+ * Returns the parts: `{engine, store, loop, consoles, views, panels, loadViews, delayQueue, workload, run, reset, destroy}`
+ * (`views` fills in as views are made; `delayQueue`, the lab's runner, once its view is).
  * @throws {import("./engine").EngineLoadError} when the engine cannot be loaded
  */
 export async function mountPlayground(root, options) {
@@ -118,6 +144,7 @@ export async function mountPlayground(root, options) {
     startMs,
     panelView = "zset",
     views = null,
+    preload = [],
     paused = false,
     readOnly = false,
     welcome = [],
@@ -131,6 +158,10 @@ export async function mountPlayground(root, options) {
   const find = (id) => (views === null || views.includes(id) ? root.getElementById(id) : null);
   const consoleEl = find("console") ?? root.getElementById("console");
   if (consoleEl === null) throw new Error("mountPlayground: the markup has no #console element");
+  // The first panel's modules come while the engine loads.
+  /** @param {string} name */
+  const hasElement = (name) => find(name) !== null;
+  const early = [panelView, ...preload].filter((v) => isLazyView(v) && hasElement(v)).map((v) => VIEW_MODULES[v]().catch(() => null));
 
   // Made below, in order; the engine's crash callbacks (and the clock bar's buttons) may run
   // before the later ones exist.
@@ -142,12 +173,18 @@ export async function mountPlayground(root, options) {
   let keyspaceView = null;
   /** @type {ReturnType<typeof createZsetView> | null} */
   let zsetView = null;
-  /** @type {ReturnType<typeof createExpiryView> | null} */
+  /** @type {ReturnType<typeof import("./views/expiry-view.js").createExpiryView> | null} */
   let expiryView = null;
-  /** @type {ReturnType<typeof createEvictionView> | null} */
+  /** @type {ReturnType<typeof import("./views/eviction-view.js").createEvictionView> | null} */
   let evictionView = null;
-  /** @type {ReturnType<typeof createPersistenceView> | null} */
+  /** @type {ReturnType<typeof import("./views/persistence-view.js").createPersistenceView> | null} */
   let persistenceView = null;
+  /** @type {ReturnType<typeof createExpiryTracker> | null} */
+  let expiryTracker = null;
+  /** @type {ReturnType<typeof createEvictionTracker> | null} */
+  let evictionTracker = null;
+  /** @type {ReturnType<typeof createPersistenceTracker> | null} */
+  let persistenceTracker = null;
   /** @type {ReturnType<typeof createLoop> | null} */
   let loop = null;
   let destroyed = false;
@@ -175,11 +212,12 @@ export async function mountPlayground(root, options) {
       consoleView?.printNote(t("(redisplay) the engine was restarted after an internal error; the keyspace is empty."));
       keyspaceView?.refresh();
       zsetView?.refresh();
-      expiryView?.refresh();
-      evictionView?.refresh();
+      refreshExpiry();
+      refreshEviction();
       loop?.redrawAll();
     },
   });
+  await Promise.all(early);
 
   const store = createStore(
     createInitialState({ seed, startMs, paused, panelView: isPanelView(panelView) ? panelView : "zset" }),
@@ -220,10 +258,23 @@ export async function mountPlayground(root, options) {
   function refreshViews() {
     keyspaceView?.refresh();
     zsetView?.refresh();
-    expiryView?.refresh();
-    evictionView?.refresh();
-    persistenceView?.refresh();
+    refreshExpiry();
+    refreshEviction();
+    if (persistenceView) persistenceView.refresh();
+    else persistenceTracker?.restart();
     loop?.wake();
+  }
+  // A view not made yet starts over in its tracker (as its refresh() would).
+  function refreshExpiry() {
+    if (expiryView) expiryView.refresh();
+    else expiryTracker?.restart();
+  }
+  function refreshEviction() {
+    if (evictionView) evictionView.refresh();
+    else if (evictionTracker) {
+      evictionTracker.restart();
+      workload.forget();
+    }
   }
   // The keyspace and sorted-set views read windowed snapshots through this, never the engine.
   const source = {
@@ -243,110 +294,82 @@ export async function mountPlayground(root, options) {
   const zsetEl = find("zset");
   if (zsetEl) zsetView = createZsetView(zsetEl, { source, store, invalidate });
   const expiryEl = find("expiry");
-  if (expiryEl) {
-    expiryView = createExpiryView(expiryEl, {
-      source,
-      store,
-      invalidate,
-      actions: {
-        configGet,
-        configSet(name, value) {
-          const r = engine.command(["CONFIG", "SET", name, value]);
-          // Say in the console what was run, so the control teaches the command.
-          consoleView?.printNote(t("(expiry view) {command} → {reply}", { command: `CONFIG SET ${name} ${value}`, reply: r.text.trim() }));
-          loop?.wake();
-          return { ok: r.reply?.type === "status", text: r.text };
-        },
-        populate({ db, count, prefix, minMs, maxMs, distribution }) {
-          const made = engine.populate(db, count, prefix, minMs, maxMs, distribution);
-          keyspaceView?.refresh();
-          loop?.wake();
-          return made;
-        },
-      },
-    });
-  }
+  /** @type {import("./views/expiry-view.js").ExpiryActions} */
+  const expiryActions = {
+    configGet,
+    configSet(name, value) {
+      const r = engine.command(["CONFIG", "SET", name, value]);
+      // Say in the console what was run, so the control teaches the command.
+      consoleView?.printNote(t("(expiry view) {command} → {reply}", { command: `CONFIG SET ${name} ${value}`, reply: r.text.trim() }));
+      loop?.wake();
+      return { ok: r.reply?.type === "status", text: r.text };
+    },
+    populate({ db, count, prefix, minMs, maxMs, distribution }) {
+      const made = engine.populate(db, count, prefix, minMs, maxMs, distribution);
+      keyspaceView?.refresh();
+      loop?.wake();
+      return made;
+    },
+  };
+  if (expiryEl) expiryTracker = createExpiryTracker({ source, configGet });
   const persistenceEl = find("persistence");
-  if (persistenceEl) persistenceView = createPersistenceView(persistenceEl, {
-      source,
-      invalidate,
-      link: {
-        setLatency: (ms) => engine.setLinkLatency(ms),
-        setDown: (down) => engine.setLinkDown(down),
-      },
-    });
+  if (persistenceEl) persistenceTracker = createPersistenceTracker();
   // Every frame, the consoles print what arrived without input (messages, late replies).
   const consolePoll = { update: () => consoles?.update() ?? false, draw() {} };
   const workload = createWorkloadDriver({ engine });
   const note = (text) => consoleView?.printNote(text);
   const evictionEl = find("eviction");
-  if (evictionEl) {
-    evictionView = createEvictionView(evictionEl, {
-      store,
-      invalidate,
-      actions: {
-        configGet,
-        configSet(name, value) {
-          const r = engine.command(["CONFIG", "SET", name, value]);
-          note(t("(eviction view) {command} → {reply}", { command: `CONFIG SET ${name} ${value}`, reply: r.text.trim() }));
-          loop?.wake();
-          return { ok: r.reply?.type === "status", text: r.text };
-        },
-        /** A command the view runs on the user's behalf (FLUSHALL), echoed in the console. */
-        run(args) {
-          const r = engine.command(args);
-          note(t("(eviction view) {command} → {reply}", { command: args.join(" "), reply: r.text.trim() }));
-          keyspaceView?.refresh();
-          loop?.wake();
-          return r;
-        },
-        info: (section) => engine.info(section),
-        note,
-        lruExperiment: (keys, samples, lruSeed) => engine.lruExperiment(keys, samples, lruSeed),
-        workload: {
-          start(spec, opts) {
-            const run = workload.start(spec, opts);
-            loop?.wake();
-            return run;
-          },
-          stop() {
-            workload.stop();
-            loop?.wake();
-          },
-          status: () => workload.status(),
-          compare({ spec, config }) {
-            const job = workload.compare({ spec, config, seed, startMs });
-            loop?.wake();
-            return job;
-          },
-          cancelCompare() {
-            workload.cancelCompare();
-            loop?.wake();
-          },
-          forget: () => workload.forget(),
-        },
+  /** @type {import("./views/eviction-view.js").EvictionActions} */
+  const evictionActions = {
+    configGet,
+    configSet(name, value) {
+      const r = engine.command(["CONFIG", "SET", name, value]);
+      note(t("(eviction view) {command} → {reply}", { command: `CONFIG SET ${name} ${value}`, reply: r.text.trim() }));
+      loop?.wake();
+      return { ok: r.reply?.type === "status", text: r.text };
+    },
+    /** A command the view runs on the user's behalf (FLUSHALL), echoed in the console. */
+    run(args) {
+      const r = engine.command(args);
+      note(t("(eviction view) {command} → {reply}", { command: args.join(" "), reply: r.text.trim() }));
+      keyspaceView?.refresh();
+      loop?.wake();
+      return r;
+    },
+    info: (section) => engine.info(section),
+    note,
+    lruExperiment: (keys, samples, lruSeed) => engine.lruExperiment(keys, samples, lruSeed),
+    workload: {
+      start(spec, opts) {
+        const run = workload.start(spec, opts);
+        loop?.wake();
+        return run;
       },
-    });
-  }
+      stop() {
+        workload.stop();
+        loop?.wake();
+      },
+      status: () => workload.status(),
+      compare({ spec, config }) {
+        const job = workload.compare({ spec, config, seed, startMs });
+        loop?.wake();
+        return job;
+      },
+      cancelCompare() {
+        workload.cancelCompare();
+        loop?.wake();
+      },
+      forget: () => workload.forget(),
+    },
+  };
+  if (evictionEl) evictionTracker = createEvictionTracker({ configGet, workloadStatus: () => workload.status(), store, invalidate });
   // The delay-queue lab runs simulated clients on engines of its own, on its own clock and
   // its own frames (labs/delay-queue-runner.js): the loop and the clock bar do not drive it.
-  /** @type {ReturnType<typeof createDelayQueueRunner> | null} */
+  /** @type {ReturnType<typeof import("./labs/delay-queue-runner.js").createDelayQueueRunner> | null} */
   let delayQueueRunner = null;
-  /** @type {ReturnType<typeof createDelayQueueView> | null} */
+  /** @type {ReturnType<typeof import("./views/delay-queue-view.js").createDelayQueueView> | null} */
   let delayQueueView = null;
   const delayQueueEl = find("delay-queue");
-  if (delayQueueEl) {
-    delayQueueRunner = createDelayQueueRunner({
-      doc,
-      labs: {
-        create: (config) => engine.createDelayQueueLab(config),
-        strategyName: (n) => engine.delayQueueStrategy(n).name,
-        strategyCode: (n) => engine.delayQueueStrategy(n).code,
-      },
-    });
-    // (any: the views are typed by their own module, www/views/, which is being rewritten.)
-    delayQueueView = createDelayQueueView(delayQueueEl, /** @type {any} */ ({ runner: delayQueueRunner, store }));
-  }
   // The first time its tab is shown, the lab is set up with the seeds' walkthrough, paused.
   let labOpened = false;
   /** @param {Readonly<import("./store").State>} s */
@@ -360,12 +383,121 @@ export async function mountPlayground(root, options) {
     }
   };
   store.subscribe(openLab);
+
+  // The views, those made on demand as they are made (the parts' `views`).
+  /**
+   * @type {{clock: typeof clockView, keyspace: typeof keyspaceView, zset: typeof zsetView,
+   *   expiry: ReturnType<typeof import("./views/expiry-view.js").createExpiryView> | null,
+   *   eviction: ReturnType<typeof import("./views/eviction-view.js").createEvictionView> | null,
+   *   delayQueue: ReturnType<typeof import("./views/delay-queue-view.js").createDelayQueueView> | null,
+   *   persistence: ReturnType<typeof import("./views/persistence-view.js").createPersistenceView> | null}}
+   */
+  const madeViews = {
+    clock: clockView,
+    keyspace: keyspaceView,
+    zset: zsetView,
+    expiry: expiryView,
+    eviction: evictionView,
+    delayQueue: delayQueueView,
+    persistence: persistenceView,
+  };
+  /** The panel views this playground has (their element is in the markup). */
+  const panels = PANEL_VIEWS.filter(hasElement);
+  /**
+   * Makes view `name` from its module (imported now, or already).
+   * @param {keyof typeof VIEW_MODULES} name
+   */
+  async function makeView(name) {
+    const loaded = await VIEW_MODULES[name]();
+    if (destroyed) return;
+    made.add(name);
+    if (name === "expiry" && expiryEl && expiryTracker) {
+      const m = /** @type {typeof import("./views/expiry-view.js")} */ (loaded);
+      expiryView = m.createExpiryView(expiryEl, { source, store, invalidate, tracker: expiryTracker, actions: expiryActions });
+      madeViews.expiry = expiryView;
+    } else if (name === "eviction" && evictionEl && evictionTracker) {
+      const m = /** @type {typeof import("./views/eviction-view.js")} */ (loaded);
+      evictionView = m.createEvictionView(evictionEl, { store, invalidate, tracker: evictionTracker, actions: evictionActions });
+      madeViews.eviction = evictionView;
+    } else if (name === "persistence" && persistenceEl && persistenceTracker) {
+      const m = /** @type {typeof import("./views/persistence-view.js")} */ (loaded);
+      persistenceView = m.createPersistenceView(persistenceEl, {
+        source,
+        invalidate,
+        tracker: persistenceTracker,
+        link: {
+          setLatency: (ms) => engine.setLinkLatency(ms),
+          setDown: (down) => engine.setLinkDown(down),
+        },
+      });
+      madeViews.persistence = persistenceView;
+    } else if (name === "delay-queue" && delayQueueEl) {
+      const [runnerModule, viewModule] = /** @type {[typeof import("./labs/delay-queue-runner.js"), typeof import("./views/delay-queue-view.js")]} */ (loaded);
+      delayQueueRunner = runnerModule.createDelayQueueRunner({
+        doc,
+        labs: {
+          create: (config) => engine.createDelayQueueLab(config),
+          strategyName: (n) => engine.delayQueueStrategy(n).name,
+          strategyCode: (n) => engine.delayQueueStrategy(n).code,
+        },
+      });
+      // (any: the views are typed by their own module, www/views/, which is being rewritten.)
+      delayQueueView = viewModule.createDelayQueueView(delayQueueEl, /** @type {any} */ ({ runner: delayQueueRunner, store }));
+      madeViews.delayQueue = delayQueueView;
+      openLab(store.get());
+    }
+    loop?.wake();
+  }
+  /** @type {Map<string, Promise<void>>} */
+  const making = new Map();
+  /** @type {Set<string>} the views made so far */
+  const made = new Set();
+  /**
+   * Makes the views named (those this playground has and has not made yet); resolves once they
+   * are made. A module that cannot be loaded is said, and tried again the next time.
+   * @param {readonly string[]} names
+   */
+  function loadViews(names) {
+    const waits = [];
+    for (const name of names) {
+      if (!isLazyView(name) || !hasElement(name)) continue;
+      let p = making.get(name);
+      if (!p) {
+        p = makeView(name).catch((err) => {
+          making.delete(name);
+          console.error(`redisplay: the ${name} view could not be loaded`, err);
+          notify(t("This view could not be loaded ({error}). Open its tab again to try once more.", { error: describeError(err) }), "error");
+        });
+        making.set(name, p);
+      }
+      waits.push(p);
+    }
+    return Promise.all(waits).then(() => {});
+  }
+  // A panel is made when it is first shown (a tab, a lab's step, a link).
+  store.subscribe((s) => {
+    void loadViews([s.panelView]);
+  });
   /** @type {import("./loop").LoopView[]} */
   const loopViews = [];
-  for (const view of [clockView, keyspaceView, zsetView, expiryView, evictionView, persistenceView, consolePoll]) if (view) loopViews.push(view);
+  // A view made on demand is driven through its tracker until it exists, then itself.
+  /**
+   * @param {() => import("./loop").LoopView} current
+   * @returns {import("./loop").LoopView}
+   */
+  const onDemand = (current) => ({
+    update: (events, s) => current().update(events, s),
+    draw: (s) => current().draw(s),
+    animating: () => current().animating?.() ?? false,
+  });
+  const expiryLoopView = expiryTracker && onDemand(() => expiryView ?? /** @type {import("./loop").LoopView} */ (expiryTracker));
+  const evictionLoopView = evictionTracker && onDemand(() => evictionView ?? /** @type {import("./loop").LoopView} */ (evictionTracker));
+  const persistenceLoopView = persistenceTracker && onDemand(() => persistenceView ?? /** @type {import("./loop").LoopView} */ (persistenceTracker));
+  for (const view of [clockView, keyspaceView, zsetView, expiryLoopView, evictionLoopView, persistenceLoopView, consolePoll]) if (view) loopViews.push(view);
   loop = createLoop({ engine, store, driver: workload, views: loopViews, doc });
   const tablist = root.querySelector(".view-tabs");
-  if (tablist instanceof HTMLElement) createViewTabs(tablist, store);
+  // A panel whose view is still coming stays out of sight until it is made.
+  if (tablist instanceof HTMLElement) createViewTabs(tablist, store, { ready: (v) => (isLazyView(v) && hasElement(v) && !made.has(v) ? loadViews([v]) : null) });
   // Clicking a sorted set in the keyspace list shows it: bring its view forward.
   keyspaceEl?.addEventListener("click", (event) => {
     if (zsetView && event.target instanceof Element && event.target.closest('.keyspace-row[data-type="zset"]')) {
@@ -377,7 +509,7 @@ export async function mountPlayground(root, options) {
   consoles = createConsoles(consoleEl, {
     engine,
     onRun(result, line, n) {
-      evictionView?.noteReply(result.reply, line);
+      evictionTracker?.noteReply(result.reply, line);
       loop.wake(); // the line may have changed the clock or produced events
       onRun(result, line, n);
     },
@@ -389,9 +521,10 @@ export async function mountPlayground(root, options) {
   consoleView = consoles.primary;
 
   loop.start();
-  expiryView?.start();
-  evictionView?.start();
-  openLab(store.get());
+  expiryTracker?.start();
+  evictionTracker?.readConfig();
+  loop.wake();
+  await loadViews([store.get().panelView, ...preload]);
 
   const parts = {
     engine,
@@ -399,8 +532,13 @@ export async function mountPlayground(root, options) {
     loop,
     consoles,
     workload,
-    views: { clock: clockView, keyspace: keyspaceView, zset: zsetView, expiry: expiryView, eviction: evictionView, delayQueue: delayQueueView, persistence: persistenceView },
-    delayQueue: delayQueueRunner,
+    views: madeViews,
+    panels,
+    loadViews,
+    /** The delay-queue lab's runner, once its view is made (null before). */
+    get delayQueue() {
+      return delayQueueRunner;
+    },
     /** Runs a line on console `n` as if it had been typed there and sent with Enter. */
     run(line, n = 0) {
       if (!destroyed) consoles.submitOn(n, line);

@@ -50,8 +50,14 @@ export interface PlaygroundParts {
   };
   loop: { wake(): void; advanceBy(ms: number): void; stop(): void };
   consoles: unknown;
+  /** The views, by name; those made on demand (expiry, eviction, persistence, delayQueue) are null until their panel is first shown. */
   views: Record<string, unknown>;
-  delayQueue: unknown;
+  /** The panel views this playground has (their element is in its markup). */
+  panels: readonly string[];
+  /** Makes the named views now (their modules imported); resolves once they are made. */
+  loadViews(names: readonly string[]): Promise<void>;
+  /** The delay-queue lab's runner, once its view is made (null before). */
+  readonly delayQueue: unknown;
   /** Runs a line on console `n` (default 0) as if typed there and sent with Enter. */
   run(line: string, n?: number): void;
   /** A fresh engine with the same seed and start time. */

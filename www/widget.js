@@ -349,6 +349,8 @@ export class RedisPlaygroundElement extends HTMLElement {
         startMs: config.startMs,
         views: config.views,
         panelView: ui.panels[0] ?? "zset",
+        // A widget shows few views: all made before it starts (none appears later than today).
+        preload: ui.panels,
         paused: config.paused,
         readOnly: config.readOnly,
         doc: this.#visibility,

@@ -641,9 +641,8 @@ export function attachLab(labEl, lab, parts) {
     lab,
     consoles: parts.consoles,
     showView(view, focusKey) {
-      const views = /** @type {Record<string, unknown>} */ (parts.views);
-      const hasView = views[view === "delay-queue" ? "delayQueue" : view];
-      if (hasView) parts.store.set({ panelView: view });
+      // A panel this playground has comes forward (its view made if need be: playground.js).
+      if (parts.panels.includes(/** @type {any} */ (view))) parts.store.set({ panelView: view });
       if (focusKey) parts.store.set({ selectedDb: 0, selectedKey: focusKey });
     },
     runSim: (kind, simConfig) => parts.engine.runLabSim(kind, simConfig),
@@ -653,9 +652,9 @@ export function attachLab(labEl, lab, parts) {
       if (typeof link.down === "boolean") parts.engine.setLinkDown(link.down);
       parts.loop.wake();
     },
-    showDelayQueue: parts.delayQueue
+    showDelayQueue: parts.panels.includes("delay-queue")
       ? (simConfig) => {
-          parts.delayQueue?.run({ config: simConfig, compareStrategy: null }, { play: false });
+          void parts.loadViews(["delay-queue"]).then(() => parts.delayQueue?.run({ config: simConfig, compareStrategy: null }, { play: false }));
         }
       : null,
   });

@@ -19,7 +19,9 @@
 //
 // Like every view it gets events from the loop and reads through main.js's `actions`; INFO is
 // read only when something changed and, while the clock plays, at most every PLAYING_EVERY_MS,
-// as are the heavier redraws. Hidden, it keeps the events and draws nothing.
+// as are the heavier redraws. Hidden, it keeps the events and draws nothing: what it keeps lives
+// in eviction-tracker.js, which the page makes at the start (this module is imported when the
+// panel is first shown).
 //
 // The parts: eviction-model.js decides (pure), eviction-renderer.js and the components draw;
 // this file reads INFO and the workload's status and wires everything to the loop.
@@ -57,13 +59,14 @@ export { MAX_KEPT, MAX_RUNS, PLAYING_EVERY_MS } from "./eviction-model.js";
  * @param {{get(): StoreState}} deps.store
  * @param {EvictionActions} deps.actions
  * @param {() => void} deps.invalidate  asks the loop for a frame
+ * @param {import("./eviction-tracker.js").EvictionTracker} deps.tracker  what the page kept from the start (eviction-tracker.js)
  * @param {() => number} [deps.now]     real time in ms
  */
-export function createEvictionView(root, { store, actions, invalidate, now = () => performance.now() }) {
+export function createEvictionView(root, { store, actions, invalidate, tracker, now = () => performance.now() }) {
   const dom = render.createEvictionDom(root);
   /** @type {import("./eviction-renderer.js").EvictionUi} */
   const ui = { shownKey: "", runEnded: null };
-  let state = model.initialState();
+  const tk = tracker;
   /** @type {Set<Part>} */
   let plan = new Set();
   let pending = false;
@@ -71,7 +74,7 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
 
   /** @param {(s: EvictionState) => EvictionState} fn */
   function act(fn) {
-    state = fn(state);
+    tk.state = fn(tk.state);
     invalidate();
   }
 
@@ -82,16 +85,16 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
       readConfig();
       act((s) => model.touch({ ...s, memStale: true }, "controls"));
     },
-    suggest: () => (state.memory ? model.suggestMaxmemory(state.memory) : null),
+    suggest: () => (tk.state.memory ? model.suggestMaxmemory(tk.state.memory) : null),
   });
 
   const workloadControls = createWorkloadControls(dom.workloadBox, {
     start(spec) {
       const s = /** @type {{flush: boolean, requests: number}} */ (spec);
       if (s.flush) actions.run(["FLUSHALL"]);
-      const label = `${state.config.policy ?? "?"} · ${describeSpec(spec)}`;
+      const label = `${tk.state.config.policy ?? "?"} · ${describeSpec(spec)}`;
       const run = actions.workload.start(spec, { label });
-      const said = model.runStarted(s, label, run.startMs, state.config.maxmemory);
+      const said = model.runStarted(s, label, run.startMs, tk.state.config.maxmemory);
       actions.note(said.note);
       workloadControls.say(said.message, said.kind);
       act((st) => model.touch(st, "workload"));
@@ -102,7 +105,7 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
     },
     compare(spec) {
       const s = /** @type {{requests: number}} */ (spec);
-      const request = model.compareRequest(s, describeSpec(spec), state.config.maxmemory, actions.configGet);
+      const request = model.compareRequest(s, describeSpec(spec), tk.state.config.maxmemory, actions.configGet);
       if (request === null) {
         workloadControls.say(t("Set maxmemory first: the comparison gives every engine this page's maxmemory and samples."), "error");
         return;
@@ -125,26 +128,20 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
   const lruFigure = createLruFigure(dom.lruBox, { lruExperiment: actions.lruExperiment, now, done: () => act((s) => model.touch(s, "lru")) });
   const ratioChart = createHitRatioChart(dom.ratioBox, () => act((s) => model.touch(s, "ratio")));
 
-  function readConfig() {
-    state = model.configRead(state, {
-      maxmemory: actions.configGet("maxmemory"),
-      policy: actions.configGet("maxmemory-policy"),
-      samples: actions.configGet("maxmemory-samples"),
-    });
-  }
+  const readConfig = () => tk.readConfig();
 
   /** @type {Record<Part, () => void>} */
   const DRAWERS = {
-    head: () => render.drawHead(dom, state),
-    gauge: () => render.drawGauge(dom, state, memoryControls),
-    controls: () => render.drawControls(state, memoryControls),
-    callouts: () => render.drawCallouts(dom, state, store.get().clock.unreadableDrains ?? 0),
-    detail: () => render.drawDetail(dom, state, ui),
-    workload: () => render.drawWorkload(dom, state, ui, workloadControls, store.get().paused),
-    ratio: () => ratioChart.draw(state.runs),
+    head: () => render.drawHead(dom, tk.state),
+    gauge: () => render.drawGauge(dom, tk.state, memoryControls),
+    controls: () => render.drawControls(tk.state, memoryControls),
+    callouts: () => render.drawCallouts(dom, tk.state, store.get().clock.unreadableDrains ?? 0),
+    detail: () => render.drawDetail(dom, tk.state, ui),
+    workload: () => render.drawWorkload(dom, tk.state, ui, workloadControls, store.get().paused),
+    ratio: () => ratioChart.draw(tk.state.runs),
     compare: () => {
-      if (state.compareStatus) state = { ...state, compareSeenResults: state.compareStatus.results.length };
-      render.drawCompare(dom, state, workloadControls);
+      if (tk.state.compareStatus) tk.state = { ...tk.state, compareSeenResults: tk.state.compareStatus.results.length };
+      render.drawCompare(dom, tk.state, workloadControls);
     },
     lru: () => lruFigure.draw(),
   };
@@ -155,46 +152,43 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
      * @param {StoreState} store
      */
     update(events, store) {
-      const begun = model.beginFrame(state, store);
-      state = model.reduceEvents(begun.state, events);
-      state = model.noteUnreadable(state, store.clock.unreadableDrains ?? 0);
-      state = model.followRuns(state, actions.workload.status(), store.clock.now);
+      const begun = tk.follow(events, store);
       plan = new Set();
       pending = false;
-      if (state.visible) {
+      if (tk.state.visible) {
         if (begun.becameVisible) {
-          const first = !state.everVisible;
-          state = model.showAll(state);
+          const first = !tk.state.everVisible;
+          tk.state = model.showAll(tk.state);
           ui.shownKey = "";
           if (first) lruFigure.run();
         }
         // While a run is live its own INFO readings stand in for ours (see workload.js).
-        const run = state.runStatus;
-        if (run && !run.done) state = model.useRunMemory(state, run.memory);
-        else if (model.memoryDue(state, now())) state = model.acceptMemory(state, model.memoryFromInfo(actions.info("memory stats keyspace"), state.config.policy), now());
-        ({ plan, pending } = model.planFrame(state, now()));
+        const run = tk.state.runStatus;
+        if (run && !run.done) tk.state = model.useRunMemory(tk.state, run.memory);
+        else if (model.memoryDue(tk.state, now())) tk.state = model.acceptMemory(tk.state, model.memoryFromInfo(actions.info("memory stats keyspace"), tk.state.config.policy), now());
+        ({ plan, pending } = model.planFrame(tk.state, now()));
       }
-      return state.visible && plan.size > 0;
+      return tk.state.visible && plan.size > 0;
     },
 
     draw() {
-      if (!state.visible) return;
+      if (!tk.state.visible) return;
       draws += 1;
-      if (plan.size === 0) ({ plan, pending } = model.planFrame(state, now()));
+      if (plan.size === 0) ({ plan, pending } = model.planFrame(tk.state, now()));
       const t = now();
       for (const part of model.PARTS) {
         if (!plan.has(part)) continue;
-        state = model.drawn(state, part, t);
+        tk.state = model.drawn(tk.state, part, t);
         DRAWERS[part]();
       }
       plan = new Set();
       root.dataset.draws = String(draws);
-      root.dataset.memReads = String(state.memReads);
+      root.dataset.memReads = String(tk.state.memReads);
     },
 
     /** A throttled part waits for its turn, or memory must be read again. */
     animating() {
-      return state.visible && pending;
+      return tk.state.visible && pending;
     },
 
     /**
@@ -203,30 +197,21 @@ export function createEvictionView(root, { store, actions, invalidate, now = () 
      * @param {string} line
      */
     noteReply(reply, line) {
-      const before = state;
-      state = model.noteReply(state, reply, line, store.get().clock.now);
-      if (state.oom !== before.oom) invalidate();
+      tk.noteReply(reply, line);
     },
 
     /** Start over (after an engine reset or recovery). */
     refresh() {
-      state = model.restart(state);
+      tk.restart();
       ui.shownKey = "";
       actions.workload.forget();
       memoryControls.forget();
-      readConfig();
       invalidate();
     },
 
     /** What the view shows, as data (tests, devtools). */
     debug() {
-      return { ...model.debugOf(state), lruResults: lruFigure.results() };
-    },
-
-    /** Reads the engine's config (once the engine is up). */
-    start() {
-      readConfig();
-      invalidate();
+      return { ...model.debugOf(tk.state), lruResults: lruFigure.results() };
     },
   };
 }

@@ -16,6 +16,10 @@
 //     when active expiry falls behind (expiry-monitor.js, expiry-monitor-model.js);
 //   - controls for hz, active-expire-effort, the algorithm, and a populate form (expiry-controls.js).
 //
+// What it must remember while its panel is hidden — or before this module is even loaded (the
+// page imports it when the panel is first shown) — lives in expiry-tracker.js, which the page
+// makes at the start: the model's state, the charts' history, the monitor's scrapes.
+//
 // Like every view it gets events and reads snapshots through main.js's read-only `source`; its
 // buttons call `actions`. The expires field is O(keys with a TTL) to read, so it is read only
 // when something changed, and while the clock plays no more often than its own cost allows
@@ -28,7 +32,7 @@
 import { number } from "../format.js";
 import { t } from "../i18n.js";
 import { createFieldPanel } from "./expiry-field-panel.js";
-import { createExpiryCharts, createExpiryHistory } from "./expiry-charts.js";
+import { createExpiryCharts } from "./expiry-charts.js";
 import { createExpiryControls } from "./expiry-controls.js";
 import { createExpiryDom, drawBuckets, drawCallouts, drawSummary, drawTick } from "./expiry-renderer.js";
 import * as model from "./expiry-model.js";
@@ -63,12 +67,13 @@ export { WINDOW_BUCKETS } from "./expiry-model.js";
  * @param {{get(): object}} deps.store
  * @param {ExpiryActions} deps.actions
  * @param {() => void} deps.invalidate  asks the loop for a frame
+ * @param {import("./expiry-tracker.js").ExpiryTracker} deps.tracker  what the page kept from the start (expiry-tracker.js)
  * @param {() => number} [deps.now]     real time in ms
  */
-export function createExpiryView(root, { source, actions, invalidate, now = () => performance.now() }) {
+export function createExpiryView(root, { source, actions, invalidate, tracker, now = () => performance.now() }) {
   const dom = createExpiryDom(root);
-  const history = createExpiryHistory();
-  let state = model.initialState(source.currentDb());
+  const tk = tracker;
+  const history = tk.history;
   /** @type {Set<Part>} what this frame will draw */
   let plan = new Set();
   let pending = false; // something throttled is waiting for its turn
@@ -89,18 +94,14 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
 
   /** @param {Part} part */
   function touch(part) {
-    state = model.touch(state, part);
+    tk.state = model.touch(tk.state, part);
     invalidate();
   }
 
   const charts = createExpiryCharts(dom.chartsGrid, () => touch("charts"));
   // The monitor: INFO scraped on the virtual clock, and the alert rule on it.
-  /** @type {import("./expiry-monitor-model.js").MonitorSample[]} */
-  let samples = [];
   /** @type {import("./expiry-monitor-model.js").AlertRule} */
   let rule = { ...monitorModel.DEFAULT_RULE };
-  /** @type {number | null} expired_stale_perc as the latest cycle seen left it */
-  let staleSeen = null;
   const monitor = createExpiryMonitor(dom.monitorBox, {
     rule,
     ruleChanged(r) {
@@ -110,22 +111,6 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
     resized: () => touch("charts"),
   });
 
-  /**
-   * Scrapes INFO when the clock crossed a scrape interval (after this frame's events, which fill
-   * in the scrapes between the previous frame and this one).
-   * @param {readonly EngineEvent[]} events
-   * @param {number} clockNow
-   */
-  function scrape(events, clockNow) {
-    const activity = monitorModel.activityOf(events);
-    const before = staleSeen;
-    for (const a of activity) if (a.stalePerc !== null) staleSeen = a.stalePerc;
-    if (!source.info || !monitorModel.scrapeDue(samples, clockNow)) return false;
-    const end = monitorModel.sampleFromInfo(source.info("stats keyspace"), clockNow);
-    const prev = samples[samples.length - 1] ?? null;
-    for (const s of monitorModel.scrapesBetween(prev, end, activity, { staleBefore: before })) samples = monitorModel.addSample(samples, s);
-    return true;
-  }
   const controls = createExpiryControls(dom.controlsBox, {
     config(name, value) {
       const r = actions.configSet(name, value);
@@ -137,33 +122,33 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
       runPopulate({ ...p, label: `${p.prefix}0 … ${p.prefix}${p.count - 1}` });
     },
     longLived() {
-      const batch = model.longLivedBatch(state);
-      state = batch.state;
+      const batch = model.longLivedBatch(tk.state);
+      tk.state = batch.state;
       runPopulate(batch.spec);
     },
   });
   const fieldPanel = createFieldPanel(dom.fieldBox, {
     resized(cellsChanged) {
-      if (cellsChanged) state = { ...state, fieldStale: true };
+      if (cellsChanged) tk.state = { ...tk.state, fieldStale: true };
       touch("field");
     },
     pick(bucket) {
-      state = model.pin(state, bucket);
+      tk.state = model.pin(tk.state, bucket);
       invalidate();
     },
   });
   dom.spanSelect.addEventListener("change", () => {
-    state = { ...state, spanMs: Number(dom.spanSelect.value) };
+    tk.state = { ...tk.state, spanMs: Number(dom.spanSelect.value) };
     touch("charts");
   });
   dom.follow.addEventListener("click", () => {
-    state = model.pin(state, null);
+    tk.state = model.pin(tk.state, null);
     invalidate();
   });
 
   /** @param {import("./expiry-forms.js").PopulateSpec & {label: string}} p */
   function runPopulate(p) {
-    const target = state.db;
+    const target = tk.state.db;
     controls.busy(true);
     controls.say(t("Creating {n} keys in db {db}…", { n: number(p.count), db: target }), "info");
     // Let the message paint before the engine works (a million keys take a few seconds).
@@ -173,40 +158,20 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
       const ms = now() - t0;
       controls.busy(false);
       controls.say(model.populateMessage(p, target, made, ms), made > 0 ? "ok" : "error");
-      state = model.keysAdded(state);
+      tk.state = model.keysAdded(tk.state);
       sampleLevels();
       invalidate();
     }, 30);
   }
 
-  function readConfig() {
-    state = model.configRead(state, {
-      hz: actions.configGet("hz"),
-      effort: actions.configGet("active-expire-effort"),
-      algorithm: actions.configGet("playground-expire-algorithm"),
-    });
-  }
-
-  function sampleLevels() {
-    state = model.levelsRead(state, source.keyspace(state.db, 0, 0), history);
-  }
+  const readConfig = () => tk.readConfig();
+  const sampleLevels = () => tk.sampleLevels();
 
   function readField() {
     const t0 = now();
-    const field = source.expireField(state.db, fieldPanel.cellsWanted());
+    const field = source.expireField(tk.state.db, fieldPanel.cellsWanted());
     const costMs = now() - t0;
-    state = model.acceptField(state, field, { costMs, readAt: now(), history });
-  }
-
-  /**
-   * @param {readonly EngineEvent[]} events
-   * @param {StoreState} store
-   */
-  function handleEvents(events, store) {
-    const r = model.reduceEvents(state, events, { history, currentDb: source.currentDb(), frameTicks: store.clock.frameTicks });
-    state = r.state;
-    if (r.changed) sampleLevels();
-    return r.changed;
+    tk.state = model.acceptField(tk.state, field, { costMs, readAt: now(), history });
   }
 
   /**
@@ -216,34 +181,34 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
    * @param {number} frameTicks
    */
   function prepareVisible(changed, frameTicks) {
-    if (model.fieldDue(state, now())) timed("field", readField);
-    state = model.markDue(state, history.version());
-    const start = model.snapshotStart(state, changed, frameTicks);
-    if (start !== null) state = model.acceptSnapshot(state, start, source.expireBuckets(state.db, start, model.WINDOW_BUCKETS));
-    else if (changed) state = { ...state, snapshotFresh: false };
-    ({ plan, pending } = model.planFrame(state, now()));
+    if (model.fieldDue(tk.state, now())) timed("field", readField);
+    tk.state = model.markDue(tk.state, history.version());
+    const start = model.snapshotStart(tk.state, changed, frameTicks);
+    if (start !== null) tk.state = model.acceptSnapshot(tk.state, start, source.expireBuckets(tk.state.db, start, model.WINDOW_BUCKETS));
+    else if (changed) tk.state = { ...tk.state, snapshotFresh: false };
+    ({ plan, pending } = model.planFrame(tk.state, now()));
   }
 
   /** @type {Record<Part, () => void>} */
   const DRAWERS = {
-    controls: () => controls.setValues(state.config),
-    head: () => drawSummary(dom, state, history.latest("volatile")?.[1] ?? 0),
-    callouts: () => drawCallouts(dom, state),
-    field: () => timed("canvas", () => fieldPanel.draw(state)),
-    tick: () => timed("tick", () => drawTick(dom, state)),
+    controls: () => controls.setValues(tk.state.config),
+    head: () => drawSummary(dom, tk.state, history.latest("volatile")?.[1] ?? 0),
+    callouts: () => drawCallouts(dom, tk.state),
+    field: () => timed("canvas", () => fieldPanel.draw(tk.state)),
+    tick: () => timed("tick", () => drawTick(dom, tk.state)),
     buckets: () =>
       timed("buckets", () => {
-        if (state.bucketsWanted) {
-          const w = model.windowFor(state);
-          state = model.acceptBuckets(state, source.expireBuckets(w.db, w.start, w.count));
+        if (tk.state.bucketsWanted) {
+          const w = model.windowFor(tk.state);
+          tk.state = model.acceptBuckets(tk.state, source.expireBuckets(w.db, w.start, w.count));
         }
-        drawBuckets(dom, state);
+        drawBuckets(dom, tk.state);
       }),
     charts: () =>
       timed("charts", () => {
-        state = model.chartsShown(state, history.version());
-        charts.draw(history, { now: state.clockNow, spanMs: state.spanMs, budgetPercent: model.budgetPercent(state.config) });
-        monitor.draw(samples, monitorModel.evaluateAlert(samples, rule, state.clockNow), { now: state.clockNow, spanMs: state.spanMs, rule });
+        tk.state = model.chartsShown(tk.state, history.version());
+        charts.draw(history, { now: tk.state.clockNow, spanMs: tk.state.spanMs, budgetPercent: model.budgetPercent(tk.state.config) });
+        monitor.draw(tk.samples, monitorModel.evaluateAlert(tk.samples, rule, tk.state.clockNow), { now: tk.state.clockNow, spanMs: tk.state.spanMs, rule });
       }),
   };
 
@@ -254,38 +219,33 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
      */
     update(events, store) {
       const t0 = now();
-      const begun = model.beginFrame(state, store);
-      state = begun.state;
-      let changed = false;
-      if (events.length > 0) timed("events", () => (changed = handleEvents(events, store)));
-      if (scrape(events, store.clock.now)) state = model.touch(state, "charts");
-      state = model.noteDropped(state, store.clock.droppedEvents);
-      if (!changed) state = model.settleSnapshot(state, events);
+      const begun = tk.follow(events, store);
+      const changed = begun.changed;
       plan = new Set();
       pending = false;
-      if (state.visible) {
-        if (begun.becameVisible) state = model.showAll(state);
+      if (tk.state.visible) {
+        if (begun.becameVisible) tk.state = model.showAll(tk.state);
         prepareVisible(changed, store.clock.frameTicks);
       } else {
-        state = { ...state, snapshotFresh: false };
+        tk.state = { ...tk.state, snapshotFresh: false };
       }
       workMs = now() - t0;
-      return state.visible && plan.size > 0;
+      return tk.state.visible && plan.size > 0;
     },
 
     draw() {
-      if (!state.visible) return;
+      if (!tk.state.visible) return;
       const t0 = now();
       draws += 1;
-      if (plan.size === 0) ({ plan, pending } = model.planFrame(state, now())); // a forced redraw
+      if (plan.size === 0) ({ plan, pending } = model.planFrame(tk.state, now())); // a forced redraw
       const at = now();
       for (const part of model.PARTS) {
         if (!plan.has(part)) continue;
-        state = model.drawn(state, part, at);
+        tk.state = model.drawn(tk.state, part, at);
         DRAWERS[part]();
       }
       plan = new Set();
-      Object.assign(root.dataset, model.datasetOf(state));
+      Object.assign(root.dataset, model.datasetOf(tk.state));
       root.dataset.draws = String(draws);
       workMs += now() - t0;
       root.dataset.workMs = workMs.toFixed(2);
@@ -293,23 +253,19 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
 
     /** True while a throttled part still waits for its turn (the loop keeps running frames). */
     animating() {
-      return state.visible && pending;
+      return tk.state.visible && pending;
     },
 
     /** Start over (after an engine reset or recovery): no history, the engine's config. */
     refresh() {
-      history.clear();
-      samples = [];
-      staleSeen = null;
-      state = model.restart(state, source.currentDb());
+      tk.restart();
       controls.forget();
-      readConfig();
       invalidate();
     },
 
     /** What the view currently shows, as data (tests, devtools). */
     debug() {
-      const { db, tick, cursor, field, display, sweeps, config, fieldReads } = state;
+      const { db, tick, cursor, field, display, sweeps, config, fieldReads } = tk.state;
       return {
         db,
         tick,
@@ -318,16 +274,9 @@ export function createExpiryView(root, { source, actions, invalidate, now = () =
         display: display && { ...display, buckets: display.buckets.length },
         sweeps,
         config: { ...config },
-        timings: { ...timings },
+        timings: { ...timings, events: tk.eventsMs },
         fieldReads,
       };
-    },
-
-    /** Reads the engine's config for the controls (once the engine is up). */
-    start() {
-      readConfig();
-      sampleLevels();
-      invalidate();
     },
   };
 }

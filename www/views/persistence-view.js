@@ -14,7 +14,9 @@
 // it, and the chunks on the wire newest first (the handshake, the RDB payload, the command
 // stream; in flight, arrived or lost with a cut).
 //
-// persistence-model.js and replica-model.js decide (pure); this file draws.
+// persistence-model.js and replica-model.js decide (pure); this file draws. The stream's rows are
+// kept by persistence-tracker.js, which the page makes at the start (this module is imported
+// when the panel is first shown).
 
 import { el, setText } from "../dom.js";
 import { t } from "../i18n.js";
@@ -105,9 +107,10 @@ function part(className, label, title, hintClass, hint) {
  * @param {{persistence(): PersistenceSnapshot | null, replication?: () => ReplicationSnapshot | null}} deps.source
  * @param {() => void} deps.invalidate
  * @param {{setLatency(ms: number): void, setDown(down: boolean): void}} [deps.link]  the link's controls
+ * @param {import("./persistence-tracker.js").PersistenceTracker} deps.tracker  the stream kept from the start (persistence-tracker.js)
  * @param {() => number} [deps.now]  real time in ms (tests may pin it)
  */
-export function createPersistenceView(root, { source, invalidate, link, now = () => performance.now() }) {
+export function createPersistenceView(root, { source, invalidate, link, tracker, now = () => performance.now() }) {
   root.replaceChildren();
   const head = el("div", "persistence-head");
   const title = el("h2", "panel-title", t("Persistence: the files and the propagation stream"));
@@ -190,7 +193,7 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
 
   root.append(head, filesBox, replicaBox, streamBox);
 
-  let state = model.initialState();
+  const tk = tracker;
   let rowsDirty = true;
   let filesDirty = true;
   let lastSnapshotAt = -Infinity;
@@ -300,14 +303,14 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
   }
 
   function drawRows() {
-    const shown = state.rows.slice(-ROWS_SHOWN).reverse();
+    const shown = tk.state.rows.slice(-ROWS_SHOWN).reverse();
     list.replaceChildren(...shown.map(rowNode));
-    list.start = state.total;
-    empty.hidden = state.total > 0;
-    const hidden = state.total - shown.length;
+    list.start = tk.state.total;
+    empty.hidden = tk.state.total > 0;
+    const hidden = tk.state.total - shown.length;
     more.hidden = hidden === 0;
     setText(more, hidden > 0 ? t("{n} older writes not shown.", { n: hidden }) : "");
-    root.dataset.rows = String(state.total);
+    root.dataset.rows = String(tk.state.total);
   }
 
   return {
@@ -317,9 +320,7 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
      * @returns {boolean} whether a draw is due (never while another view is shown)
      */
     update(events, store) {
-      const r = model.applyEvents(state, events);
-      state = r.state;
-      if (r.changed) rowsDirty = true;
+      if (tk.follow(events)) rowsDirty = true;
       // Sizes change with any write (the AOF), a save, a config change, a child's progress.
       if (events.some((e) => e.kind === "propagated" || e.kind === "command" || e.kind === "config" || e.kind === "cron")) filesDirty = true;
       const visible = store.panelView === "persistence";
@@ -346,7 +347,7 @@ export function createPersistenceView(root, { source, invalidate, link, now = ()
     },
     /** Everything read again (after a reset or a restart). */
     refresh() {
-      state = model.initialState();
+      tk.restart();
       rowsDirty = true;
       filesDirty = true;
       lastSnapshotAt = -Infinity;

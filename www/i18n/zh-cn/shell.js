@@ -234,6 +234,7 @@ export const SHELL = {
   "(expiry view) {command} → {reply}": "（过期视图）{command} → {reply}",
   "(eviction view) {command} → {reply}": "（内存淘汰视图）{command} → {reply}",
   "The delay-queue lab could not start: {why}": "延时队列实验无法启动：{why}",
+  "This view could not be loaded ({error}). Open its tab again to try once more.": "这个视图无法加载（{error}）。请再次打开它的标签页重试。",
   "the playground was closed": "演练场已关闭",
   // engine.js, engine/*.js
   "The engine inlined in this file is not valid WebAssembly ({error}); the file may be damaged.": "这个文件内嵌的引擎不是有效的 WebAssembly（{error}）；文件可能已损坏。",
