@@ -37,6 +37,10 @@ pub struct Db {
     /// Keys whose value was stored as an EXEC's argument object (`RObj::exec_argv`), for the
     /// EXEC to release when it ends.
     pub exec_argv: Vec<Vec<u8>>,
+    /// Raised when `created` or `gone_streams` gets a key; shared by all of an engine's dbs so
+    /// that notify.rs `flush_new_key_events` (several times a command) reads one flag instead
+    /// of visiting every db.
+    pub news: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Db {
@@ -44,6 +48,10 @@ impl Db {
     pub fn memory(&self) -> u64 {
         self.mem as u64
             + crate::memory::db_tables(self.dict_buckets.size(), self.expires_buckets.size(), self.expires.len())
+    }
+
+    fn raise_news(&self) {
+        self.news.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// An empty db whose tables hash with `seed`.
@@ -119,6 +127,7 @@ impl Db {
         if let Some(slot) = self.dict.get_mut(&key) {
             if matches!(slot.value, crate::object::Value::Stream(_)) {
                 self.gone_streams.push(key.clone());
+                self.news.store(true, std::sync::atomic::Ordering::Relaxed);
             }
             self.mem = self.mem - slot.mem + obj.mem;
             *slot = obj;
@@ -130,6 +139,7 @@ impl Db {
         crate::ds::map::reserve_one(&mut self.dict);
         self.dict_buckets.push(&key);
         self.created.push(key.clone());
+        self.raise_news();
         self.dict.insert(key, obj);
     }
 
@@ -145,6 +155,7 @@ impl Db {
         let (i, _, obj) = self.dict.swap_remove_full(key)?;
         if matches!(obj.value, crate::object::Value::Stream(_)) {
             self.gone_streams.push(key.to_vec());
+            self.raise_news();
         }
         self.dict_buckets.swap_remove(i);
         self.mem -= crate::memory::key_alloc(key) + obj.mem;
@@ -196,6 +207,7 @@ impl Db {
         for (k, o) in &self.dict {
             if matches!(o.value, crate::object::Value::Stream(_)) {
                 self.gone_streams.push(k.clone());
+                self.news.store(true, std::sync::atomic::Ordering::Relaxed);
             }
         }
         self.dict.clear();

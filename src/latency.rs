@@ -52,14 +52,12 @@ impl Engine {
             self.slowlog_push_if_needed(client, info.name, argv, duration);
         }
         if self.hot.latency_tracking {
-            let stat = self.stats.commands.entry(info.name).or_default();
-            if stat.histogram.is_none() {
-                stat.histogram = Some(Box::new(HdrHistogram::for_latency()));
+            let stat = self.stats.commands.entry(crate::engine::stats::StatKey(info.name)).or_default();
+            let h = stat.histogram.get_or_insert_with(|| {
                 self.stats.histograms += 1;
-            }
-            if let Some(h) = self.stats.commands.get_mut(info.name).and_then(|s| s.histogram.as_mut()) {
-                h.record((duration.saturating_mul(1000) as i64).clamp(LATENCY_MIN_NS, LATENCY_MAX_NS));
-            }
+                Box::new(HdrHistogram::for_latency())
+            });
+            h.record((duration.saturating_mul(1000) as i64).clamp(LATENCY_MIN_NS, LATENCY_MAX_NS));
         }
     }
 
@@ -88,7 +86,7 @@ impl Engine {
         }
         let reply_us = self.cpu.ns / 1000 - cpu_before / 1000;
         let total = first + reply_us;
-        self.stats.commands.entry(info.name).or_default().usec += total;
+        self.stats.command(info.name).usec += total;
         self.record_call(client, info, argv, total, "command-unblocking", reply_us);
     }
 

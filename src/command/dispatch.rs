@@ -91,7 +91,7 @@ impl Engine {
             self.count_error_reply(msg);
         }
         if let Some(base) = base {
-            self.stats.commands.entry(base.name.as_str()).or_default().rejected_calls += 1;
+            self.stats.command(base.name.as_str()).rejected_calls += 1;
         }
         // multi.c flagTransaction(): a command refused while queueing dooms the EXEC.
         if let Some(c) = self.clients.get_mut(&client) {
@@ -400,7 +400,7 @@ impl Engine {
         }
         let duration = (self.cpu.ns - cron) / 1000 - cpu_before / 1000;
         let blocked = self.clients.get(&client).is_some_and(|c| c.blocked.is_some());
-        let stat = self.stats.commands.entry(cmd.name.as_str()).or_default();
+        let stat = self.stats.command(cmd.name.as_str());
         stat.calls += 1;
         stat.usec += duration;
         let reply = match reply {

@@ -86,7 +86,7 @@ fn command_cdf(h: &crate::ds::hdr_histogram::HdrHistogram) -> Reply {
 pub fn latency_histogram(e: &mut Engine, c: &Call) -> Reply {
     let mut out = Vec::new();
     let mut add = |name: &str, e: &Engine| {
-        if let Some(h) = e.stats.commands.get(name).and_then(|s| s.histogram.as_ref()) {
+        if let Some(h) = e.stats.command_named(name).and_then(|s| s.histogram.as_ref()) {
             out.push((Reply::bulk(name), command_cdf(h)));
         }
     };

@@ -252,7 +252,7 @@ pub struct Advance {
 
 pub struct Engine {
     pub(crate) dbs: Vec<Db>,
-    pub(crate) clients: BTreeMap<ClientId, Client>,
+    pub(crate) clients: client::ClientTable,
     pub(crate) next_client_id: ClientId,
     pub(crate) config: Config,
     pub(crate) now_ms: i64,
@@ -700,10 +700,17 @@ impl Engine {
         let config = Config::default();
         let dbnum = config.int("databases").max(1) as usize;
         let mut e = Engine {
-            dbs: (0..dbnum)
-                .map(|i| Db::new(opts.seed.wrapping_add(i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
-                .collect(),
-            clients: BTreeMap::new(),
+            dbs: {
+                let news = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+                (0..dbnum)
+                    .map(|i| {
+                        let mut db = Db::new(opts.seed.wrapping_add(i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                        db.news = news.clone();
+                        db
+                    })
+                    .collect()
+            },
+            clients: client::ClientTable::new(),
             // A fresh redis-server 7.0 hands its first connection id 3: ids 1 and 2 went to the
             // Lua clients of EVAL and FUNCTION created at startup (scriptingInit, functionsInit).
             next_client_id: FIRST_CLIENT_ID,

@@ -40,15 +40,45 @@ pub struct Stats {
     pub dirty: u64,
     /// Per-command counters (INFO commandstats), keyed by the table's full names (hashed: every
     /// call counts itself here; `commands_by_name` gives the order INFO lists them in).
-    pub commands: std::collections::HashMap<&'static str, CommandStat, crate::ds::map::Hasher>,
+    pub commands: std::collections::HashMap<StatKey, CommandStat, crate::ds::map::Hasher>,
 }
 
 impl Stats {
     /// The per-command counters in name order (INFO commandstats, latencystats).
     pub fn commands_by_name(&self) -> Vec<(&'static str, &CommandStat)> {
-        let mut all: Vec<_> = self.commands.iter().map(|(&name, st)| (name, st)).collect();
+        let mut all: Vec<_> = self.commands.iter().map(|(name, st)| (name.0, st)).collect();
         all.sort_unstable_by_key(|&(name, _)| name);
         all
+    }
+
+    /// A command's counters by its name as text (LATENCY HISTOGRAM).
+    pub fn command_named(&self, name: &str) -> Option<&CommandStat> {
+        self.commands.iter().find(|(k, _)| k.0 == name).map(|(_, st)| st)
+    }
+
+    /// A command's counters, made on first use. `name` is its table row's name (`cmd.name`).
+    pub fn command(&mut self, name: &'static str) -> &mut CommandStat {
+        self.commands.entry(StatKey(name)).or_default()
+    }
+}
+
+/// A command's name as the table holds it, compared and hashed by address: every counter is
+/// reached through the one `&'static str` of the command's row, so equal text is the same
+/// address, and a call's count costs no string hashing or comparison.
+#[derive(Debug, Clone, Copy)]
+pub struct StatKey(pub &'static str);
+
+impl PartialEq for StatKey {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for StatKey {}
+
+impl std::hash::Hash for StatKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.0.as_ptr() as usize).hash(state);
     }
 }
 

@@ -333,7 +333,7 @@ impl Engine {
     /// `counted` already is not counted again in INFO errorstats).
     fn deliver(&mut self, r: &Running, reply: Reply, counted: bool) {
         if let Reply::Error(msg) = &reply {
-            self.stats.commands.entry(r.command).or_default().failed_calls += 1;
+            self.stats.command(r.command).failed_calls += 1;
             if !counted {
                 self.count_error_reply(msg);
             }
@@ -485,7 +485,7 @@ impl Engine {
     }
 
     fn reject_from_script(&mut self, cmd: &'static Command) {
-        self.stats.commands.entry(cmd.name.as_str()).or_default().rejected_calls += 1;
+        self.stats.command(cmd.name.as_str()).rejected_calls += 1;
     }
 }
 
