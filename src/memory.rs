@@ -13,7 +13,9 @@
 //! after a command touched it. Differences: for collections above `EXACT_LIMIT` elements the
 //! per-element part is estimated from the first elements (as MEMORY USAGE itself samples), so
 //! one write stays O(1); quicklist node boundaries follow a greedy 8 KB packing, not the exact
-//! history of pushes and pops; incremental rehashing (a second table) is not modelled; a string
+//! history of pushes and pops; a list of more than 2048 elements is sized from a 64-element
+//! sample kept with it and taken again only when its length has moved by 1/64 (an LSET between
+//! samples shows at the next one); incremental rehashing (a second table) is not modelled; a string
 //! that arrived as a bulk of 32 KB or more is sized as if created exactly, without the 2 spare
 //! bytes Redis keeps (§2.2: one class too low when that sits just under a class boundary).
 

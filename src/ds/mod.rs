@@ -3,7 +3,8 @@
 //! - `intset.rs`: intset.c; `buckets.rs`: dict.c's table shape (buckets, resize, sampling);
 //! - `listpack.rs`: listpack.c's byte format; `ziplist.rs`: reading ziplist.c's and zipmap.c's
 //!   older formats (what an old DUMP carries);
-//! - `map.rs`: the hash maps behind every dict (deterministic hasher);
+//! - `map.rs`: the hash maps behind every dict (deterministic hasher); `id_table.rs`: values by
+//!   id in id order with O(1) lookups (the engine's clients);
 //! - `geohash.rs`: geohash.c and geohash_helper.c; `pqsort.rs`: pqsort.c and glibc's qsort;
 //! - `long_double.rs`: x87 80-bit `long double` arithmetic, `strtold` and its printing;
 //! - `hdr_histogram.rs`: the HDR histogram behind per-command latency tracking;
@@ -17,6 +18,7 @@ pub mod buckets;
 pub mod geohash;
 pub mod hdr_histogram;
 pub mod hll;
+pub mod id_table;
 pub mod intset;
 pub mod listpack;
 pub mod long_double;

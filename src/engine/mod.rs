@@ -252,7 +252,7 @@ pub struct Advance {
 
 pub struct Engine {
     pub(crate) dbs: Vec<Db>,
-    pub(crate) clients: client::ClientTable,
+    pub(crate) clients: crate::ds::id_table::IdTable<Client>,
     pub(crate) next_client_id: ClientId,
     pub(crate) config: Config,
     pub(crate) now_ms: i64,
@@ -710,7 +710,7 @@ impl Engine {
                     })
                     .collect()
             },
-            clients: client::ClientTable::new(),
+            clients: crate::ds::id_table::IdTable::new(),
             // A fresh redis-server 7.0 hands its first connection id 3: ids 1 and 2 went to the
             // Lua clients of EVAL and FUNCTION created at startup (scriptingInit, functionsInit).
             next_client_id: FIRST_CLIENT_ID,
