@@ -41,7 +41,6 @@
 //! Deviations: no TLS, no unix sockets; the playground's memory model, not the process's,
 //! answers INFO memory.
 
-use std::collections::BTreeMap;
 use std::io::{ErrorKind, Read, Write};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -305,7 +304,7 @@ struct EventLoop {
     engine: Engine,
     poll: Poll,
     listener: TcpListener,
-    conns: BTreeMap<ConnId, Conn>,
+    conns: crate::ds::id_table::IdTable<Conn, ConnId>,
     next_conn: ConnId,
     /// The clock is pinned (`--time`): only CLOCK commands move it.
     pinned: bool,
@@ -318,7 +317,7 @@ struct EventLoop {
 impl EventLoop {
     fn new(engine: Engine, pinned: bool, poll: Poll, listener: TcpListener, log: bool) -> EventLoop {
         let offset_ms = if pinned { 0 } else { engine.now_ms() - wall_ms() };
-        EventLoop { link: None, engine, poll, listener, conns: BTreeMap::new(), next_conn: 2, pinned, offset_ms, log }
+        EventLoop { link: None, engine, poll, listener, conns: crate::ds::id_table::IdTable::new(), next_conn: 2, pinned, offset_ms, log }
     }
 
     fn run(&mut self, stop: &AtomicBool) {

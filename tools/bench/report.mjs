@@ -273,7 +273,7 @@ md.push("");
 md.push("### redis-benchmark: redisplay serve vs redis-server");
 md.push("");
 if (serve.rows) {
-  md.push(`\`${serve.command}\` against each server in turn, in this run. ops/s; ratio = redisplay serve ÷ redis-server (> 1: ours does more per second).`);
+  md.push(`\`${serve.command}\` against the two servers taking turns test by test (redis-server first), in this run. ops/s; ratio = redisplay serve ÷ redis-server (> 1: ours does more per second).`);
   md.push("");
   md.push("| op | redis-server | redisplay serve | ratio | redis-server -P 16 | redisplay serve -P 16 | ratio |");
   md.push("|---|---:|---:|---:|---:|---:|---:|");
