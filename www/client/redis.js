@@ -56,10 +56,20 @@ function toArg(a) {
 }
 
 /**
- * Arguments flattened one level (`sadd("s", [1, 2])`), as ioredis does.
+ * Arguments flattened one level (`sadd("s", [1, 2])`), as ioredis does. All strings (the common
+ * case): the array itself.
  * @param {ReadonlyArray<unknown>} args
+ * @returns {ReadonlyArray<string | Uint8Array>}
  */
 function flatten(args) {
+  let i = 0;
+  while (i < args.length && typeof args[i] === "string") i += 1;
+  if (i === args.length) return /** @type {ReadonlyArray<string>} */ (args);
+  return flattenSlow(args);
+}
+
+/** @param {ReadonlyArray<unknown>} args */
+function flattenSlow(args) {
   /** @type {Array<string | Uint8Array>} */
   const out = [];
   for (const a of args) {
@@ -80,6 +90,9 @@ function pairs(o) {
 
 /** @param {unknown} v */
 const isPlainObject = (v) => v instanceof Map || (typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array));
+
+/** The commands `transformArgs` may change the arguments of. */
+const ARG_TRANSFORMED = new Set(["mset", "msetnx", "hset", "hmset"]);
 
 /**
  * ioredis's argument transformers: `mset({a: 1})`, `hset("h", {f: "v"})` (objects or Maps).
@@ -124,15 +137,55 @@ const UNSUBSCRIBE = new Set(["unsubscribe", "punsubscribe", "sunsubscribe"]);
 const ENDS = { unsubscribe: "subscribe", punsubscribe: "psubscribe", sunsubscribe: "ssubscribe" };
 
 /**
- * A command sent and waiting for its reply.
- * @typedef {object} Waiting
- * @property {(v: any) => void} resolve
- * @property {(e: Error) => void} reject
- * @property {boolean} asBytes
- * @property {((v: any) => any) | null} transform
- * @property {string} [sub]  a (un)subscribe command: its lower-case name
- * @property {number} [remaining]  confirmations it still waits for
+ * A pipeline's commands waiting together: `[[err, result], …]` once the last has its reply.
+ * @typedef {object} Batch
+ * @property {Array<[null, any] | [Error]>} results
+ * @property {number} left
+ * @property {(results: Array<[null, any] | [Error]>) => void} done
  */
+
+/** A command sent and waiting for its reply: settles its promise, or its place in a batch. */
+class Waiting {
+  /**
+   * @param {((v: any) => void) | null} res
+   * @param {((e: Error) => void) | null} rej
+   * @param {boolean} asBytes
+   * @param {((v: any) => any) | null} transform
+   * @param {Batch | null} batch
+   * @param {number} index  its place in the batch
+   */
+  constructor(res, rej, asBytes, transform, batch, index) {
+    this.res = res;
+    this.rej = rej;
+    this.asBytes = asBytes;
+    this.transform = transform;
+    this.batch = batch;
+    this.index = index;
+    /** @type {string | undefined} a (un)subscribe command: its lower-case name */
+    this.sub = undefined;
+    /** confirmations it still waits for */
+    this.remaining = 0;
+  }
+
+  /** @param {any} v */
+  resolve(v) {
+    const b = this.batch;
+    if (b === null) return /** @type {(v: any) => void} */ (this.res)(v);
+    b.results[this.index] = [null, v];
+    if (--b.left === 0) b.done(b.results);
+  }
+
+  /** @param {Error} e */
+  reject(e) {
+    const b = this.batch;
+    if (b === null) return /** @type {(e: Error) => void} */ (this.rej)(e);
+    b.results[this.index] = [e];
+    if (--b.left === 0) b.done(b.results);
+  }
+}
+
+/** Where `_flush` is scheduled: a resolved promise's reaction (cheaper than queueMicrotask). */
+const RESOLVED = Promise.resolve();
 
 /** A small EventEmitter (Node's is not in browsers). */
 class Emitter {
@@ -232,6 +285,50 @@ class SharedEngine {
     this.dead = null;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.scriptTimer = null;
+    /** @type {WebAssembly.Memory} */
+    this.memory = this.server.memory();
+    this.mem = new Uint8Array(this.memory.buffer);
+    /** Replies are copied here from linear memory and read from here (reused call to call). */
+    this.scratch = new Uint8Array(4096);
+    /** A client is reading `scratch` (a listener that calls in meanwhile gets a copy of its own). */
+    this.reading = false;
+  }
+
+  /** The view of linear memory, again after it grew. */
+  view() {
+    let mem = this.mem;
+    if (mem.byteLength === 0 || mem.buffer !== this.memory.buffer) mem = this.mem = new Uint8Array(this.memory.buffer);
+    return mem;
+  }
+
+  /**
+   * `server.call` through linear memory (no allocation a call, on either side): the replies in
+   * `scratch` (or a copy, while `scratch` is being read), undefined when the engine failed.
+   * @param {number} conn
+   * @param {Uint8Array} bytes
+   * @returns {Uint8Array | undefined}
+   */
+  exchange(conn, bytes) {
+    if (this.dead) return undefined;
+    const server = this.server;
+    let n = 0;
+    let at = 0;
+    try {
+      const ptr = server.input(bytes.length);
+      this.view().set(bytes, ptr);
+      n = server.call_input(conn, bytes.length);
+      at = server.output_ptr();
+    } catch (err) {
+      this.guard(() => {
+        throw err;
+      });
+      return undefined;
+    }
+    const src = this.view().subarray(at, at + n);
+    if (this.reading) return src.slice();
+    if (this.scratch.length < n) this.scratch = new Uint8Array(Math.max(n, this.scratch.length * 2));
+    this.scratch.set(src);
+    return this.scratch.subarray(0, n);
   }
 
   /**
@@ -409,12 +506,20 @@ export class Redis extends Emitter {
       return reject(new Error("Connection in subscriber mode, only subscriber commands may be used"));
     }
     this._writer.command(name, args);
-    /** @type {Waiting} */
-    const w = { resolve, reject, asBytes, transform };
-    if (SUBSCRIBE.has(lower)) {
+    this._wait(new Waiting(resolve, reject, asBytes, transform, null, 0), args, lower);
+  }
+
+  /**
+   * A command just written waits for its reply; the flush is scheduled.
+   * @param {Waiting} w
+   * @param {ReadonlyArray<string | Uint8Array>} args
+   * @param {string} lower
+   */
+  _wait(w, args, lower) {
+    if (lower.endsWith("subscribe") && SUBSCRIBE.has(lower)) {
       w.sub = lower;
       w.remaining = Math.max(args.length, 1);
-    } else if (UNSUBSCRIBE.has(lower)) {
+    } else if (lower.endsWith("subscribe") && UNSUBSCRIBE.has(lower)) {
       w.sub = lower;
       const kind = this._subs[ENDS[lower]];
       w.remaining = args.length > 0 ? args.length : Math.max(kind.size, 1);
@@ -422,8 +527,28 @@ export class Redis extends Emitter {
     this._waiting.push(w);
     if (!this._scheduled) {
       this._scheduled = true;
-      queueMicrotask(this._flushBound);
+      RESOLVED.then(this._flushBound);
     }
+  }
+
+  /**
+   * A pipeline's command (no promise of its own; `batch` collects the results).
+   * @param {string} name
+   * @param {ReadonlyArray<string | Uint8Array>} args
+   * @param {boolean} asBytes
+   * @param {string} lower
+   * @param {Batch} batch
+   * @param {number} index
+   */
+  _enqueueBatched(name, args, asBytes, lower, batch, index) {
+    const w = new Waiting(null, null, asBytes, replyTransform(lower), batch, index);
+    if (this.status === "end" || this._quitting) return w.reject(new Error(CLOSED));
+    if (this._engine.dead) return w.reject(this._engine.dead);
+    if (this._subscribed() && !SUBSCRIBER_MODE_COMMANDS.has(lower)) {
+      return w.reject(new Error("Connection in subscriber mode, only subscriber commands may be used"));
+    }
+    this._writer.command(name, args);
+    this._wait(w, args, lower);
   }
 
   /** Sends this turn's commands in one call and settles what the replies answer. */
@@ -432,7 +557,7 @@ export class Redis extends Emitter {
     if (this._writer.len === 0) return;
     const bytes = this._writer.take();
     const engine = this._engine;
-    const out = engine.guard(() => engine.server.call(this._conn, bytes));
+    const out = engine.exchange(this._conn, bytes);
     if (out === undefined) return;
     this._receive(out);
     engine.deliver(this);
@@ -473,6 +598,18 @@ export class Redis extends Emitter {
    * @param {Uint8Array} bytes
    */
   _receive(bytes) {
+    const engine = this._engine;
+    const outer = !engine.reading;
+    engine.reading = true;
+    try {
+      this._read(bytes);
+    } finally {
+      if (outer) engine.reading = false;
+    }
+  }
+
+  /** @param {Uint8Array} bytes */
+  _read(bytes) {
     const r = new ReplyReader(bytes);
     while (r.more()) {
       const head = this._waiting[0];
@@ -485,7 +622,7 @@ export class Redis extends Emitter {
         w.reject(v);
       } else if (w.sub) {
         const count = this._confirm(v);
-        w.remaining = (w.remaining ?? 1) - 1;
+        w.remaining -= 1;
         if (w.remaining > 0) this._waiting.unshift(w);
         else w.resolve(count);
       } else {
@@ -656,7 +793,7 @@ function wrapMultiResult(arr) {
  * @typedef {object} Queued
  * @property {string} name   as sent
  * @property {string} lower
- * @property {Array<string | Uint8Array>} args
+ * @property {ReadonlyArray<string | Uint8Array>} args
  * @property {boolean} asBytes
  */
 
@@ -689,7 +826,7 @@ export class Pipeline {
   /**
    * @param {string} name
    * @param {string} lower
-   * @param {Array<string | Uint8Array>} args
+   * @param {ReadonlyArray<string | Uint8Array>} args
    * @param {boolean} asBytes
    */
   _push(name, lower, args, asBytes) {
@@ -732,26 +869,12 @@ export class Pipeline {
     if (!this.transaction) {
       if (queue.length === 0) return Promise.resolve([]);
       return new Promise((done) => {
-        /** @type {Array<[null, any] | [Error]>} */
-        const results = new Array(queue.length);
-        let left = queue.length;
-        queue.forEach((q, i) => {
-          redis._enqueue(
-            q.name,
-            q.args,
-            q.asBytes,
-            replyTransform(q.lower),
-            q.lower,
-            (v) => {
-              results[i] = [null, v];
-              if (--left === 0) done(results);
-            },
-            (e) => {
-              results[i] = [e];
-              if (--left === 0) done(results);
-            },
-          );
-        });
+        /** @type {Batch} */
+        const batch = { results: new Array(queue.length), left: queue.length, done };
+        for (let i = 0; i < queue.length; i += 1) {
+          const q = queue[i];
+          redis._enqueueBatched(q.name, q.args, q.asBytes, q.lower, batch, i);
+        }
       });
     }
     const anyBytes = queue.some((q) => q.asBytes);
@@ -812,22 +935,24 @@ export const COMMANDS = Object.freeze(commandNames());
   for (const lower of COMMANDS) {
     const name = lower.toUpperCase();
     const transform = replyTransform(lower);
+    /** @param {unknown[]} args */
+    const argsOf = ARG_TRANSFORMED.has(lower) ? (args) => flatten(transformArgs(lower, args)) : flatten;
     if (!(lower in redisProto)) {
       redisProto[lower] = function (/** @type {unknown[]} */ ...args) {
-        return this._send(name, flatten(transformArgs(lower, args)), false, transform, lower);
+        return this._send(name, argsOf(args), false, transform, lower);
       };
     }
     if (!(`${lower}Buffer` in redisProto)) {
       redisProto[`${lower}Buffer`] = function (/** @type {unknown[]} */ ...args) {
-        return this._send(name, flatten(transformArgs(lower, args)), true, transform, lower);
+        return this._send(name, argsOf(args), true, transform, lower);
       };
     }
     if (!(lower in pipeProto)) {
       pipeProto[lower] = function (/** @type {unknown[]} */ ...args) {
-        return this._push(name, lower, flatten(transformArgs(lower, args)), false);
+        return this._push(name, lower, argsOf(args), false);
       };
       pipeProto[`${lower}Buffer`] = function (/** @type {unknown[]} */ ...args) {
-        return this._push(name, lower, flatten(transformArgs(lower, args)), true);
+        return this._push(name, lower, argsOf(args), true);
       };
     }
   }

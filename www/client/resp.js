@@ -24,13 +24,14 @@ export class ReplyError extends Error {
 const NodeBuffer = /** @type {any} */ (globalThis).Buffer;
 
 /**
+ * A copy of `bytes[start, end)`: the reply buffer is reused from call to call.
  * @param {Uint8Array} bytes
  * @param {number} start
  * @param {number} end
  * @returns {Uint8Array}
  */
 function bytesOf(bytes, start, end) {
-  return NodeBuffer ? NodeBuffer.from(bytes.buffer, bytes.byteOffset + start, end - start) : bytes.subarray(start, end);
+  return NodeBuffer ? NodeBuffer.from(bytes.subarray(start, end)) : bytes.slice(start, end);
 }
 
 /**
@@ -158,16 +159,20 @@ export function encodeCommands(commands) {
 
 /** Reads replies one at a time from the bytes of one batch (always whole replies). */
 export class ReplyReader {
-  /** @param {Uint8Array} bytes */
-  constructor(bytes) {
+  /**
+   * @param {Uint8Array} bytes
+   * @param {number} [end]  where the replies end (a reused buffer is longer)
+   */
+  constructor(bytes, end = bytes.length) {
     this.b = bytes;
     this.pos = 0;
+    this.end = end;
     /** Whether the last reply read was a RESP3 push frame. */
     this.push = false;
   }
 
   more() {
-    return this.pos < this.b.length;
+    return this.pos < this.end;
   }
 
   /**
