@@ -294,10 +294,10 @@ class SharedEngine {
     this.reading = false;
   }
 
-  /** The view of linear memory, again after it grew. */
+  /** The view of linear memory, made again after it grew (growing detaches the old buffer). */
   view() {
     let mem = this.mem;
-    if (mem.byteLength === 0 || mem.buffer !== this.memory.buffer) mem = this.mem = new Uint8Array(this.memory.buffer);
+    if (mem.byteLength === 0) mem = this.mem = new Uint8Array(this.memory.buffer);
     return mem;
   }
 
