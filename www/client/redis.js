@@ -367,7 +367,7 @@ class SharedEngine {
           if (out && c) c._receive(out);
         }
       }
-      for (const c of this.clients.values()) if (c !== caller && c._waiting.length > 0) c._checkClosed();
+      for (const c of this.clients.values()) if (c !== caller && c._waitingCount() > 0) c._checkClosed();
     }
   }
 
@@ -434,8 +434,10 @@ export class Redis extends Emitter {
     this._conn = this._engine.server.connect();
     this._engine.clients.set(this._conn, this);
     this._writer = new RequestWriter(256);
-    /** @type {Waiting[]} */
+    /** @type {Array<Waiting | undefined>} what waits for a reply, in order, in [_head, _tail) */
     this._waiting = [];
+    this._head = 0;
+    this._tail = 0;
     this._scheduled = false;
     this._quitting = false;
     /** @type {Record<string, Set<string>>} channels, patterns and shard channels subscribed to */
@@ -524,7 +526,7 @@ export class Redis extends Emitter {
       const kind = this._subs[ENDS[lower]];
       w.remaining = args.length > 0 ? args.length : Math.max(kind.size, 1);
     }
-    this._waiting.push(w);
+    this._waiting[this._tail++] = w;
     if (!this._scheduled) {
       this._scheduled = true;
       RESOLVED.then(this._flushBound);
@@ -562,7 +564,7 @@ export class Redis extends Emitter {
     this._receive(out);
     engine.deliver(this);
     // Something still waits: blocked, killed, or behind a script that runs on.
-    if (this._waiting.length > 0) {
+    if (this._waitingCount() > 0) {
       this._checkClosed();
       engine.watchScript();
     }
@@ -578,18 +580,14 @@ export class Redis extends Emitter {
     this.status = "end";
     this._engine.clients.delete(this._conn);
     this._engine.guard(() => this._engine.server.close(this._conn));
-    const waiting = this._waiting;
-    this._waiting = [];
-    for (const w of waiting) w.reject(new Error(CLOSED));
+    for (const w of this._takeWaiting()) w.reject(new Error(CLOSED));
     this.emit("close");
     this.emit("end");
   }
 
   /** @param {Error} err */
   _fail(err) {
-    const waiting = this._waiting;
-    this._waiting = [];
-    for (const w of waiting) w.reject(err);
+    for (const w of this._takeWaiting()) w.reject(err);
     this.emit("error", err);
   }
 
@@ -608,22 +606,64 @@ export class Redis extends Emitter {
     }
   }
 
+  _waitingCount() {
+    return this._tail - this._head;
+  }
+
+  /** What waits, taken out (to be rejected). @returns {Waiting[]} */
+  _takeWaiting() {
+    const out = /** @type {Waiting[]} */ (this._waiting.slice(this._head, this._tail));
+    this._waiting = [];
+    this._head = 0;
+    this._tail = 0;
+    return out;
+  }
+
+  /**
+   * The first command waiting, taken out. The queue is an array and two indexes (no shifting,
+   * which costs as much as the rest of a pipeline's reading); both go back to 0 once it drained.
+   */
+  _shiftWaiting() {
+    if (this._head === this._tail) return undefined;
+    const q = this._waiting;
+    const w = q[this._head];
+    q[this._head] = undefined;
+    this._head += 1;
+    if (this._head === this._tail) {
+      this._head = 0;
+      this._tail = 0;
+      // A long pipeline's slots are given back.
+      if (q.length > 4096) this._waiting = [];
+    }
+    return w;
+  }
+
+  /** @param {Waiting} w  put back first (a subscribe that waits for more confirmations) */
+  _unshiftWaiting(w) {
+    if (this._head > 0) {
+      this._waiting[--this._head] = w;
+    } else {
+      this._waiting.splice(this._head, 0, w);
+      this._tail += 1;
+    }
+  }
+
   /** @param {Uint8Array} bytes */
   _read(bytes) {
     const r = new ReplyReader(bytes);
     while (r.more()) {
-      const head = this._waiting[0];
+      const head = this._waiting[this._head];
       const pushy = this._subscribed() || head?.sub !== undefined || bytes[r.pos] === 62;
       const v = r.next(pushy || (head?.asBytes ?? false));
       if (pushy && this._event(v, r.push)) continue;
-      const w = this._waiting.shift();
+      const w = this._shiftWaiting();
       if (!w) continue;
       if (v instanceof ReplyError) {
         w.reject(v);
       } else if (w.sub) {
         const count = this._confirm(v);
         w.remaining -= 1;
-        if (w.remaining > 0) this._waiting.unshift(w);
+        if (w.remaining > 0) this._unshiftWaiting(w);
         else w.resolve(count);
       } else {
         const value = pushy && !w.asBytes ? toStrings(v) : v;
