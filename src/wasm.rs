@@ -594,6 +594,8 @@ impl RespServer {
     /// `call` on the first `len` bytes `input` made room for; the output's length (its bytes
     /// are at `output_ptr()` until the next call of this server).
     pub fn call_input(&mut self, conn: u32, len: u32) -> u32 {
+        // The last output is read by now: freed before this call allocates its own.
+        self.output = Vec::new();
         let len = (len as usize).min(self.input.len());
         let mut out = self.conns.call(&mut self.engine, conn, &self.input[..len]);
         if self.engine.busy_script().is_some() {

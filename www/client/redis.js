@@ -184,6 +184,9 @@ class Waiting {
   }
 }
 
+/** The largest reply batch read from the reused buffer (bigger ones are copied apart). */
+const SCRATCH_MAX = 1 << 20;
+
 /** Where `_flush` is scheduled: a resolved promise's reaction (cheaper than queueMicrotask). */
 const RESOLVED = Promise.resolve();
 
@@ -325,7 +328,8 @@ class SharedEngine {
       return undefined;
     }
     const src = this.view().subarray(at, at + n);
-    if (this.reading) return src.slice();
+    // A big reply gets a copy of its own: `scratch` stays small.
+    if (this.reading || n > SCRATCH_MAX) return src.slice();
     if (this.scratch.length < n) this.scratch = new Uint8Array(Math.max(n, this.scratch.length * 2));
     this.scratch.set(src);
     return this.scratch.subarray(0, n);
