@@ -549,6 +549,10 @@ impl Playground {
 pub struct RespServer {
     engine: crate::engine::Engine,
     conns: crate::net::batch::Connections,
+    /// `call_input`'s requests, written by the host straight into linear memory (`input`).
+    input: Vec<u8>,
+    /// `call_input`'s last output, read by the host from linear memory (`output_ptr`).
+    output: Vec<u8>,
 }
 
 /// Lua instructions a call runs of a script that outlived its first slice, before it returns
@@ -564,7 +568,47 @@ impl RespServer {
         let mut engine = crate::engine::Engine::new(engine_options(seed, start_ms));
         // No view reads this engine's event log: it is not kept (as in benches/engine.rs).
         engine.set_event_recording(false);
-        RespServer { engine, conns: crate::net::batch::Connections::new() }
+        RespServer { engine, conns: crate::net::batch::Connections::new(), input: Vec::new(), output: Vec::new() }
+    }
+
+    /// The engine's linear memory (a `WebAssembly.Memory`): where `input` and `output_ptr`
+    /// point. Its `buffer` is replaced when it grows; a host re-reads it then.
+    pub fn memory(&self) -> JsValue {
+        wasm_bindgen::memory()
+    }
+
+    /// `call` without a copy or an allocation per call on the host's side: the host writes `len`
+    /// bytes of requests at the address this returns (room for them, valid until the next
+    /// `input` or `call_input`), calls `call_input(conn, len)`, and reads its result's length
+    /// at `output_ptr()`. A buffer grown past 1 MB for one big call is given back after it.
+    pub fn input(&mut self, len: u32) -> u32 {
+        let len = len as usize;
+        if self.input.capacity() > (1 << 20) && len < self.input.capacity() / 4 {
+            self.input = Vec::new();
+        }
+        // Zeroed, so the host never reads uninitialised memory as requests.
+        self.input.resize(len, 0);
+        self.input.as_mut_ptr() as u32
+    }
+
+    /// `call` on the first `len` bytes `input` made room for; the output's length (its bytes
+    /// are at `output_ptr()` until the next call of this server).
+    pub fn call_input(&mut self, conn: u32, len: u32) -> u32 {
+        // The last output is read by now: freed before this call allocates its own.
+        self.output = Vec::new();
+        let len = (len as usize).min(self.input.len());
+        let mut out = self.conns.call(&mut self.engine, conn, &self.input[..len]);
+        if self.engine.busy_script().is_some() {
+            self.settle_script();
+            out.extend(self.conns.take(&mut self.engine, conn));
+        }
+        self.output = out;
+        self.output.len() as u32
+    }
+
+    /// Where `call_input`'s output is.
+    pub fn output_ptr(&self) -> u32 {
+        self.output.as_ptr() as u32
     }
 
     /// A new connection (a new client of the engine): its number.

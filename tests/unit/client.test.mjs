@@ -47,11 +47,11 @@ test("every command of the engine is a method, with a Buffer variant, on clients
 test("commands issued in one turn reach the engine in one call", async () => {
   const r = new Redis();
   const server = r._engine.server;
-  const call = server.call.bind(server);
+  const call = server.call_input.bind(server);
   let calls = 0;
-  server.call = (conn, bytes) => {
+  server.call_input = (conn, len) => {
     calls += 1;
-    return call(conn, bytes);
+    return call(conn, len);
   };
   const replies = await Promise.all(Array.from({ length: 500 }, (_, i) => r.incr(`n:${i % 10}`)));
   assert.equal(calls, 1);
@@ -187,6 +187,55 @@ test("a 100 MB value goes through and back", async () => {
   assert.equal(await r.del("big"), 1);
 });
 
+test("replies read from a reused buffer: Buffers and strings outlive later calls, memory growth, and listeners that call in", async () => {
+  const r = new Redis();
+  const other = r.duplicate();
+  await r.set("a", "aaaa");
+  const a = await r.getBuffer("a");
+  await r.set("b", "bbbb");
+  const [b, s] = await Promise.all([r.getBuffer("b"), r.get("a")]);
+  // A value far past linear memory's current size makes it grow between replies.
+  const big = "y".repeat(32 * 1024 * 1024);
+  assert.equal(await r.set("big", big), "OK");
+  assert.equal((await r.get("big")).length, big.length);
+  // …and its reply was copied apart: the buffer kept for replies stays small.
+  assert.ok(r._engine.scratch.length <= 1 << 20);
+  assert.deepEqual([a.toString(), b.toString(), s], ["aaaa", "bbbb", "aaaa"]);
+  // A pipeline's replies, several of them Buffers, in order.
+  const piped = await r.pipeline().getBuffer("a").incr("n").get("b").getBuffer("nope").call("NOSUCH").exec();
+  assert.deepEqual(plain(piped), [
+    [null, { bytes: "61616161" }],
+    [null, 1],
+    [null, "bbbb"],
+    [null, null],
+    [{ error: "ERR unknown command 'NOSUCH', with args beginning with: ", name: "ReplyError" }],
+  ]);
+  // A listener that moves the clock and awaits commands while its client's replies are read.
+  const seen = [];
+  other.on("message", (ch, m) => {
+    other.clock.advance(1);
+    r.get("a").then((v) => seen.push(`${ch}:${m}:${v}`));
+  });
+  await other.subscribe("c");
+  assert.equal(await r.publish("c", "m1"), 1);
+  assert.equal(await r.publish("c", "m2"), 1);
+  await r.ping();
+  assert.deepEqual(seen, ["c:m1:aaaa", "c:m2:aaaa"]);
+});
+
+test("bad input to the client: unknown commands and wrong arguments reject with Redis's text; calls after quit() reject", async () => {
+  const r = new Redis();
+  await assert.rejects(r.call("NOSUCH", "x"), { name: "ReplyError", message: "ERR unknown command 'NOSUCH', with args beginning with: 'x' " });
+  await assert.rejects(r.get(), { message: "ERR wrong number of arguments for 'get' command" });
+  // Values that are not strings are sent as ioredis sends them.
+  assert.equal(await r.set("n", 5), "OK");
+  assert.equal(await r.incrby("n", 2n), 7);
+  assert.deepEqual(await r.sadd("s", [1, 2], 3), 3);
+  assert.equal(await r.quit(), "OK");
+  await assert.rejects(r.get("n"), { message: "Connection is closed." });
+  assert.deepEqual(await r.pipeline().get("n").exec(), [[new Error("Connection is closed.")]]);
+});
+
 test("a script that runs long finishes in timer turns, not in one call; others wait for it", async () => {
   const r = new Redis();
   const other = r.duplicate();
@@ -234,6 +283,25 @@ test("the batched binding: many commands in, their replies out, errors as redis-
   // The engine lives on for new connections, and kept what the closed ones did.
   const d = server.connect();
   assert.equal(latin1(server.call(d, encodeCommands([["GET", "k"]]))), "$1\r\nv\r\n");
+  // Through linear memory (what the client uses): the same bytes, the same replies.
+  const f = server.connect();
+  const mem = () => new Uint8Array(server.memory().buffer);
+  const staged = (conn, bytes) => {
+    mem().set(bytes, server.input(bytes.length));
+    const n = server.call_input(conn, bytes.length);
+    const at = server.output_ptr();
+    return latin1(mem().slice(at, at + n));
+  };
+  assert.equal(staged(f, encodeCommands([["GET", "k"], ["NOSUCH"]])), "$1\r\nv\r\n-ERR unknown command 'NOSUCH', with args beginning with: \r\n");
+  // A length past what `input` made room for is cut to it; the rest waits as an incomplete request.
+  const ping = encodeCommands([["PING"]]);
+  mem().set(ping, server.input(ping.length));
+  assert.equal(server.call_input(f, 1_000_000), 7);
+  assert.equal(staged(f, new TextEncoder().encode("*1\r\n$4\r\nPI")), "");
+  assert.equal(staged(f, new TextEncoder().encode("NG\r\n")), "+PONG\r\n");
+  assert.equal(staged(f, new TextEncoder().encode("*1\r\n$-5\r\n")), "-ERR Protocol error: invalid bulk length\r\n");
+  assert.equal(server.closed(f), true);
+  assert.equal(staged(f, ping), "");
   // Garbage of every byte value never traps.
   for (let seed = 1; seed < 200; seed += 1) {
     const e = server.connect();

@@ -56,10 +56,20 @@ function toArg(a) {
 }
 
 /**
- * Arguments flattened one level (`sadd("s", [1, 2])`), as ioredis does.
+ * Arguments flattened one level (`sadd("s", [1, 2])`), as ioredis does. All strings (the common
+ * case): the array itself.
  * @param {ReadonlyArray<unknown>} args
+ * @returns {ReadonlyArray<string | Uint8Array>}
  */
 function flatten(args) {
+  let i = 0;
+  while (i < args.length && typeof args[i] === "string") i += 1;
+  if (i === args.length) return /** @type {ReadonlyArray<string>} */ (args);
+  return flattenSlow(args);
+}
+
+/** @param {ReadonlyArray<unknown>} args */
+function flattenSlow(args) {
   /** @type {Array<string | Uint8Array>} */
   const out = [];
   for (const a of args) {
@@ -80,6 +90,9 @@ function pairs(o) {
 
 /** @param {unknown} v */
 const isPlainObject = (v) => v instanceof Map || (typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array));
+
+/** The commands `transformArgs` may change the arguments of. */
+const ARG_TRANSFORMED = new Set(["mset", "msetnx", "hset", "hmset"]);
 
 /**
  * ioredis's argument transformers: `mset({a: 1})`, `hset("h", {f: "v"})` (objects or Maps).
@@ -124,15 +137,58 @@ const UNSUBSCRIBE = new Set(["unsubscribe", "punsubscribe", "sunsubscribe"]);
 const ENDS = { unsubscribe: "subscribe", punsubscribe: "psubscribe", sunsubscribe: "ssubscribe" };
 
 /**
- * A command sent and waiting for its reply.
- * @typedef {object} Waiting
- * @property {(v: any) => void} resolve
- * @property {(e: Error) => void} reject
- * @property {boolean} asBytes
- * @property {((v: any) => any) | null} transform
- * @property {string} [sub]  a (un)subscribe command: its lower-case name
- * @property {number} [remaining]  confirmations it still waits for
+ * A pipeline's commands waiting together: `[[err, result], …]` once the last has its reply.
+ * @typedef {object} Batch
+ * @property {Array<[null, any] | [Error]>} results
+ * @property {number} left
+ * @property {(results: Array<[null, any] | [Error]>) => void} done
  */
+
+/** A command sent and waiting for its reply: settles its promise, or its place in a batch. */
+class Waiting {
+  /**
+   * @param {((v: any) => void) | null} res
+   * @param {((e: Error) => void) | null} rej
+   * @param {boolean} asBytes
+   * @param {((v: any) => any) | null} transform
+   * @param {Batch | null} batch
+   * @param {number} index  its place in the batch
+   */
+  constructor(res, rej, asBytes, transform, batch, index) {
+    this.res = res;
+    this.rej = rej;
+    this.asBytes = asBytes;
+    this.transform = transform;
+    this.batch = batch;
+    this.index = index;
+    /** @type {string | undefined} a (un)subscribe command: its lower-case name */
+    this.sub = undefined;
+    /** confirmations it still waits for */
+    this.remaining = 0;
+  }
+
+  /** @param {any} v */
+  resolve(v) {
+    const b = this.batch;
+    if (b === null) return /** @type {(v: any) => void} */ (this.res)(v);
+    b.results[this.index] = [null, v];
+    if (--b.left === 0) b.done(b.results);
+  }
+
+  /** @param {Error} e */
+  reject(e) {
+    const b = this.batch;
+    if (b === null) return /** @type {(e: Error) => void} */ (this.rej)(e);
+    b.results[this.index] = [e];
+    if (--b.left === 0) b.done(b.results);
+  }
+}
+
+/** The largest reply batch read from the reused buffer (bigger ones are copied apart). */
+const SCRATCH_MAX = 1 << 20;
+
+/** Where `_flush` is scheduled: a resolved promise's reaction (cheaper than queueMicrotask). */
+const RESOLVED = Promise.resolve();
 
 /** A small EventEmitter (Node's is not in browsers). */
 class Emitter {
@@ -232,6 +288,51 @@ class SharedEngine {
     this.dead = null;
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.scriptTimer = null;
+    /** @type {WebAssembly.Memory} */
+    this.memory = this.server.memory();
+    this.mem = new Uint8Array(this.memory.buffer);
+    /** Replies are copied here from linear memory and read from here (reused call to call). */
+    this.scratch = new Uint8Array(4096);
+    /** A client is reading `scratch` (a listener that calls in meanwhile gets a copy of its own). */
+    this.reading = false;
+  }
+
+  /** The view of linear memory, made again after it grew (growing detaches the old buffer). */
+  view() {
+    let mem = this.mem;
+    if (mem.byteLength === 0) mem = this.mem = new Uint8Array(this.memory.buffer);
+    return mem;
+  }
+
+  /**
+   * `server.call` through linear memory (no allocation a call, on either side): the replies in
+   * `scratch` (or a copy, while `scratch` is being read), undefined when the engine failed.
+   * @param {number} conn
+   * @param {Uint8Array} bytes
+   * @returns {Uint8Array | undefined}
+   */
+  exchange(conn, bytes) {
+    if (this.dead) return undefined;
+    const server = this.server;
+    let n = 0;
+    let at = 0;
+    try {
+      const ptr = server.input(bytes.length);
+      this.view().set(bytes, ptr);
+      n = server.call_input(conn, bytes.length);
+      at = server.output_ptr();
+    } catch (err) {
+      this.guard(() => {
+        throw err;
+      });
+      return undefined;
+    }
+    const src = this.view().subarray(at, at + n);
+    // A big reply gets a copy of its own: `scratch` stays small.
+    if (this.reading || n > SCRATCH_MAX) return src.slice();
+    if (this.scratch.length < n) this.scratch = new Uint8Array(Math.max(n, this.scratch.length * 2));
+    this.scratch.set(src);
+    return this.scratch.subarray(0, n);
   }
 
   /**
@@ -270,7 +371,7 @@ class SharedEngine {
           if (out && c) c._receive(out);
         }
       }
-      for (const c of this.clients.values()) if (c !== caller && c._waiting.length > 0) c._checkClosed();
+      for (const c of this.clients.values()) if (c !== caller && c._waitingCount() > 0) c._checkClosed();
     }
   }
 
@@ -337,8 +438,10 @@ export class Redis extends Emitter {
     this._conn = this._engine.server.connect();
     this._engine.clients.set(this._conn, this);
     this._writer = new RequestWriter(256);
-    /** @type {Waiting[]} */
+    /** @type {Array<Waiting | undefined>} what waits for a reply, in order, in [_head, _tail) */
     this._waiting = [];
+    this._head = 0;
+    this._tail = 0;
     this._scheduled = false;
     this._quitting = false;
     /** @type {Record<string, Set<string>>} channels, patterns and shard channels subscribed to */
@@ -409,21 +512,49 @@ export class Redis extends Emitter {
       return reject(new Error("Connection in subscriber mode, only subscriber commands may be used"));
     }
     this._writer.command(name, args);
-    /** @type {Waiting} */
-    const w = { resolve, reject, asBytes, transform };
-    if (SUBSCRIBE.has(lower)) {
+    this._wait(new Waiting(resolve, reject, asBytes, transform, null, 0), args, lower);
+  }
+
+  /**
+   * A command just written waits for its reply; the flush is scheduled.
+   * @param {Waiting} w
+   * @param {ReadonlyArray<string | Uint8Array>} args
+   * @param {string} lower
+   */
+  _wait(w, args, lower) {
+    if (lower.endsWith("subscribe") && SUBSCRIBE.has(lower)) {
       w.sub = lower;
       w.remaining = Math.max(args.length, 1);
-    } else if (UNSUBSCRIBE.has(lower)) {
+    } else if (lower.endsWith("subscribe") && UNSUBSCRIBE.has(lower)) {
       w.sub = lower;
       const kind = this._subs[ENDS[lower]];
       w.remaining = args.length > 0 ? args.length : Math.max(kind.size, 1);
     }
-    this._waiting.push(w);
+    this._waiting[this._tail++] = w;
     if (!this._scheduled) {
       this._scheduled = true;
-      queueMicrotask(this._flushBound);
+      RESOLVED.then(this._flushBound);
     }
+  }
+
+  /**
+   * A pipeline's command (no promise of its own; `batch` collects the results).
+   * @param {string} name
+   * @param {ReadonlyArray<string | Uint8Array>} args
+   * @param {boolean} asBytes
+   * @param {string} lower
+   * @param {Batch} batch
+   * @param {number} index
+   */
+  _enqueueBatched(name, args, asBytes, lower, batch, index) {
+    const w = new Waiting(null, null, asBytes, replyTransform(lower), batch, index);
+    if (this.status === "end" || this._quitting) return w.reject(new Error(CLOSED));
+    if (this._engine.dead) return w.reject(this._engine.dead);
+    if (this._subscribed() && !SUBSCRIBER_MODE_COMMANDS.has(lower)) {
+      return w.reject(new Error("Connection in subscriber mode, only subscriber commands may be used"));
+    }
+    this._writer.command(name, args);
+    this._wait(w, args, lower);
   }
 
   /** Sends this turn's commands in one call and settles what the replies answer. */
@@ -432,12 +563,12 @@ export class Redis extends Emitter {
     if (this._writer.len === 0) return;
     const bytes = this._writer.take();
     const engine = this._engine;
-    const out = engine.guard(() => engine.server.call(this._conn, bytes));
+    const out = engine.exchange(this._conn, bytes);
     if (out === undefined) return;
     this._receive(out);
     engine.deliver(this);
     // Something still waits: blocked, killed, or behind a script that runs on.
-    if (this._waiting.length > 0) {
+    if (this._waitingCount() > 0) {
       this._checkClosed();
       engine.watchScript();
     }
@@ -453,18 +584,14 @@ export class Redis extends Emitter {
     this.status = "end";
     this._engine.clients.delete(this._conn);
     this._engine.guard(() => this._engine.server.close(this._conn));
-    const waiting = this._waiting;
-    this._waiting = [];
-    for (const w of waiting) w.reject(new Error(CLOSED));
+    for (const w of this._takeWaiting()) w.reject(new Error(CLOSED));
     this.emit("close");
     this.emit("end");
   }
 
   /** @param {Error} err */
   _fail(err) {
-    const waiting = this._waiting;
-    this._waiting = [];
-    for (const w of waiting) w.reject(err);
+    for (const w of this._takeWaiting()) w.reject(err);
     this.emit("error", err);
   }
 
@@ -473,20 +600,74 @@ export class Redis extends Emitter {
    * @param {Uint8Array} bytes
    */
   _receive(bytes) {
+    const engine = this._engine;
+    const outer = !engine.reading;
+    engine.reading = true;
+    try {
+      this._read(bytes);
+    } finally {
+      if (outer) engine.reading = false;
+    }
+  }
+
+  _waitingCount() {
+    return this._tail - this._head;
+  }
+
+  /** What waits, taken out (to be rejected). @returns {Waiting[]} */
+  _takeWaiting() {
+    const out = /** @type {Waiting[]} */ (this._waiting.slice(this._head, this._tail));
+    this._waiting = [];
+    this._head = 0;
+    this._tail = 0;
+    return out;
+  }
+
+  /**
+   * The first command waiting, taken out. The queue is an array and two indexes (no shifting,
+   * which costs as much as the rest of a pipeline's reading); both go back to 0 once it drained.
+   */
+  _shiftWaiting() {
+    if (this._head === this._tail) return undefined;
+    const q = this._waiting;
+    const w = q[this._head];
+    q[this._head] = undefined;
+    this._head += 1;
+    if (this._head === this._tail) {
+      this._head = 0;
+      this._tail = 0;
+      // A long pipeline's slots are given back.
+      if (q.length > 4096) this._waiting = [];
+    }
+    return w;
+  }
+
+  /** @param {Waiting} w  put back first (a subscribe that waits for more confirmations) */
+  _unshiftWaiting(w) {
+    if (this._head > 0) {
+      this._waiting[--this._head] = w;
+    } else {
+      this._waiting.splice(this._head, 0, w);
+      this._tail += 1;
+    }
+  }
+
+  /** @param {Uint8Array} bytes */
+  _read(bytes) {
     const r = new ReplyReader(bytes);
     while (r.more()) {
-      const head = this._waiting[0];
+      const head = this._waiting[this._head];
       const pushy = this._subscribed() || head?.sub !== undefined || bytes[r.pos] === 62;
       const v = r.next(pushy || (head?.asBytes ?? false));
       if (pushy && this._event(v, r.push)) continue;
-      const w = this._waiting.shift();
+      const w = this._shiftWaiting();
       if (!w) continue;
       if (v instanceof ReplyError) {
         w.reject(v);
       } else if (w.sub) {
         const count = this._confirm(v);
-        w.remaining = (w.remaining ?? 1) - 1;
-        if (w.remaining > 0) this._waiting.unshift(w);
+        w.remaining -= 1;
+        if (w.remaining > 0) this._unshiftWaiting(w);
         else w.resolve(count);
       } else {
         const value = pushy && !w.asBytes ? toStrings(v) : v;
@@ -656,7 +837,7 @@ function wrapMultiResult(arr) {
  * @typedef {object} Queued
  * @property {string} name   as sent
  * @property {string} lower
- * @property {Array<string | Uint8Array>} args
+ * @property {ReadonlyArray<string | Uint8Array>} args
  * @property {boolean} asBytes
  */
 
@@ -689,7 +870,7 @@ export class Pipeline {
   /**
    * @param {string} name
    * @param {string} lower
-   * @param {Array<string | Uint8Array>} args
+   * @param {ReadonlyArray<string | Uint8Array>} args
    * @param {boolean} asBytes
    */
   _push(name, lower, args, asBytes) {
@@ -732,26 +913,12 @@ export class Pipeline {
     if (!this.transaction) {
       if (queue.length === 0) return Promise.resolve([]);
       return new Promise((done) => {
-        /** @type {Array<[null, any] | [Error]>} */
-        const results = new Array(queue.length);
-        let left = queue.length;
-        queue.forEach((q, i) => {
-          redis._enqueue(
-            q.name,
-            q.args,
-            q.asBytes,
-            replyTransform(q.lower),
-            q.lower,
-            (v) => {
-              results[i] = [null, v];
-              if (--left === 0) done(results);
-            },
-            (e) => {
-              results[i] = [e];
-              if (--left === 0) done(results);
-            },
-          );
-        });
+        /** @type {Batch} */
+        const batch = { results: new Array(queue.length), left: queue.length, done };
+        for (let i = 0; i < queue.length; i += 1) {
+          const q = queue[i];
+          redis._enqueueBatched(q.name, q.args, q.asBytes, q.lower, batch, i);
+        }
       });
     }
     const anyBytes = queue.some((q) => q.asBytes);
@@ -812,22 +979,24 @@ export const COMMANDS = Object.freeze(commandNames());
   for (const lower of COMMANDS) {
     const name = lower.toUpperCase();
     const transform = replyTransform(lower);
+    /** @param {unknown[]} args */
+    const argsOf = ARG_TRANSFORMED.has(lower) ? (args) => flatten(transformArgs(lower, args)) : flatten;
     if (!(lower in redisProto)) {
       redisProto[lower] = function (/** @type {unknown[]} */ ...args) {
-        return this._send(name, flatten(transformArgs(lower, args)), false, transform, lower);
+        return this._send(name, argsOf(args), false, transform, lower);
       };
     }
     if (!(`${lower}Buffer` in redisProto)) {
       redisProto[`${lower}Buffer`] = function (/** @type {unknown[]} */ ...args) {
-        return this._send(name, flatten(transformArgs(lower, args)), true, transform, lower);
+        return this._send(name, argsOf(args), true, transform, lower);
       };
     }
     if (!(lower in pipeProto)) {
       pipeProto[lower] = function (/** @type {unknown[]} */ ...args) {
-        return this._push(name, lower, flatten(transformArgs(lower, args)), false);
+        return this._push(name, lower, argsOf(args), false);
       };
       pipeProto[`${lower}Buffer`] = function (/** @type {unknown[]} */ ...args) {
-        return this._push(name, lower, flatten(transformArgs(lower, args)), true);
+        return this._push(name, lower, argsOf(args), true);
       };
     }
   }

@@ -24,13 +24,14 @@ export class ReplyError extends Error {
 const NodeBuffer = /** @type {any} */ (globalThis).Buffer;
 
 /**
+ * A copy of `bytes[start, end)`: the reply buffer is reused from call to call.
  * @param {Uint8Array} bytes
  * @param {number} start
  * @param {number} end
  * @returns {Uint8Array}
  */
 function bytesOf(bytes, start, end) {
-  return NodeBuffer ? NodeBuffer.from(bytes.buffer, bytes.byteOffset + start, end - start) : bytes.subarray(start, end);
+  return NodeBuffer ? NodeBuffer.from(bytes.subarray(start, end)) : bytes.slice(start, end);
 }
 
 /**
@@ -70,8 +71,16 @@ export class RequestWriter {
 
   /** @param {number} n  a non-negative integer */
   number(n) {
-    const s = String(n);
-    for (let i = 0; i < s.length; i += 1) this.buf[this.len++] = s.charCodeAt(i);
+    const b = this.buf;
+    if (n < 10) {
+      b[this.len++] = 48 + n;
+    } else if (n < 100) {
+      b[this.len++] = 48 + ((n / 10) | 0);
+      b[this.len++] = 48 + (n % 10);
+    } else {
+      const s = String(n);
+      for (let i = 0; i < s.length; i += 1) b[this.len++] = s.charCodeAt(i);
+    }
   }
 
   /**
@@ -92,37 +101,33 @@ export class RequestWriter {
 
   /** @param {string | Uint8Array} arg */
   bulk(arg) {
-    if (typeof arg === "string") {
-      const n = arg.length;
-      this.reserve(n * 3 + 16);
-      // ASCII straight in; anything else through TextEncoder, its length patched in after.
-      let ascii = true;
-      for (let i = 0; i < n; i += 1) {
-        if (arg.charCodeAt(i) >= 0x80) {
-          ascii = false;
-          break;
-        }
-      }
-      if (ascii) {
-        this.buf[this.len++] = 36; // $
-        this.number(n);
-        this.buf[this.len++] = 13;
-        this.buf[this.len++] = 10;
-        const b = this.buf;
-        let p = this.len;
-        for (let i = 0; i < n; i += 1) b[p++] = arg.charCodeAt(i);
-        this.len = p;
-      } else {
-        const bytes = utf8.encode(arg);
-        this.raw(bytes);
-        return;
-      }
-    } else {
+    if (typeof arg !== "string") {
       this.raw(arg);
       return;
     }
+    const n = arg.length;
+    this.reserve(n * 3 + 16);
+    // ASCII straight in as it is read; at the first other character, undone and sent through
+    // TextEncoder instead.
+    const start = this.len;
+    this.buf[this.len++] = 36; // $
+    this.number(n);
     this.buf[this.len++] = 13;
     this.buf[this.len++] = 10;
+    const b = this.buf;
+    let p = this.len;
+    for (let i = 0; i < n; i += 1) {
+      const c = arg.charCodeAt(i);
+      if (c >= 0x80) {
+        this.len = start;
+        this.raw(utf8.encode(arg));
+        return;
+      }
+      b[p++] = c;
+    }
+    b[p++] = 13;
+    b[p++] = 10;
+    this.len = p;
   }
 
   /** @param {Uint8Array} bytes */
@@ -158,16 +163,20 @@ export function encodeCommands(commands) {
 
 /** Reads replies one at a time from the bytes of one batch (always whole replies). */
 export class ReplyReader {
-  /** @param {Uint8Array} bytes */
-  constructor(bytes) {
+  /**
+   * @param {Uint8Array} bytes
+   * @param {number} [end]  where the replies end (a reused buffer is longer)
+   */
+  constructor(bytes, end = bytes.length) {
     this.b = bytes;
     this.pos = 0;
+    this.end = end;
     /** Whether the last reply read was a RESP3 push frame. */
     this.push = false;
   }
 
   more() {
-    return this.pos < this.b.length;
+    return this.pos < this.end;
   }
 
   /**
