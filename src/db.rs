@@ -12,6 +12,7 @@
 use crate::ds::buckets::Buckets;
 use crate::ds::map::Map;
 use crate::object::RObj;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 #[derive(Debug, Clone, Default)]
 pub struct Db {
@@ -37,10 +38,18 @@ pub struct Db {
     /// Keys whose value was stored as an EXEC's argument object (`RObj::exec_argv`), for the
     /// EXEC to release when it ends.
     pub exec_argv: Vec<Vec<u8>>,
-    /// Raised when `created` or `gone_streams` gets a key; shared by all of an engine's dbs so
-    /// that notify.rs `flush_new_key_events` (several times a command) reads one flag instead
-    /// of visiting every db.
-    pub news: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// What the engine's dbs tell it, shared by all of them (`DbSignals`).
+    pub signals: std::sync::Arc<DbSignals>,
+}
+
+/// Flags an engine's dbs raise for it, shared by all of them, so that what runs several times
+/// a command reads one flag instead of visiting every db.
+#[derive(Debug, Default)]
+pub struct DbSignals {
+    /// `created` or `gone_streams` got a key (notify.rs `flush_new_key_events`).
+    pub news: AtomicBool,
+    /// `memory()` may have changed (the engine's `used_memory`, after every command).
+    pub memory: AtomicBool,
 }
 
 impl Db {
@@ -51,7 +60,18 @@ impl Db {
     }
 
     fn raise_news(&self) {
-        self.news.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.signals.news.store(true, Relaxed);
+    }
+
+    fn raise_memory(&self) {
+        self.signals.memory.store(true, Relaxed);
+    }
+
+    /// A table of the db shrank (databasesCron's resize): its memory changed.
+    pub fn shrink_tables_if_needed(&mut self) {
+        if self.dict_buckets.shrink_if_needed() | self.expires_buckets.shrink_if_needed() {
+            self.raise_memory();
+        }
     }
 
     /// An empty db whose tables hash with `seed`.
@@ -92,6 +112,7 @@ impl Db {
         if self.dirty.is_empty() {
             return;
         }
+        self.raise_memory();
         let mut dirty = std::mem::take(&mut self.dirty);
         let mut keys: Vec<&[u8]> = dirty.keys().collect();
         if keys.len() > 1 {
@@ -120,6 +141,7 @@ impl Db {
 
     /// db.c `dbAdd()`/`dbOverwrite()` without touching the TTL.
     pub fn insert(&mut self, key: Vec<u8>, mut obj: RObj) {
+        self.raise_memory();
         obj.mem = crate::memory::value_alloc(&obj.value);
         if obj.exec_argv() {
             self.exec_argv.push(key.clone());
@@ -127,7 +149,7 @@ impl Db {
         if let Some(slot) = self.dict.get_mut(&key) {
             if matches!(slot.value, crate::object::Value::Stream(_)) {
                 self.gone_streams.push(key.clone());
-                self.news.store(true, std::sync::atomic::Ordering::Relaxed);
+                self.signals.news.store(true, Relaxed);
             }
             self.mem = self.mem - slot.mem + obj.mem;
             *slot = obj;
@@ -152,6 +174,7 @@ impl Db {
     }
 
     fn remove_from_dict(&mut self, key: &[u8]) -> Option<RObj> {
+        self.raise_memory();
         let (i, _, obj) = self.dict.swap_remove_full(key)?;
         if matches!(obj.value, crate::object::Value::Stream(_)) {
             self.gone_streams.push(key.to_vec());
@@ -178,6 +201,7 @@ impl Db {
 
     /// db.c `setExpire()`; the key must exist.
     pub fn set_expire(&mut self, key: &[u8], when_ms: i64) {
+        self.raise_memory();
         if let Some(stored) = self.expires.get_mut(key) {
             *stored = when_ms;
         } else if self.dict.contains_key(key) {
@@ -189,6 +213,7 @@ impl Db {
 
     /// db.c `removeExpire()`: true if a TTL was removed.
     pub fn remove_expire(&mut self, key: &[u8]) -> bool {
+        self.raise_memory();
         match self.expires.swap_remove_full(key) {
             Some((i, _, _)) => {
                 self.expires_buckets.swap_remove(i);
@@ -204,10 +229,11 @@ impl Db {
     }
 
     pub fn clear(&mut self) {
+        self.raise_memory();
         for (k, o) in &self.dict {
             if matches!(o.value, crate::object::Value::Stream(_)) {
                 self.gone_streams.push(k.clone());
-                self.news.store(true, std::sync::atomic::Ordering::Relaxed);
+                self.signals.news.store(true, Relaxed);
             }
         }
         self.dict.clear();
@@ -224,6 +250,7 @@ impl Db {
 
     /// The end of an EXEC: its argument objects are released (OBJECT REFCOUNT back to 1).
     pub fn release_exec_argv(&mut self) {
+        self.raise_memory();
         for key in std::mem::take(&mut self.exec_argv) {
             if let Some(obj) = self.dict.get_mut(&key) {
                 obj.set_exec_argv(false);

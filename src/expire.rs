@@ -42,7 +42,7 @@ pub const MAX_KEYS_IN_ROUND: usize = 64;
 
 impl Engine {
     fn classic_expiry(&self) -> bool {
-        self.config.str("playground-expire-algorithm") == "classic"
+        self.hot.classic_expiry
     }
 
     /// Nanoseconds for one unit of work, scaled by `playground-cost-percent`.
@@ -65,7 +65,7 @@ impl Engine {
             return None;
         }
         let classic = self.classic_expiry();
-        let effort = if classic { 0 } else { (self.config.int("active-expire-effort").clamp(1, 10) - 1) as u64 };
+        let effort = if classic { 0 } else { (self.hot.active_expire_effort.clamp(1, 10) - 1) as u64 };
         let keys_per_loop = KEYS_PER_LOOP + KEYS_PER_LOOP / 4 * effort;
         let fast_duration = FAST_DURATION_US + FAST_DURATION_US / 4 * effort;
         let slow_time_perc = SLOW_TIME_PERC + 2 * effort;
@@ -293,9 +293,7 @@ impl Engine {
         for _ in 0..DBS_PER_CALL.min(dbnum) {
             let db = self.resize_db % dbnum;
             self.resize_db = self.resize_db.wrapping_add(1);
-            let d = &mut self.dbs[db];
-            d.dict_buckets.shrink_if_needed();
-            d.expires_buckets.shrink_if_needed();
+            self.dbs[db].shrink_tables_if_needed();
         }
     }
 

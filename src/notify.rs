@@ -101,7 +101,7 @@ impl Engine {
         // Runs several times per command: most find nothing.
         use std::sync::atomic::Ordering::Relaxed;
         // A plain load first: the swap is a locked instruction, which most calls need not pay.
-        if !self.dbs.first().is_some_and(|d| d.news.load(Relaxed) && d.news.swap(false, Relaxed)) {
+        if !self.dbs.first().is_some_and(|d| d.signals.news.load(Relaxed) && d.signals.news.swap(false, Relaxed)) {
             return;
         }
         for db in 0..self.dbs.len() {

@@ -61,6 +61,10 @@ pub(crate) struct HotConfig {
     /// Read for every write (processCommand()'s min-replicas check) and every keyspace event.
     pub min_replicas_to_write: i64,
     pub notify_keyspace_events: u32,
+    /// `active-expire-effort` (1–10).
+    pub active_expire_effort: i64,
+    /// `playground-expire-algorithm classic`.
+    pub classic_expiry: bool,
 }
 
 /// A uniform double in [0, 1) from 53 random bits.
@@ -253,6 +257,8 @@ pub struct Advance {
 pub struct Engine {
     pub(crate) dbs: Vec<Db>,
     pub(crate) clients: crate::ds::id_table::IdTable<Client>,
+    /// The last Σ of the dbs' memory (`dbs_memory`).
+    dbs_memory: std::cell::Cell<u64>,
     pub(crate) next_client_id: ClientId,
     pub(crate) config: Config,
     pub(crate) now_ms: i64,
@@ -701,16 +707,18 @@ impl Engine {
         let dbnum = config.int("databases").max(1) as usize;
         let mut e = Engine {
             dbs: {
-                let news = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+                let signals = std::sync::Arc::new(crate::db::DbSignals::default());
+                signals.memory.store(true, std::sync::atomic::Ordering::Relaxed);
                 (0..dbnum)
                     .map(|i| {
                         let mut db = Db::new(opts.seed.wrapping_add(i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                        db.news = news.clone();
+                        db.signals = signals.clone();
                         db
                     })
                     .collect()
             },
             clients: crate::ds::id_table::IdTable::new(),
+            dbs_memory: std::cell::Cell::new(0),
             // A fresh redis-server 7.0 hands its first connection id 3: ids 1 and 2 went to the
             // Lua clients of EVAL and FUNCTION created at startup (scriptingInit, functionsInit).
             next_client_id: FIRST_CLIENT_ID,
@@ -845,6 +853,8 @@ impl Engine {
             latency_tracking: self.config.bool("latency-tracking"),
             min_replicas_to_write: self.config.int("min-replicas-to-write"),
             notify_keyspace_events: self.config.int("notify-keyspace-events") as u32,
+            active_expire_effort: self.config.int("active-expire-effort"),
+            classic_expiry: self.config.str("playground-expire-algorithm") == "classic",
         };
         // config.c updateHZ(): server.hz follows config_hz at once.
         self.update_hz();
@@ -894,8 +904,19 @@ impl Engine {
             self.stats.histograms,
             self.stats.commands.values().filter(|s| s.histogram.is_some()).count() as u64
         );
-        let dbs = self.dbs.iter().map(|d| d.memory()).sum();
-        crate::memory::used_memory(self.clients.len(), self.stats.histograms, dbs)
+        crate::memory::used_memory(self.clients.len(), self.stats.histograms, self.dbs_memory())
+    }
+
+    /// Σ `Db::memory()`, summed again only after a db said it changed (`DbSignals::memory`):
+    /// this runs after every command, and most change nothing.
+    fn dbs_memory(&self) -> u64 {
+        use std::sync::atomic::Ordering::Relaxed;
+        let Some(first) = self.dbs.first() else { return 0 };
+        if first.signals.memory.load(Relaxed) && first.signals.memory.swap(false, Relaxed) {
+            self.dbs_memory.set(self.dbs.iter().map(|d| d.memory()).sum());
+        }
+        debug_assert_eq!(self.dbs_memory.get(), self.dbs.iter().map(|d| d.memory()).sum::<u64>());
+        self.dbs_memory.get()
     }
 
     /// Advances the virtual CPU clock by `ns` of work (already scaled by the cost model).

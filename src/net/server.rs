@@ -317,7 +317,17 @@ struct EventLoop {
 impl EventLoop {
     fn new(engine: Engine, pinned: bool, poll: Poll, listener: TcpListener, log: bool) -> EventLoop {
         let offset_ms = if pinned { 0 } else { engine.now_ms() - wall_ms() };
-        EventLoop { link: None, engine, poll, listener, conns: crate::ds::id_table::IdTable::new(), next_conn: 2, pinned, offset_ms, log }
+        EventLoop {
+            link: None,
+            engine,
+            poll,
+            listener,
+            conns: crate::ds::id_table::IdTable::new(),
+            next_conn: 2,
+            pinned,
+            offset_ms,
+            log,
+        }
     }
 
     fn run(&mut self, stop: &AtomicBool) {

@@ -257,6 +257,10 @@ impl Engine {
     /// client's link is lost (cached for a partial resync). Checked at every entry point rather
     /// than called from `disconnect`, so that closing a client needs nothing of this module.
     pub(crate) fn replication_prune(&mut self) {
+        // After every command: nothing to look at on a server with no replica, no WAIT and no master.
+        if self.repl.peers.is_empty() && self.repl.waiting.is_empty() && self.repl.master_client().is_none() {
+            return;
+        }
         let gone: Vec<ClientId> = self.repl.peers.keys().copied().filter(|id| !self.clients.contains_key(id)).collect();
         for id in gone {
             if let Some(p) = self.repl.peers.remove(&id) {
