@@ -62,7 +62,8 @@ async function evictionRun(name) {
     await page.fill("#eviction-wl-requests", "6000");
     await page.click("#eviction-wl-start");
     assert.match(await text(page, "#eviction-workload-message"), /^已开始。/);
-    assert.equal(await text(page, "#eviction-wl-start"), "▶ 重新开始");
+    // The button follows the run on the view's next frame.
+    await page.waitForFunction(() => document.getElementById("eviction-wl-start")?.textContent === "▶ 重新开始", null, { timeout: 10_000 });
     await page.selectOption("#clock-speed", "10");
     await page.click("#clock-play");
     await page.waitForFunction(() => document.getElementById("eviction").dataset.runDone === "true", null, { timeout: 60_000 });
