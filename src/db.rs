@@ -52,6 +52,23 @@ pub struct DbSignals {
     pub memory: AtomicBool,
 }
 
+impl DbSignals {
+    /// Whether `news` was raised since the last call (lowered again).
+    pub fn take_news(&self) -> bool {
+        take(&self.news)
+    }
+
+    /// Whether `memory` was raised since the last call (lowered again).
+    pub fn take_memory(&self) -> bool {
+        take(&self.memory)
+    }
+}
+
+/// A plain load first: the swap is a locked instruction, which most calls need not pay.
+fn take(flag: &AtomicBool) -> bool {
+    flag.load(Relaxed) && flag.swap(false, Relaxed)
+}
+
 impl Db {
     /// What this db adds to `used_memory`: its keys and values and its tables.
     pub fn memory(&self) -> u64 {

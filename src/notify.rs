@@ -99,9 +99,7 @@ impl Engine {
     /// last call; `signalDeletedKeyAsReady()` for the streams deleted since.
     pub(crate) fn flush_new_key_events(&mut self) {
         // Runs several times per command: most find nothing.
-        use std::sync::atomic::Ordering::Relaxed;
-        // A plain load first: the swap is a locked instruction, which most calls need not pay.
-        if !self.dbs.first().is_some_and(|d| d.signals.news.load(Relaxed) && d.signals.news.swap(false, Relaxed)) {
+        if !self.db_signals.take_news() {
             return;
         }
         for db in 0..self.dbs.len() {

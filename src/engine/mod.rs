@@ -256,6 +256,8 @@ pub struct Advance {
 
 pub struct Engine {
     pub(crate) dbs: Vec<Db>,
+    /// The flags every db raises (shared with them: `Db::signals`).
+    pub(crate) db_signals: std::sync::Arc<crate::db::DbSignals>,
     pub(crate) clients: crate::ds::id_table::IdTable<Client>,
     /// The last Σ of the dbs' memory (`dbs_memory`).
     dbs_memory: std::cell::Cell<u64>,
@@ -705,18 +707,18 @@ impl Engine {
         let run_id: String = (0..40).map(|_| char::from_digit(rng.next_u32() % 16, 16).unwrap_or('0')).collect();
         let config = Config::default();
         let dbnum = config.int("databases").max(1) as usize;
+        // What the dbs raise for the engine (db.rs DbSignals); the sum of their memory is due.
+        let db_signals = std::sync::Arc::new(crate::db::DbSignals::default());
+        db_signals.memory.store(true, std::sync::atomic::Ordering::Relaxed);
         let mut e = Engine {
-            dbs: {
-                let signals = std::sync::Arc::new(crate::db::DbSignals::default());
-                signals.memory.store(true, std::sync::atomic::Ordering::Relaxed);
-                (0..dbnum)
-                    .map(|i| {
-                        let mut db = Db::new(opts.seed.wrapping_add(i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                        db.signals = signals.clone();
-                        db
-                    })
-                    .collect()
-            },
+            dbs: (0..dbnum)
+                .map(|i| {
+                    let mut db = Db::new(opts.seed.wrapping_add(i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                    db.signals = db_signals.clone();
+                    db
+                })
+                .collect(),
+            db_signals,
             clients: crate::ds::id_table::IdTable::new(),
             dbs_memory: std::cell::Cell::new(0),
             // A fresh redis-server 7.0 hands its first connection id 3: ids 1 and 2 went to the
@@ -910,9 +912,7 @@ impl Engine {
     /// Σ `Db::memory()`, summed again only after a db said it changed (`DbSignals::memory`):
     /// this runs after every command, and most change nothing.
     fn dbs_memory(&self) -> u64 {
-        use std::sync::atomic::Ordering::Relaxed;
-        let Some(first) = self.dbs.first() else { return 0 };
-        if first.signals.memory.load(Relaxed) && first.signals.memory.swap(false, Relaxed) {
+        if self.db_signals.take_memory() {
             self.dbs_memory.set(self.dbs.iter().map(|d| d.memory()).sum());
         }
         debug_assert_eq!(self.dbs_memory.get(), self.dbs.iter().map(|d| d.memory()).sum::<u64>());
